@@ -1,0 +1,235 @@
+//! Attack dice and dice of damage.
+//!
+//! An attack roll matters to the rules only through three numbers: how many
+//! dice hit, whether any die shows a natural 1 (Parry) and whether any shows a
+//! natural 6 (Critical Hit). Fury adds one more: whether the first roll shows
+//! a natural 4. The joint law of these has a closed form: the number of face
+//! sequences of `n` dice with exactly `h` hits using only a set of allowed
+//! faces is `C(n, h) a^h b^(n-h)` (with `a` hitting and `b` missing faces
+//! allowed), and inclusion–exclusion over which of the marked faces are
+//! present gives the exact counts. All counts are over `6^n`.
+//!
+//! ```
+//! use swtcg_odds::dice::{attack_roll, Roll};
+//! // Two dice, hitting on 4+: P(2 hits, a natural 6 present, no natural 1).
+//! let roll = attack_roll::<u128>(2, 0, false, 0);
+//! let p = roll.prob(|r| *r == Roll { hits: 2, one: false, six: true });
+//! assert_eq!(p.to_string(), "5/36"); // 4-6, 5-6, 6-4, 6-5, 6-6
+//! ```
+
+use crate::dist::{Dist, Joint, Weight};
+
+/// The natural face an attack die needs to hit: 4 (5 against Armor) minus
+/// Accuracy. May be below 1 (every face hits) or above 6 (nothing hits).
+pub fn hit_threshold(accuracy: i32, armor: bool) -> i32 {
+    let base = if armor { 5 } else { 4 };
+    base - accuracy
+}
+
+/// What the rules read from one attack roll (after re-rolls).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Roll {
+    /// Dice whose modified value hits.
+    pub hits: u32,
+    /// At least one natural 1 (triggers Parry).
+    pub one: bool,
+    /// At least one natural 6 (triggers Critical Hit).
+    pub six: bool,
+}
+
+/// Binomial coefficients `C(n, 0..=n)` as weights.
+fn binomial_row<W: Weight>(n: u32) -> Vec<W> {
+    let mut row = vec![W::one()];
+    for _ in 0..n {
+        let mut next = vec![W::zero(); row.len() + 1];
+        for (i, c) in row.iter().enumerate() {
+            next[i].add_assign_ref(c);
+            next[i + 1].add_assign_ref(c);
+        }
+        row = next;
+    }
+    row
+}
+
+/// Powers `b^0..=b^n` of a small base.
+fn powers<W: Weight>(b: u64, n: u32) -> Vec<W> {
+    let mut out = Vec::with_capacity(n as usize + 1);
+    let mut acc = W::one();
+    out.push(acc.clone());
+    for _ in 0..n {
+        acc = acc.mul_u64(b);
+        out.push(acc.clone());
+    }
+    out
+}
+
+/// Counts of face sequences of `n` dice by `(hits, present)`, where `present`
+/// is the set (bit mask) of marked faces that appear. `mark[f - 1]` is the bit
+/// of face `f` (0 for an unmarked face); every mark is a single bit below
+/// `1 << marks`. Returns `counts[hits][present]`, summing to `6^n`.
+fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> Vec<Vec<W>> {
+    let subsets = 1usize << marks;
+    let binom = binomial_row::<W>(n);
+    // For each allowed set T: (#hitting faces, #missing faces) allowed.
+    let ab: Vec<(u64, u64)> = (0..subsets)
+        .map(|t| {
+            let mut a = 0;
+            let mut b = 0;
+            for (i, &m) in mark.iter().enumerate() {
+                if m as usize & !t == 0 {
+                    if (i as i32 + 1) >= threshold {
+                        a += 1;
+                    } else {
+                        b += 1;
+                    }
+                }
+            }
+            (a, b)
+        })
+        .collect();
+    let pows: Vec<Vec<W>> = (0..=6).map(|b| powers::<W>(b, n)).collect();
+    let g = |t: usize, h: u32| -> W {
+        let (a, b) = ab[t];
+        binom[h as usize]
+            .mul_ref(&pows[a as usize][h as usize])
+            .mul_ref(&pows[b as usize][(n - h) as usize])
+    };
+    let mut counts = vec![vec![W::zero(); subsets]; n as usize + 1];
+    for (h, row) in counts.iter_mut().enumerate() {
+        for (m, cell) in row.iter_mut().enumerate() {
+            // Inclusion–exclusion over the subsets T of M.
+            let mut plus = W::zero();
+            let mut minus = W::zero();
+            let mut t = m;
+            loop {
+                let v = g(t, h as u32);
+                if (m.count_ones() - t.count_ones()) % 2 == 0 {
+                    plus.add_assign_ref(&v);
+                } else {
+                    minus.add_assign_ref(&v);
+                }
+                if t == 0 {
+                    break;
+                }
+                t = (t - 1) & m;
+            }
+            plus.sub_assign_ref(&minus);
+            *cell = plus;
+        }
+    }
+    counts
+}
+
+const ONE: u8 = 1;
+const SIX: u8 = 2;
+const FOUR: u8 = 4;
+
+/// The joint law of [`Roll`] for `dice` attack dice with the given Accuracy,
+/// against Armor or not, with Fury `fury` (if the first roll shows a natural
+/// 4, `fury` more dice are rolled, once). The denominator is `6^(dice+fury)`.
+pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) -> Joint<Roll, W> {
+    let t = hit_threshold(accuracy, armor);
+    if fury == 0 {
+        let counts = face_counts::<W>(dice, t, [ONE, 0, 0, 0, 0, SIX], 2);
+        let pairs = counts.into_iter().enumerate().flat_map(|(h, row)| {
+            row.into_iter().enumerate().map(move |(m, w)| {
+                (
+                    Roll {
+                        hits: h as u32,
+                        one: m as u8 & ONE != 0,
+                        six: m as u8 & SIX != 0,
+                    },
+                    w,
+                )
+            })
+        });
+        return Joint::from_pairs(pairs, W::pow(6, dice));
+    }
+    let first = face_counts::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
+    let extra = attack_roll::<W>(fury, accuracy, armor, 0);
+    let no_fury_scale = W::pow(6, fury);
+    let mut pairs = Vec::new();
+    for (h, row) in first.into_iter().enumerate() {
+        for (m, w) in row.into_iter().enumerate() {
+            let m = m as u8;
+            let r = Roll {
+                hits: h as u32,
+                one: m & ONE != 0,
+                six: m & SIX != 0,
+            };
+            if m & FOUR == 0 {
+                pairs.push((r, w.mul_ref(&no_fury_scale)));
+            } else {
+                for (e, we) in extra.entries() {
+                    let combined = Roll {
+                        hits: r.hits + e.hits,
+                        one: r.one || e.one,
+                        six: r.six || e.six,
+                    };
+                    pairs.push((combined, w.mul_ref(we)));
+                }
+            }
+        }
+    }
+    Joint::from_pairs(pairs, W::pow(6, dice + fury))
+}
+
+/// The number of hits of `dice` dice of damage (Retaliate and similar): each
+/// hits on a natural 4+, or 5+ against Armor; nothing modifies them.
+pub fn damage_dice<W: Weight>(dice: u32, armor: bool) -> Dist<W> {
+    let a = if armor { 2 } else { 3 };
+    let b = 6 - a;
+    let binom = binomial_row::<W>(dice);
+    let pa = powers::<W>(a, dice);
+    let pb = powers::<W>(b, dice);
+    let weights = (0..=dice as usize)
+        .map(|h| binom[h].mul_ref(&pa[h]).mul_ref(&pb[dice as usize - h]))
+        .collect();
+    Dist::from_weights(0, weights, W::pow(6, dice))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    #[test]
+    fn counts_sum_and_match_small_enumeration() {
+        for n in 0..4u32 {
+            for acc in -3..=3 {
+                for armor in [false, true] {
+                    let j = attack_roll::<u128>(n, acc, armor, 0);
+                    assert!(j.sums_to_one());
+                    // Direct enumeration.
+                    let t = hit_threshold(acc, armor);
+                    let mut pairs = Vec::new();
+                    for code in 0..6u32.pow(n) {
+                        let mut c = code;
+                        let mut r = Roll {
+                            hits: 0,
+                            one: false,
+                            six: false,
+                        };
+                        for _ in 0..n {
+                            let f = (c % 6 + 1) as i32;
+                            c /= 6;
+                            r.hits += (f >= t) as u32;
+                            r.one |= f == 1;
+                            r.six |= f == 6;
+                        }
+                        pairs.push((r, 1u128));
+                    }
+                    assert_eq!(j, Joint::from_pairs(pairs, 6u128.pow(n)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn big_weights_agree() {
+        let s = attack_roll::<u128>(7, 1, true, 2);
+        let b = attack_roll::<BigUint>(7, 1, true, 2);
+        assert_eq!(s.to_big(), b);
+        assert_eq!(damage_dice::<u128>(5, true).to_big(), damage_dice::<BigUint>(5, true));
+    }
+}

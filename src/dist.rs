@@ -1,0 +1,635 @@
+//! Exact probability distributions.
+//!
+//! Every probability in this crate is an exact rational. A distribution is
+//! stored as integer *weights* over one common integer *denominator*: the
+//! probability of an outcome is `weight / denom`. Because every random event in
+//! the game is a roll of six-sided dice, the denominators the engine produces
+//! are powers of 6, so the weights of an attack with up to 49 dice fit in a
+//! `u128`; larger attacks use [`BigUint`]. The [`Weight`] trait lets the same
+//! code run on both.
+//!
+//! Two shapes are provided:
+//! - [`Dist`]: a distribution over a contiguous range of integers (damage,
+//!   hits), stored densely, with convolution, map, mixture, mean, variance,
+//!   tail probabilities and mode;
+//! - [`Joint`]: a distribution over arbitrary ordered keys (for example the
+//!   triple *(hits, any natural 1, any natural 6)*), stored sparsely, with map,
+//!   bind (sequential composition), product and marginals.
+//!
+//! Both check in debug builds that their weights sum exactly to the
+//! denominator, i.e. that the probabilities sum to exactly 1.
+//!
+//! ```
+//! use swtcg_odds::dist::Dist;
+//! use num_rational::BigRational;
+//!
+//! let d6: Dist = Dist::uniform(1, 6);
+//! let two_d6 = d6.convolve(&d6);
+//! assert_eq!(two_d6.prob(7), BigRational::new(1.into(), 6.into()));
+//! assert_eq!(two_d6.mean(), BigRational::from_integer(7.into()));
+//! assert_eq!(two_d6.mode(), 7);
+//! ```
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// An exact non-negative integer weight: `u128` for speed, [`BigUint`] for size.
+///
+/// The engine picks `u128` only when it can prove the largest number it will
+/// form fits (see [`fits_u128`]).
+pub trait Weight: Clone + Debug + Eq + Ord + Hash + Send + Sync + 'static {
+    /// 0.
+    fn zero() -> Self;
+    /// 1.
+    fn one() -> Self;
+    /// Conversion from a machine integer.
+    fn from_u64(x: u64) -> Self;
+    /// Whether this is 0.
+    fn is_zero(&self) -> bool;
+    /// `self += other`.
+    fn add_assign_ref(&mut self, other: &Self);
+    /// `self -= other`; the caller guarantees `other <= self`.
+    fn sub_assign_ref(&mut self, other: &Self);
+    /// `self * other`.
+    fn mul_ref(&self, other: &Self) -> Self;
+    /// `self / other`, exact; the caller guarantees divisibility.
+    fn div_exact(&self, other: &Self) -> Self;
+    /// Greatest common divisor.
+    fn gcd_ref(&self, other: &Self) -> Self;
+    /// The same number as a [`BigUint`].
+    fn to_big(&self) -> BigUint;
+    /// `self * x` for a machine integer.
+    fn mul_u64(&self, x: u64) -> Self {
+        self.mul_ref(&Self::from_u64(x))
+    }
+    /// `base ^ exp`.
+    fn pow(base: u64, exp: u32) -> Self {
+        let mut acc = Self::one();
+        let b = Self::from_u64(base);
+        for _ in 0..exp {
+            acc = acc.mul_ref(&b);
+        }
+        acc
+    }
+}
+
+impl Weight for u128 {
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn from_u64(x: u64) -> Self {
+        x as u128
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+    fn add_assign_ref(&mut self, other: &Self) {
+        *self += *other;
+    }
+    fn sub_assign_ref(&mut self, other: &Self) {
+        *self -= *other;
+    }
+    fn mul_ref(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn div_exact(&self, other: &Self) -> Self {
+        debug_assert!(self % other == 0);
+        self / other
+    }
+    fn gcd_ref(&self, other: &Self) -> Self {
+        self.gcd(other)
+    }
+    fn to_big(&self) -> BigUint {
+        BigUint::from(*self)
+    }
+    fn pow(base: u64, exp: u32) -> Self {
+        (base as u128).pow(exp)
+    }
+}
+
+impl Weight for BigUint {
+    fn zero() -> Self {
+        Zero::zero()
+    }
+    fn one() -> Self {
+        One::one()
+    }
+    fn from_u64(x: u64) -> Self {
+        BigUint::from(x)
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn add_assign_ref(&mut self, other: &Self) {
+        *self += other;
+    }
+    fn sub_assign_ref(&mut self, other: &Self) {
+        *self -= other;
+    }
+    fn mul_ref(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn mul_u64(&self, x: u64) -> Self {
+        self * x
+    }
+    fn div_exact(&self, other: &Self) -> Self {
+        debug_assert!(Zero::is_zero(&(self % other)));
+        self / other
+    }
+    fn gcd_ref(&self, other: &Self) -> Self {
+        self.gcd(other)
+    }
+    fn to_big(&self) -> BigUint {
+        self.clone()
+    }
+    fn pow(base: u64, exp: u32) -> Self {
+        num_traits::pow(BigUint::from(base), exp as usize)
+    }
+}
+
+/// Whether every weight of a computation whose probabilities all have
+/// denominator dividing `6^dice` fits in a `u128` (it does up to 49 dice).
+pub fn fits_u128(dice: u64) -> bool {
+    dice <= 49
+}
+
+/// An exact rational `num/den` from two weights.
+pub fn ratio<W: Weight>(num: &W, den: &W) -> BigRational {
+    BigRational::new(BigInt::from(num.to_big()), BigInt::from(den.to_big()))
+}
+
+/// A reduced fraction as the string `"num/den"` (always with a denominator,
+/// so `"0/1"` and `"1/1"`), the format of every probability in JSON output.
+pub fn fraction_string(r: &BigRational) -> String {
+    format!("{}/{}", r.numer(), r.denom())
+}
+
+/// A rational as the nearest `f64`, for display only.
+pub fn to_f64(r: &BigRational) -> f64 {
+    r.to_f64().unwrap_or(f64::NAN)
+}
+
+/// Least common multiple of two weights.
+fn lcm<W: Weight>(a: &W, b: &W) -> W {
+    a.div_exact(&a.gcd_ref(b)).mul_ref(b)
+}
+
+/// Sum of a slice of weights.
+fn total<'a, W: Weight>(ws: impl IntoIterator<Item = &'a W>) -> W {
+    let mut t = W::zero();
+    for w in ws {
+        t.add_assign_ref(w);
+    }
+    t
+}
+
+/// An exact distribution over a contiguous range of integers.
+///
+/// Outcome `offset + i` has probability `weights[i] / denom`. The first and
+/// last weights are non-zero, and the weights sum to `denom` exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dist<W: Weight = BigUint> {
+    offset: i64,
+    weights: Vec<W>,
+    denom: W,
+}
+
+impl<W: Weight> Dist<W> {
+    /// The distribution from raw weights over `denom`, first outcome `offset`.
+    ///
+    /// Zero weights at both ends are trimmed.
+    ///
+    /// # Panics
+    /// If the weights do not sum to `denom` (the distribution would not sum
+    /// to 1), or all are zero.
+    pub fn from_weights(offset: i64, mut weights: Vec<W>, denom: W) -> Self {
+        let first = weights
+            .iter()
+            .position(|w| !w.is_zero())
+            .expect("a distribution needs an outcome with non-zero weight");
+        let last = weights.iter().rposition(|w| !w.is_zero()).unwrap_or(first);
+        weights.truncate(last + 1);
+        weights.drain(..first);
+        let d = Dist {
+            offset: offset + first as i64,
+            weights,
+            denom,
+        };
+        assert!(d.sums_to_one(), "distribution weights must sum to the denominator");
+        d
+    }
+
+    /// The distribution from `(outcome, weight)` pairs over `denom`; repeated
+    /// outcomes add up.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (i64, W)>, denom: W) -> Self {
+        let pairs: Vec<(i64, W)> = pairs.into_iter().collect();
+        let lo = pairs.iter().map(|p| p.0).min().expect("no outcomes");
+        let hi = pairs.iter().map(|p| p.0).max().expect("no outcomes");
+        let mut weights = vec![W::zero(); (hi - lo + 1) as usize];
+        for (k, w) in pairs {
+            weights[(k - lo) as usize].add_assign_ref(&w);
+        }
+        Self::from_weights(lo, weights, denom)
+    }
+
+    /// The certain outcome `k`.
+    pub fn point(k: i64) -> Self {
+        Dist {
+            offset: k,
+            weights: vec![W::one()],
+            denom: W::one(),
+        }
+    }
+
+    /// Each integer of `lo..=hi` equally likely (`uniform(1, 6)` is a d6).
+    pub fn uniform(lo: i64, hi: i64) -> Self {
+        assert!(lo <= hi, "empty range");
+        let n = (hi - lo + 1) as u64;
+        Dist {
+            offset: lo,
+            weights: vec![W::one(); n as usize],
+            denom: W::from_u64(n),
+        }
+    }
+
+    /// The invariant: weights sum exactly to the denominator.
+    pub fn sums_to_one(&self) -> bool {
+        total(&self.weights) == self.denom
+    }
+
+    /// Smallest outcome with non-zero probability.
+    pub fn min(&self) -> i64 {
+        self.offset
+    }
+
+    /// Largest outcome with non-zero probability.
+    pub fn max(&self) -> i64 {
+        self.offset + self.weights.len() as i64 - 1
+    }
+
+    /// The common denominator of the weights.
+    pub fn denom(&self) -> &W {
+        &self.denom
+    }
+
+    /// The weight of outcome `k` (0 outside the support).
+    pub fn weight(&self, k: i64) -> W {
+        if k < self.min() || k > self.max() {
+            W::zero()
+        } else {
+            self.weights[(k - self.offset) as usize].clone()
+        }
+    }
+
+    /// `(outcome, weight)` for every outcome in `min()..=max()`, zeros included.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (i64, &W)> + '_ {
+        self.weights
+            .iter()
+            .enumerate()
+            .map(move |(i, w)| (self.offset + i as i64, w))
+    }
+
+    /// P(X = k), exactly.
+    pub fn prob(&self, k: i64) -> BigRational {
+        ratio(&self.weight(k), &self.denom)
+    }
+
+    /// P(X >= k), exactly.
+    pub fn at_least(&self, k: i64) -> BigRational {
+        let w = total(self.iter().filter(|(x, _)| *x >= k).map(|(_, w)| w));
+        ratio(&w, &self.denom)
+    }
+
+    /// P(X >= k) for every k in `min()..=max()`, in one pass.
+    pub fn tail(&self) -> Vec<(i64, BigRational)> {
+        let mut acc = W::zero();
+        let mut out: Vec<(i64, BigRational)> = self
+            .iter()
+            .rev()
+            .map(|(k, w)| {
+                acc.add_assign_ref(w);
+                (k, ratio(&acc, &self.denom))
+            })
+            .collect();
+        out.reverse();
+        out
+    }
+
+    /// The expectation, exactly.
+    pub fn mean(&self) -> BigRational {
+        let mut s = BigInt::zero();
+        for (k, w) in self.iter() {
+            s += BigInt::from(w.to_big()) * k;
+        }
+        BigRational::new(s, BigInt::from(self.denom.to_big()))
+    }
+
+    /// The variance, exactly.
+    pub fn variance(&self) -> BigRational {
+        let m = self.mean();
+        let mut s = BigRational::zero();
+        for (k, w) in self.iter() {
+            let d = BigRational::from_integer(k.into()) - &m;
+            s += &d * &d * ratio(w, &self.denom);
+        }
+        s
+    }
+
+    /// The most likely outcome (the smallest, on a tie).
+    pub fn mode(&self) -> i64 {
+        let mut best = self.offset;
+        let mut best_w = &self.weights[0];
+        for (k, w) in self.iter() {
+            if w > best_w {
+                best = k;
+                best_w = w;
+            }
+        }
+        best
+    }
+
+    /// The distribution of `f(X)`.
+    pub fn map(&self, f: impl Fn(i64) -> i64) -> Self {
+        let pairs: Vec<(i64, W)> = self
+            .iter()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(k, w)| (f(k), w.clone()))
+            .collect();
+        Self::from_pairs(pairs, self.denom.clone())
+    }
+
+    /// The distribution of `X + Y` for independent `X` (self) and `Y`.
+    pub fn convolve(&self, other: &Self) -> Self {
+        let mut weights = vec![W::zero(); self.weights.len() + other.weights.len() - 1];
+        for (i, a) in self.weights.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            for (j, b) in other.weights.iter().enumerate() {
+                if !b.is_zero() {
+                    weights[i + j].add_assign_ref(&a.mul_ref(b));
+                }
+            }
+        }
+        let d = Dist {
+            offset: self.offset + other.offset,
+            weights,
+            denom: self.denom.mul_ref(&other.denom),
+        };
+        debug_assert!(d.sums_to_one());
+        d
+    }
+
+    /// The sum of `n` independent copies.
+    pub fn repeat_sum(&self, n: u32) -> Self {
+        let mut acc = Self::point(0);
+        for _ in 0..n {
+            acc = acc.convolve(self);
+        }
+        acc
+    }
+
+    /// The mixture `sum_i (num_i / mix_denom) * dist_i`: with probability
+    /// `num_i / mix_denom` the outcome is drawn from `dist_i`.
+    ///
+    /// # Panics
+    /// If the mixture weights do not sum to `mix_denom`.
+    pub fn mixture(parts: &[(W, Self)], mix_denom: &W) -> Self {
+        assert!(
+            total(parts.iter().map(|p| &p.0)) == *mix_denom,
+            "mixture weights must sum to the denominator"
+        );
+        let mut common = W::one();
+        for (_, d) in parts {
+            common = lcm(&common, &d.denom);
+        }
+        let mut pairs = Vec::new();
+        for (m, d) in parts {
+            if m.is_zero() {
+                continue;
+            }
+            let scale = common.div_exact(&d.denom).mul_ref(m);
+            for (k, w) in d.iter() {
+                pairs.push((k, w.mul_ref(&scale)));
+            }
+        }
+        Self::from_pairs(pairs, common.mul_ref(mix_denom))
+    }
+
+    /// The same distribution with [`BigUint`] weights.
+    pub fn to_big(&self) -> Dist<BigUint> {
+        Dist {
+            offset: self.offset,
+            weights: self.weights.iter().map(Weight::to_big).collect(),
+            denom: self.denom.to_big(),
+        }
+    }
+
+    /// The probabilities as exact rationals, outcome by outcome.
+    pub fn pmf(&self) -> Vec<(i64, BigRational)> {
+        self.iter().map(|(k, w)| (k, ratio(w, &self.denom))).collect()
+    }
+}
+
+/// An exact joint distribution over ordered keys, stored sparsely.
+///
+/// Keys are kept sorted and unique, each with a non-zero weight over the
+/// common denominator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Joint<K, W: Weight = BigUint> {
+    entries: Vec<(K, W)>,
+    denom: W,
+}
+
+impl<K: Ord + Clone, W: Weight> Joint<K, W> {
+    /// The distribution from `(key, weight)` pairs over `denom`; repeated keys
+    /// add up and zero weights are dropped.
+    ///
+    /// # Panics
+    /// If the weights do not sum to `denom`.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (K, W)>, denom: W) -> Self {
+        let mut entries: Vec<(K, W)> = pairs.into_iter().filter(|p| !p.1.is_zero()).collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut merged: Vec<(K, W)> = Vec::with_capacity(entries.len());
+        for (k, w) in entries {
+            match merged.last_mut() {
+                Some((lk, lw)) if *lk == k => lw.add_assign_ref(&w),
+                _ => merged.push((k, w)),
+            }
+        }
+        let j = Joint {
+            entries: merged,
+            denom,
+        };
+        debug_assert!(j.sums_to_one(), "joint weights must sum to the denominator");
+        j
+    }
+
+    /// The certain outcome `k`.
+    pub fn point(k: K) -> Self {
+        Joint {
+            entries: vec![(k, W::one())],
+            denom: W::one(),
+        }
+    }
+
+    /// The invariant: weights sum exactly to the denominator.
+    pub fn sums_to_one(&self) -> bool {
+        total(self.entries.iter().map(|e| &e.1)) == self.denom
+    }
+
+    /// The common denominator.
+    pub fn denom(&self) -> &W {
+        &self.denom
+    }
+
+    /// The `(key, weight)` entries, sorted by key.
+    pub fn entries(&self) -> &[(K, W)] {
+        &self.entries
+    }
+
+    /// Number of distinct outcomes.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no outcomes (never, for a valid distribution).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The distribution of `f(key)`.
+    pub fn map<K2: Ord + Clone>(&self, f: impl Fn(&K) -> K2) -> Joint<K2, W> {
+        Joint::from_pairs(
+            self.entries.iter().map(|(k, w)| (f(k), w.clone())),
+            self.denom.clone(),
+        )
+    }
+
+    /// Sequential composition: draw a key, then draw from `f(key)`.
+    pub fn bind<K2: Ord + Clone>(&self, f: impl Fn(&K) -> Joint<K2, W>) -> Joint<K2, W> {
+        let parts: Vec<(&W, Joint<K2, W>)> = self.entries.iter().map(|(k, w)| (w, f(k))).collect();
+        let mut common = W::one();
+        for (_, j) in &parts {
+            common = lcm(&common, &j.denom);
+        }
+        let mut pairs = Vec::new();
+        for (m, j) in &parts {
+            let scale = common.div_exact(&j.denom).mul_ref(m);
+            for (k, w) in &j.entries {
+                pairs.push((k.clone(), w.mul_ref(&scale)));
+            }
+        }
+        Joint::from_pairs(pairs, common.mul_ref(&self.denom))
+    }
+
+    /// The joint law of independent `(self, other)`, combined by `f`.
+    pub fn product<K2: Ord + Clone, K3: Ord + Clone>(
+        &self,
+        other: &Joint<K2, W>,
+        f: impl Fn(&K, &K2) -> K3,
+    ) -> Joint<K3, W> {
+        let mut pairs = Vec::with_capacity(self.len() * other.len());
+        for (a, wa) in &self.entries {
+            for (b, wb) in &other.entries {
+                pairs.push((f(a, b), wa.mul_ref(wb)));
+            }
+        }
+        Joint::from_pairs(pairs, self.denom.mul_ref(&other.denom))
+    }
+
+    /// The integer marginal `f(key)` as a [`Dist`].
+    pub fn marginal(&self, f: impl Fn(&K) -> i64) -> Dist<W> {
+        Dist::from_pairs(
+            self.entries.iter().map(|(k, w)| (f(k), w.clone())),
+            self.denom.clone(),
+        )
+    }
+
+    /// P(pred(key)), exactly.
+    pub fn prob(&self, pred: impl Fn(&K) -> bool) -> BigRational {
+        let w = total(self.entries.iter().filter(|(k, _)| pred(k)).map(|e| &e.1));
+        ratio(&w, &self.denom)
+    }
+
+    /// The same distribution with [`BigUint`] weights.
+    pub fn to_big(&self) -> Joint<K, BigUint> {
+        Joint {
+            entries: self
+                .entries
+                .iter()
+                .map(|(k, w)| (k.clone(), w.to_big()))
+                .collect(),
+            denom: self.denom.to_big(),
+        }
+    }
+}
+
+impl<W: Weight> From<Dist<W>> for Joint<i64, W> {
+    fn from(d: Dist<W>) -> Self {
+        Joint::from_pairs(d.iter().map(|(k, w)| (k, w.clone())), d.denom.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn d6_basics() {
+        let d: Dist<u128> = Dist::uniform(1, 6);
+        assert_eq!(d.mean(), q(7, 2));
+        assert_eq!(d.variance(), q(35, 12));
+        assert_eq!(d.at_least(5), q(1, 3));
+        assert_eq!(d.tail()[0], (1, q(1, 1)));
+        assert!(d.sums_to_one());
+    }
+
+    #[test]
+    fn mixture_and_map() {
+        let a: Dist<u128> = Dist::point(0);
+        let b: Dist<u128> = Dist::uniform(1, 2);
+        let m = Dist::mixture(&[(1, a), (2, b)], &3);
+        assert_eq!(m.prob(0), q(1, 3));
+        assert_eq!(m.prob(2), q(1, 3));
+        let doubled = m.map(|k| 2 * k);
+        assert_eq!(doubled.prob(4), q(1, 3));
+        assert_eq!(doubled.prob(3), q(0, 1));
+    }
+
+    #[test]
+    fn big_and_small_agree() {
+        let d: Dist<u128> = Dist::uniform(1, 6).repeat_sum(5);
+        let b: Dist<BigUint> = Dist::uniform(1, 6).repeat_sum(5);
+        assert_eq!(d.to_big(), b);
+        assert_eq!(d.mean(), q(35, 2));
+    }
+
+    #[test]
+    fn joint_bind_product() {
+        let coin: Joint<u8, u128> = Joint::from_pairs([(0, 1), (1, 1)], 2);
+        // Flip; on heads flip again.
+        let j = coin.bind(|k| if *k == 1 { coin.map(|x| 1 + x) } else { Joint::point(0) });
+        assert_eq!(j.prob(|k| *k == 2), q(1, 4));
+        let p = coin.product(&coin, |a, b| a + b);
+        assert_eq!(p.prob(|k| *k == 1), q(1, 2));
+        assert_eq!(p.marginal(|k| *k as i64).mean(), q(1, 1));
+    }
+
+    #[test]
+    #[should_panic]
+    fn rejects_bad_weights() {
+        let _ = Dist::<u128>::from_weights(0, vec![1, 1], 3);
+    }
+}

@@ -1,0 +1,29 @@
+//! # swtcg-odds
+//!
+//! Exact odds for attacks in the Star Wars Trading Card Game. Nothing is
+//! sampled: dice outcomes are enumerated as distributions over exact rational
+//! probabilities, and the keyword rules (Critical Hit, Parry, Deflect,
+//! Retaliate, ...) are composed over them in the order of the attack.
+//!
+//! Data flows one way: units with typed keywords ([`unit`]) → attack dice
+//! ([`dice`]) → the attack pipeline ([`attack`]) → exact distributions
+//! ([`dist`]) → reports ([`report`], [`table`]).
+//!
+//! ```
+//! use swtcg_odds::{attack::attack, unit::Unit};
+//!
+//! let attacker = Unit::new("Attacker", 4);
+//! let mut defender = Unit::new("Defender", 3);
+//! defender.keywords.armor = true;
+//! let out = attack(&attacker, &defender).unwrap();
+//! // Each die hits on 5+ against Armor: 4 dice, 1/3 each.
+//! assert_eq!(out.defender_damage.mean().to_string(), "4/3");
+//! ```
+
+pub mod attack;
+pub mod dice;
+pub mod dist;
+pub mod error;
+pub mod report;
+pub mod table;
+pub mod unit;

@@ -1,0 +1,146 @@
+//! Units: power, health, damage counters and typed keywords.
+//!
+//! A [`Unit`] is what the attack pipeline reads. Its [`Keywords`] hold the
+//! summed value of each combat keyword (cumulative keywords such as Accuracy,
+//! Critical Hit and Parry add up). [`Unit::validate`] bounds the work: power
+//! above [`MAX_POWER`] and other out-of-range numbers are refused with a
+//! message naming the unit and the field.
+
+use crate::error::Error;
+
+/// The largest power (attack dice) the solver accepts.
+pub const MAX_POWER: u32 = 1000;
+/// The largest value accepted for keywords that add dice (Fury, Retaliate,
+/// Lucky).
+pub const MAX_EXTRA_DICE: u32 = 100;
+/// The largest value accepted for any other keyword number and for health.
+pub const MAX_VALUE: u32 = 1000;
+
+/// The combat keywords of a unit, with their summed values (0 / `false` =
+/// absent).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Keywords {
+    /// Accuracy X (negative for Accuracy −X): added to each attack die.
+    pub accuracy: i32,
+    /// Armor: attack dice against this unit need 5+ (dice of damage too).
+    pub armor: bool,
+    /// Shields X: the attacker rolls X fewer attack dice against this unit.
+    pub shields: u32,
+    /// Fury X: a natural 4 in the first roll adds X attack dice, once.
+    pub fury: u32,
+    /// Critical Hit X: a natural 6 in the final roll adds X damage.
+    pub crit: u32,
+    /// Parry X: a natural 1 in the attacker's final roll prevents X attack damage.
+    pub parry: u32,
+    /// Evade X: prevents up to X damage, once per instance of damage.
+    pub evade: u32,
+    /// Deflect X: prevents X damage and does that much to a chosen unit, once
+    /// per source of damage.
+    pub deflect: u32,
+    /// Retaliate X: X dice of damage to the attacker when the attack ends.
+    pub retaliate: u32,
+    /// Stun X: a unit this unit damages gets −X power.
+    pub stun: u32,
+    /// Ferocity: this unit's damage can't be prevented (unless the damaged
+    /// unit has Fortitude).
+    pub ferocity: bool,
+    /// Fortitude: this unit can prevent damage from a unit with Ferocity.
+    pub fortitude: bool,
+}
+
+/// A unit in an attack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// Its name, used in messages and reports.
+    pub name: String,
+    /// Power: the number of attack dice it rolls.
+    pub power: u32,
+    /// Health, when known (damage then stops counting at discard).
+    pub health: Option<u32>,
+    /// Damage counters already on it.
+    pub counters: u32,
+    /// Its combat keywords.
+    pub keywords: Keywords,
+}
+
+impl Unit {
+    /// A unit with the given name and power, unknown health, no keywords.
+    pub fn new(name: &str, power: u32) -> Self {
+        Unit {
+            name: name.to_string(),
+            power,
+            health: None,
+            counters: 0,
+            keywords: Keywords::default(),
+        }
+    }
+
+    /// Health minus counters, when health is known.
+    pub fn remaining_health(&self) -> Option<u32> {
+        self.health.map(|h| h.saturating_sub(self.counters))
+    }
+
+    /// Checks every number against its bound; the error names the unit and
+    /// the field.
+    pub fn validate(&self) -> Result<(), Error> {
+        let who = &self.name;
+        let k = &self.keywords;
+        if self.power > MAX_POWER {
+            return Err(Error::input(format!(
+                "{who}: power {} is above the limit of {MAX_POWER}",
+                self.power
+            )));
+        }
+        if let Some(h) = self.health {
+            if h == 0 {
+                return Err(Error::input(format!("{who}: health must be at least 1")));
+            }
+            if h > MAX_VALUE {
+                return Err(Error::input(format!(
+                    "{who}: health {h} is above the limit of {MAX_VALUE}"
+                )));
+            }
+            if self.counters >= h {
+                return Err(Error::input(format!(
+                    "{who}: {} damage counters on a unit with health {h}: it would already be discarded (counters must be below health)",
+                    self.counters
+                )));
+            }
+        } else if self.counters > 0 {
+            return Err(Error::input(format!(
+                "{who}: damage counters given without health"
+            )));
+        }
+        for (name, v) in [
+            ("Fury", k.fury),
+            ("Retaliate", k.retaliate),
+        ] {
+            if v > MAX_EXTRA_DICE {
+                return Err(Error::input(format!(
+                    "{who}: {name} {v} is above the limit of {MAX_EXTRA_DICE}"
+                )));
+            }
+        }
+        for (name, v) in [
+            ("Shields", k.shields),
+            ("Critical Hit", k.crit),
+            ("Parry", k.parry),
+            ("Evade", k.evade),
+            ("Deflect", k.deflect),
+            ("Stun", k.stun),
+        ] {
+            if v > MAX_VALUE {
+                return Err(Error::input(format!(
+                    "{who}: {name} {v} is above the limit of {MAX_VALUE}"
+                )));
+            }
+        }
+        if k.accuracy.unsigned_abs() > MAX_VALUE {
+            return Err(Error::input(format!(
+                "{who}: Accuracy {} is outside -{MAX_VALUE}..{MAX_VALUE}",
+                k.accuracy
+            )));
+        }
+        Ok(())
+    }
+}
