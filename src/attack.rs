@@ -34,8 +34,8 @@
 //! assert!(out.defender_damage.sums_to_one());
 //! ```
 
-use crate::dice::{attack_roll, damage_dice, Roll};
-use crate::dist::{fits_u128, Dist, Joint, Weight};
+use crate::dice::{Roll, attack_roll, damage_dice};
+use crate::dist::{Dist, Joint, Weight, fits_u128};
 use crate::error::Result;
 use crate::unit::Unit;
 use num_bigint::BigUint;
@@ -330,7 +330,9 @@ pub fn mean_and_discard(attacker: &Unit, defender: &Unit) -> (BigRational, Optio
         let tallies = resolve_from_roll(a, d, &roll);
         let arena = Arena { units: vec![a, d] };
         let mean = tallies.marginal(|t| t.damage[DEFENDER] as i64).mean();
-        let disc = d.health.map(|_| tallies.prob(|t| arena.discarded(t, DEFENDER)));
+        let disc = d
+            .health
+            .map(|_| tallies.prob(|t| arena.discarded(t, DEFENDER)));
         (mean, disc)
     }
     if fits_u128(total_dice(attacker, defender)) {

@@ -230,6 +230,9 @@ mod tests {
         let s = attack_roll::<u128>(7, 1, true, 2);
         let b = attack_roll::<BigUint>(7, 1, true, 2);
         assert_eq!(s.to_big(), b);
-        assert_eq!(damage_dice::<u128>(5, true).to_big(), damage_dice::<BigUint>(5, true));
+        assert_eq!(
+            damage_dice::<u128>(5, true).to_big(),
+            damage_dice::<BigUint>(5, true)
+        );
     }
 }

@@ -100,7 +100,7 @@ impl Weight for u128 {
         self * other
     }
     fn div_exact(&self, other: &Self) -> Self {
-        debug_assert!(self % other == 0);
+        debug_assert!(u128::is_multiple_of(*self, *other));
         self / other
     }
     fn gcd_ref(&self, other: &Self) -> Self {
@@ -222,7 +222,10 @@ impl<W: Weight> Dist<W> {
             weights,
             denom,
         };
-        assert!(d.sums_to_one(), "distribution weights must sum to the denominator");
+        assert!(
+            d.sums_to_one(),
+            "distribution weights must sum to the denominator"
+        );
         d
     }
 
@@ -434,7 +437,9 @@ impl<W: Weight> Dist<W> {
 
     /// The probabilities as exact rationals, outcome by outcome.
     pub fn pmf(&self) -> Vec<(i64, BigRational)> {
-        self.iter().map(|(k, w)| (k, ratio(w, &self.denom))).collect()
+        self.iter()
+            .map(|(k, w)| (k, ratio(w, &self.denom)))
+            .collect()
     }
 }
 
@@ -620,7 +625,13 @@ mod tests {
     fn joint_bind_product() {
         let coin: Joint<u8, u128> = Joint::from_pairs([(0, 1), (1, 1)], 2);
         // Flip; on heads flip again.
-        let j = coin.bind(|k| if *k == 1 { coin.map(|x| 1 + x) } else { Joint::point(0) });
+        let j = coin.bind(|k| {
+            if *k == 1 {
+                coin.map(|x| 1 + x)
+            } else {
+                Joint::point(0)
+            }
+        });
         assert_eq!(j.prob(|k| *k == 2), q(1, 4));
         let p = coin.product(&coin, |a, b| a + b);
         assert_eq!(p.prob(|k| *k == 1), q(1, 2));

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use swtcg_odds::attack::attack;
 use swtcg_odds::error::{Error, Result};
 use swtcg_odds::report::{attack_json, attack_text};
-use swtcg_odds::table::{parse_range, parse_switch, render, Format, Grid};
+use swtcg_odds::table::{Format, Grid, parse_range, parse_switch, render};
 use swtcg_odds::unit::Unit;
 
 /// Exact odds for Star Wars TCG attacks: no sampling, exact fractions.
@@ -28,40 +28,85 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 struct AttackArgs {
     /// Attacker's power (attack dice).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     power: u32,
     /// Attacker's Accuracy (may be negative).
-    #[arg(long, value_name = "A", default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "A",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     accuracy: i32,
     /// Attacker's Fury X.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     fury: u32,
     /// Attacker's Critical Hit X.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     crit: u32,
     /// Attacker has Ferocity.
     #[arg(long)]
     ferocity: bool,
     /// Attacker's Stun X.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     stun: u32,
     /// Defender has Armor.
     #[arg(long)]
     armor: bool,
     /// Defender's Shields X.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     shields: u32,
     /// Defender's Parry X.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     parry: u32,
     /// Defender's Evade X.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     evade: u32,
     /// Defender's Deflect X (deflected damage goes to the attacker).
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     deflect: u32,
     /// Defender's Retaliate X (dice of damage to the attacker).
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     retaliate: u32,
     /// Defender has Fortitude.
     #[arg(long)]
@@ -70,28 +115,53 @@ struct AttackArgs {
     #[arg(long)]
     defender_ferocity: bool,
     /// Defender's health.
-    #[arg(long, value_name = "H")]
-    health: Option<u32>,
+    #[arg(long, value_name = "H", allow_negative_numbers = true)]
+    health: Option<i64>,
     /// Damage counters already on the defender.
-    #[arg(long, value_name = "C", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     counters: u32,
     /// Defender's Stun X (lands when it damages the attacker).
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     defender_stun: u32,
     /// Attacker's health.
-    #[arg(long, value_name = "H")]
-    attacker_health: Option<u32>,
+    #[arg(long, value_name = "H", allow_negative_numbers = true)]
+    attacker_health: Option<i64>,
     /// Damage counters already on the attacker.
-    #[arg(long, value_name = "C", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     attacker_counters: u32,
     /// Attacker has Armor (Retaliate dice need 5+).
     #[arg(long)]
     attacker_armor: bool,
     /// Attacker's Evade X (against deflected and Retaliate damage).
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     attacker_evade: u32,
     /// Attacker's Deflect X (against deflected and Retaliate damage).
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     attacker_deflect: u32,
     /// Attacker has Fortitude.
     #[arg(long)]
@@ -100,8 +170,19 @@ struct AttackArgs {
 
 impl AttackArgs {
     fn units(&self) -> Result<(Unit, Unit)> {
+        let health = |flag: &str, h: Option<i64>| -> Result<Option<u32>> {
+            match h {
+                Some(h) if h < 1 => Err(Error::input(format!(
+                    "{flag} {h}: health must be at least 1"
+                ))),
+                Some(h) => u32::try_from(h)
+                    .map(Some)
+                    .map_err(|_| Error::input(format!("{flag} {h}: health is above the limit"))),
+                None => Ok(None),
+            }
+        };
         let mut a = Unit::new("attacker", self.power);
-        a.health = self.attacker_health;
+        a.health = health("--attacker-health", self.attacker_health)?;
         a.counters = self.attacker_counters;
         let k = &mut a.keywords;
         k.accuracy = self.accuracy;
@@ -114,7 +195,7 @@ impl AttackArgs {
         k.deflect = self.attacker_deflect;
         k.fortitude = self.attacker_fortitude;
         let mut d = Unit::new("defender", 0);
-        d.health = self.health;
+        d.health = health("--health", self.health)?;
         d.counters = self.counters;
         let k = &mut d.keywords;
         k.armor = self.armor;
@@ -126,14 +207,15 @@ impl AttackArgs {
         k.fortitude = self.fortitude;
         k.ferocity = self.defender_ferocity;
         k.stun = self.defender_stun;
-        for (flag, unit, health) in [
-            ("--counters", &d, self.health),
-            ("--attacker-counters", &a, self.attacker_health),
-        ] {
-            if health.is_none() && unit.counters > 0 {
+        for (flag, unit) in [("--counters", &d), ("--attacker-counters", &a)] {
+            if unit.health.is_none() && unit.counters > 0 {
                 return Err(Error::input(format!(
                     "{flag} needs the unit's health ({})",
-                    if flag == "--counters" { "--health" } else { "--attacker-health" }
+                    if flag == "--counters" {
+                        "--health"
+                    } else {
+                        "--attacker-health"
+                    }
                 )));
             }
         }
@@ -280,10 +362,11 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
-            // One line: clap's first line says what is wrong.
+            // One line: clap's first paragraph says what is wrong.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("{first} (see --help)");
+            let first = text.split("\n\n").next().unwrap_or("error: bad arguments");
+            let line: Vec<&str> = first.lines().map(str::trim).collect();
+            eprintln!("{} (see --help)", line.join(" "));
             return ExitCode::from(2);
         }
     };

@@ -2,9 +2,9 @@
 //! as readable text tables with fractions and percentages.
 
 use crate::attack::AttackOutcome;
-use crate::dist::{fraction_string, to_f64, Dist, Weight};
+use crate::dist::{Dist, Weight, fraction_string, to_f64};
 use num_rational::BigRational;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
 /// `{"pmf": {"<k>": "<p>", ...}, "mean": "<p>"}`: every outcome with non-zero

@@ -18,7 +18,7 @@ use crate::dist::{fraction_string, to_f64};
 use crate::error::{Error, Result};
 use crate::unit::Unit;
 use num_rational::BigRational;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
 /// Most values one range may expand to.
@@ -59,7 +59,8 @@ pub fn parse_range<T: TryFrom<i64>>(flag: &str, text: &str) -> Result<Vec<T>> {
             return Err(bad(&format!("more than {MAX_RANGE_LEN} values")));
         }
         for v in lo..=hi {
-            let t = T::try_from(v).map_err(|_| bad(&format!("{v} is out of range for this flag")))?;
+            let t =
+                T::try_from(v).map_err(|_| bad(&format!("{v} is out of range for this flag")))?;
             out.push(t);
         }
     }

@@ -111,10 +111,7 @@ impl Unit {
                 "{who}: damage counters given without health"
             )));
         }
-        for (name, v) in [
-            ("Fury", k.fury),
-            ("Retaliate", k.retaliate),
-        ] {
+        for (name, v) in [("Fury", k.fury), ("Retaliate", k.retaliate)] {
             if v > MAX_EXTRA_DICE {
                 return Err(Error::input(format!(
                     "{who}: {name} {v} is above the limit of {MAX_EXTRA_DICE}"

@@ -1,0 +1,61 @@
+//! Criterion benchmarks for the targets of issue #2: one attack with every
+//! static keyword at power 10, 20 and 40, and the 800-attack table
+//! (power 1..40 x crit 0..4 x parry 0..3).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use swtcg_odds::attack::attack;
+use swtcg_odds::table::Grid;
+use swtcg_odds::unit::Unit;
+
+/// Attacker and defender with every static keyword.
+fn loaded(power: u32) -> (Unit, Unit) {
+    let mut a = Unit::new("attacker", power);
+    a.health = Some(6);
+    let k = &mut a.keywords;
+    k.accuracy = 1;
+    k.fury = 2;
+    k.crit = 2;
+    k.stun = 1;
+    k.evade = 1;
+    k.deflect = 1;
+    let mut d = Unit::new("defender", 5);
+    d.health = Some(8);
+    d.counters = 1;
+    let k = &mut d.keywords;
+    k.armor = true;
+    k.shields = 1;
+    k.parry = 1;
+    k.evade = 1;
+    k.deflect = 1;
+    k.retaliate = 3;
+    k.stun = 1;
+    (a, d)
+}
+
+fn single(c: &mut Criterion) {
+    for power in [10, 20, 40] {
+        let (a, d) = loaded(power);
+        c.bench_function(
+            &format!("attack/power {power}, every static keyword"),
+            |b| b.iter(|| attack(black_box(&a), black_box(&d)).unwrap()),
+        );
+    }
+}
+
+fn table(c: &mut Criterion) {
+    let grid = Grid {
+        power: (1..=40).collect(),
+        crit: (0..=4).collect(),
+        parry: (0..=3).collect(),
+        ..Grid::default()
+    };
+    assert_eq!(grid.len(), 800);
+    c.bench_function(
+        "table/power 1..40 x crit 0..4 x parry 0..3 (800 attacks)",
+        |b| b.iter(|| black_box(&grid).rows().unwrap()),
+    );
+}
+
+criterion_group!(benches, single, table);
+criterion_main!(benches);

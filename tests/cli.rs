@@ -1,0 +1,219 @@
+//! The command line: output shapes, exact fractions, and one-line errors for
+//! bad input.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn bin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
+        .args(args)
+        .output()
+        .expect("run the binary")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = bin(args);
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        args,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Bad input: non-zero exit, nothing on stdout, one line on stderr that
+/// contains `needle`.
+fn fails(args: &[&str], needle: &str) {
+    let out = bin(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+fn is_reduced_fraction(s: &str) -> bool {
+    let Some((n, d)) = s.split_once('/') else {
+        return false;
+    };
+    let (Ok(n), Ok(d)) = (n.parse::<u128>(), d.parse::<u128>()) else {
+        return false;
+    };
+    fn gcd(a: u128, b: u128) -> u128 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    d > 0 && n <= d && gcd(n, d) == 1
+}
+
+#[test]
+fn attack_json_has_the_documented_keys() {
+    let v = json(&[
+        "attack",
+        "--power",
+        "5",
+        "--crit",
+        "1",
+        "--parry",
+        "1",
+        "--deflect",
+        "1",
+        "--retaliate",
+        "2",
+        "--health",
+        "4",
+        "--counters",
+        "1",
+        "--attacker-health",
+        "3",
+        "--json",
+    ]);
+    for key in ["hits", "defender_damage", "attacker_damage"] {
+        let d = &v[key];
+        let pmf = d["pmf"].as_object().unwrap();
+        assert!(!pmf.is_empty());
+        for (k, p) in pmf {
+            k.parse::<i64>().unwrap();
+            assert!(is_reduced_fraction(p.as_str().unwrap()), "{key}: {p}");
+        }
+        assert!(d["mean"].as_str().unwrap().contains('/'));
+    }
+    for key in ["defender_discarded", "attacker_discarded"] {
+        assert!(is_reduced_fraction(v[key].as_str().unwrap()), "{key}");
+    }
+    // 5 dice hitting on 4+: 5/2 hits on average.
+    assert_eq!(v["hits"]["mean"], "5/2");
+    assert_eq!(v["hits"]["pmf"]["0"], "1/32");
+}
+
+#[test]
+fn discard_keys_only_with_health() {
+    let v = json(&["attack", "--power", "3", "--json"]);
+    assert!(v.get("defender_discarded").is_none());
+    assert!(v.get("attacker_discarded").is_none());
+    // 3 dice on 4+, 1 damage each: P(3) = 1/8.
+    assert_eq!(v["defender_damage"]["pmf"]["3"], "1/8");
+}
+
+#[test]
+fn attack_text_shows_fractions_and_percentages() {
+    let out = bin(&["attack", "--power", "2", "--health", "2"]);
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("P(>= k)"));
+    assert!(s.contains("1/4"));
+    assert!(s.contains("25.00%"));
+    assert!(s.contains("P(defender discarded) = 1/4 (25.00%)"));
+}
+
+#[test]
+fn negative_accuracy_is_accepted() {
+    let v = json(&["attack", "--power", "2", "--accuracy", "-1", "--json"]);
+    // Hits on a natural 5+.
+    assert_eq!(v["hits"]["mean"], "2/3");
+}
+
+#[test]
+fn bad_input_is_one_clear_line() {
+    fails(
+        &["attack", "--power", "1001"],
+        "power 1001 is above the limit of 1000",
+    );
+    fails(
+        &["attack", "--power", "3", "--health", "0"],
+        "health must be at least 1",
+    );
+    fails(
+        &["attack", "--power", "3", "--health", "3", "--counters", "3"],
+        "counters must be below health",
+    );
+    fails(
+        &["attack", "--power", "3", "--counters", "1"],
+        "--counters needs",
+    );
+    fails(&["attack", "--power", "3", "--health", "-2"], "--health");
+    fails(&["attack", "--power", "3", "--bogus"], "--bogus");
+    fails(&["attack"], "--power");
+    fails(
+        &["attack", "--power", "3", "--fury", "500"],
+        "Fury 500 is above the limit",
+    );
+    fails(
+        &["table", "--power", "1..x"],
+        "--power: malformed range '1..x'",
+    );
+    fails(&["table", "--power", "5..1"], "--power: malformed range");
+    fails(&["table", "--power", "1..1000000"], "more than");
+    fails(
+        &["table", "--armor", "maybe"],
+        "--armor: 'maybe' is not on, off or both",
+    );
+    fails(
+        &["table", "--power", "1001"],
+        "power 1001 is above the limit",
+    );
+    fails(&["table", "--health", "0"], "health must be at least 1");
+    fails(&["table", "--format", "xml"], "xml");
+    fails(&["nonsense"], "nonsense");
+}
+
+#[test]
+fn default_table_is_useful() {
+    let out = bin(&["table"]);
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.starts_with("| power | armor | health | E[damage]"));
+    // 10 powers, with and without Armor.
+    assert_eq!(s.lines().count(), 2 + 20);
+    assert!(s.contains("| 10 | off | 5 | 5.0000 | 5/1 |"));
+}
+
+#[test]
+fn table_json_rows() {
+    let v = json(&[
+        "table", "--power", "1..3", "--crit", "0..1", "--parry", "0,1", "--armor", "both",
+        "--health", "2", "--format", "json",
+    ]);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 3 * 2 * 2 * 2);
+    for r in rows {
+        for key in [
+            "power", "accuracy", "armor", "shields", "fury", "crit", "parry", "evade", "deflect",
+            "health", "mean", "mean_f64",
+        ] {
+            assert!(r.get(key).is_some(), "{key} missing in {r}");
+        }
+        let mean = r["mean"].as_str().unwrap();
+        let (n, d) = mean.split_once('/').unwrap();
+        let f = n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap();
+        approx::assert_relative_eq!(f, r["mean_f64"].as_f64().unwrap(), max_relative = 1e-12);
+    }
+    // Power 1, no Armor, no crit, no parry: one die on 4+.
+    assert_eq!(rows[0]["mean"], "1/2");
+    assert_eq!(rows[0]["p_discard"], "0/1");
+}
+
+#[test]
+fn table_csv_has_every_column() {
+    let out = bin(&[
+        "table",
+        "--power",
+        "2",
+        "--accuracy",
+        "-1..1",
+        "--format",
+        "csv",
+    ]);
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    let mut lines = s.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "power,accuracy,armor,shields,fury,crit,parry,evade,deflect,health,mean,mean_f64,p_discard,p_discard_f64"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "2,-1,off,0,0,0,0,0,0,,2/3,0.6666666666666666,,"
+    );
+    assert_eq!(lines.count(), 2);
+}

@@ -1,0 +1,256 @@
+//! The exhaustive oracle for the attack engine: for every combination of the
+//! static keywords over small ranges, every face sequence of the attack dice,
+//! Fury's dice and Retaliate's dice (up to 6 dice in all) is enumerated and
+//! resolved directly from RULES.md, and every distribution the engine
+//! produces must equal the enumeration to the exact fraction.
+
+mod common;
+
+use common::{Counts, Result1, enumerate};
+use itertools::iproduct;
+use num_bigint::BigUint;
+use num_rational::BigRational;
+use std::collections::BTreeMap;
+use swtcg_odds::attack::{ATTACKER, AttackOutcome, DEFENDER, attack, attack_with};
+use swtcg_odds::dist::Dist;
+use swtcg_odds::unit::Unit;
+
+fn pmf(d: &Dist) -> BTreeMap<i64, BigRational> {
+    d.pmf()
+        .into_iter()
+        .filter(|(_, p)| *p != BigRational::from_integer(0.into()))
+        .collect()
+}
+
+fn check(a: &Unit, d: &Unit) {
+    let o = attack(a, d).unwrap();
+    let e = enumerate(a, d);
+    compare(a, d, &o, &e);
+}
+
+fn compare(a: &Unit, d: &Unit, o: &AttackOutcome, e: &Counts<Result1>) {
+    let ctx = || format!("attacker {a:?}\ndefender {d:?}");
+    assert_eq!(
+        pmf(&o.hits),
+        e.marginal(|r| r.hits as i64),
+        "hits\n{}",
+        ctx()
+    );
+    assert_eq!(
+        pmf(&o.defender_damage),
+        e.marginal(|r| r.def_dmg as i64),
+        "defender damage\n{}",
+        ctx()
+    );
+    assert_eq!(
+        pmf(&o.attacker_damage),
+        e.marginal(|r| r.att_dmg as i64),
+        "attacker damage\n{}",
+        ctx()
+    );
+    // The joint law of both damages.
+    let joint: BTreeMap<(u32, u32), BigRational> = {
+        let m = o.tallies.map(|t| (t.damage[DEFENDER], t.damage[ATTACKER]));
+        m.entries()
+            .iter()
+            .map(|(k, w)| {
+                (
+                    *k,
+                    BigRational::new(w.clone().into(), m.denom().clone().into()),
+                )
+            })
+            .collect()
+    };
+    let mut ejoint = BTreeMap::new();
+    for (r, w) in &e.counts {
+        *ejoint.entry((r.def_dmg, r.att_dmg)).or_insert(0u128) += w;
+    }
+    let ejoint: BTreeMap<(u32, u32), BigRational> = ejoint
+        .into_iter()
+        .map(|(k, w)| {
+            (
+                k,
+                BigRational::new(BigUint::from(w).into(), BigUint::from(e.total).into()),
+            )
+        })
+        .collect();
+    assert_eq!(joint, ejoint, "joint damage\n{}", ctx());
+    let disc = |u: &Unit, f: &dyn Fn(&Result1) -> u32| {
+        u.health.map(|h| e.prob(|r| u.counters + f(r) >= h))
+    };
+    assert_eq!(
+        o.defender_discarded,
+        disc(d, &|r| r.def_dmg),
+        "defender discarded\n{}",
+        ctx()
+    );
+    assert_eq!(
+        o.attacker_discarded,
+        disc(a, &|r| r.att_dmg),
+        "attacker discarded\n{}",
+        ctx()
+    );
+    assert_eq!(
+        o.attacker_stun_lands,
+        e.prob(|r| r.def_dmg > 0),
+        "{}",
+        ctx()
+    );
+    assert_eq!(
+        o.defender_stun_lands,
+        e.prob(|r| r.att_dmg > 0),
+        "{}",
+        ctx()
+    );
+}
+
+/// Dice, Accuracy (negative too), Armor, Shields, Fury, Critical Hit and
+/// Parry: every face of up to 6 dice.
+#[test]
+fn oracle_dice_keywords() {
+    let mut cases = 0;
+    for (power, shields, accuracy, armor, fury, crit, parry) in iproduct!(
+        0..=5u32,
+        0..=1u32,
+        [-3, -2, -1, 0, 1, 2, 3],
+        [false, true],
+        0..=2u32,
+        [0, 1, 3],
+        [0, 1, 2]
+    ) {
+        let n = power.saturating_sub(shields);
+        if n + fury > 6 || (fury > 0 && n > 4) {
+            continue;
+        }
+        let mut a = Unit::new("a", power);
+        a.keywords.accuracy = accuracy;
+        a.keywords.fury = fury;
+        a.keywords.crit = crit;
+        let mut d = Unit::new("d", 3);
+        d.keywords.armor = armor;
+        d.keywords.shields = shields;
+        d.keywords.parry = parry;
+        check(&a, &d);
+        cases += 1;
+    }
+    assert!(cases > 1000, "{cases}");
+}
+
+/// Prevention: Deflect (and its chains), Evade, Parry, Ferocity / Fortitude
+/// on both sides, Retaliate (5+ against an armored attacker), health and
+/// counters on both sides.
+#[test]
+fn oracle_prevention_and_retaliate() {
+    let mut cases = 0;
+    for (crit, parry, evade, deflect, ferocity, fortitude, def_ferocity) in iproduct!(
+        [0, 1],
+        [0, 2],
+        [0, 1],
+        [0, 1, 2],
+        [false, true],
+        [false, true],
+        [false, true]
+    ) {
+        for (att_evade, att_deflect, att_fortitude, retaliate, att_armor, health, att_health) in iproduct!(
+            [0, 1],
+            [0, 1, 3],
+            [false, true],
+            [0, 2],
+            [false, true],
+            [None, Some((3, 0)), Some((3, 2))],
+            [None, Some((2, 0)), Some((4, 1))]
+        ) {
+            let mut a = Unit::new("a", 3);
+            let k = &mut a.keywords;
+            k.crit = crit;
+            k.ferocity = ferocity;
+            k.evade = att_evade;
+            k.deflect = att_deflect;
+            k.fortitude = att_fortitude;
+            k.armor = att_armor;
+            if let Some((h, c)) = att_health {
+                a.health = Some(h);
+                a.counters = c;
+            }
+            let mut d = Unit::new("d", 3);
+            let k = &mut d.keywords;
+            k.parry = parry;
+            k.evade = evade;
+            k.deflect = deflect;
+            k.fortitude = fortitude;
+            k.ferocity = def_ferocity;
+            k.retaliate = retaliate;
+            if let Some((h, c)) = health {
+                d.health = Some(h);
+                d.counters = c;
+            }
+            check(&a, &d);
+            cases += 1;
+        }
+    }
+    // crit..def_ferocity: 2*2*2*3*2*2*2; att_evade..att_health: 2*3*2*2*2*3*3.
+    assert_eq!(cases, 192 * 432);
+}
+
+/// Fury with Retaliate and Critical Hit together, at the 6-dice limit.
+#[test]
+fn oracle_fury_with_retaliate() {
+    for (power, fury, retaliate, crit, deflect, att_deflect) in
+        iproduct!(1..=3u32, 1..=2u32, 1..=2u32, [0, 2], [0, 1], [0, 1])
+    {
+        if power + fury + retaliate > 6 {
+            continue;
+        }
+        let mut a = Unit::new("a", power);
+        a.keywords.fury = fury;
+        a.keywords.crit = crit;
+        a.keywords.deflect = att_deflect;
+        a.health = Some(3);
+        let mut d = Unit::new("d", 2);
+        d.keywords.retaliate = retaliate;
+        d.keywords.deflect = deflect;
+        d.health = Some(2);
+        check(&a, &d);
+    }
+}
+
+/// The `u128` and `BigUint` paths give the same law.
+#[test]
+fn big_and_small_paths_agree() {
+    let mut a = Unit::new("a", 9);
+    a.keywords.fury = 2;
+    a.keywords.crit = 2;
+    a.keywords.accuracy = 1;
+    let mut d = Unit::new("d", 3);
+    d.keywords.parry = 1;
+    d.keywords.deflect = 1;
+    d.keywords.retaliate = 3;
+    d.health = Some(5);
+    let small = attack_with::<u128>(&a, &d).to_big();
+    let big = attack_with::<BigUint>(&a, &d);
+    assert_eq!(small.defender_damage, big.defender_damage);
+    assert_eq!(small.attacker_damage, big.attacker_damage);
+    assert_eq!(small.tallies, big.tallies);
+}
+
+/// Beyond 49 dice the engine switches to big integers; 60 plain dice are a
+/// Binomial(60, 1/2): P(k hits) = C(60, k) / 2^60.
+#[test]
+fn sixty_dice_are_binomial() {
+    let a = Unit::new("a", 60);
+    let d = Unit::new("d", 1);
+    let o = attack(&a, &d).unwrap();
+    let two60: BigUint = BigUint::from(1u8) << 60;
+    let mut c = BigUint::from(1u8);
+    for k in 0..=60u32 {
+        assert_eq!(
+            o.hits.prob(k as i64),
+            BigRational::new(c.clone().into(), two60.clone().into())
+        );
+        c = c * BigUint::from(60 - k) / BigUint::from(k + 1);
+    }
+    assert_eq!(
+        o.defender_damage.mean(),
+        BigRational::from_integer(30.into())
+    );
+}

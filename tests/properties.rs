@@ -1,0 +1,185 @@
+//! Property tests: every distribution sums to 1; more power never lowers
+//! P(damage >= k) and more Parry, Evade or Shields never raises it, on the
+//! configurations where those laws hold, and pinned counterexamples where
+//! they do not (see docs/rules.md).
+
+use num_rational::BigRational;
+use proptest::prelude::*;
+use swtcg_odds::attack::{AttackOutcome, attack};
+use swtcg_odds::unit::Unit;
+
+#[derive(Clone, Debug)]
+struct Case {
+    attacker: Unit,
+    defender: Unit,
+}
+
+fn units() -> impl Strategy<Value = Case> {
+    (
+        (0u32..25, -3i32..4, 0u32..3, 0u32..4, any::<bool>(), 0u32..3),
+        (any::<bool>(), 0u32..3, 0u32..4, 0u32..3, 0u32..3, 0u32..4),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            0u32..3,
+            0u32..3,
+        ),
+        (proptest::option::of(1u32..8), proptest::option::of(1u32..8)),
+    )
+        .prop_map(
+            |(
+                (power, accuracy, fury, crit, ferocity, stun),
+                (armor, shields, parry, evade, deflect, retaliate),
+                (fortitude, att_armor, att_fortitude, att_evade, att_deflect),
+                (health, att_health),
+            )| {
+                let mut a = Unit::new("a", power);
+                let k = &mut a.keywords;
+                k.accuracy = accuracy;
+                k.fury = fury;
+                k.crit = crit;
+                k.ferocity = ferocity;
+                k.stun = stun;
+                k.armor = att_armor;
+                k.fortitude = att_fortitude;
+                k.evade = att_evade;
+                k.deflect = att_deflect;
+                a.health = att_health;
+                let mut d = Unit::new("d", 3);
+                let k = &mut d.keywords;
+                k.armor = armor;
+                k.shields = shields;
+                k.parry = parry;
+                k.evade = evade;
+                k.deflect = deflect;
+                k.retaliate = retaliate;
+                k.fortitude = fortitude;
+                d.health = health;
+                Case {
+                    attacker: a,
+                    defender: d,
+                }
+            },
+        )
+}
+
+fn run(c: &Case) -> AttackOutcome {
+    attack(&c.attacker, &c.defender).unwrap()
+}
+
+/// P(defender damage >= k) never lower in `hi` than in `lo`, for every k.
+fn dominates(hi: &AttackOutcome, lo: &AttackOutcome) -> Result<(), TestCaseError> {
+    let top = hi.defender_damage.max().max(lo.defender_damage.max()) + 1;
+    for k in 0..=top {
+        let (h, l) = (
+            hi.defender_damage.at_least(k),
+            lo.defender_damage.at_least(k),
+        );
+        prop_assert!(h >= l, "P(damage >= {k}): {h} < {l}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn every_distribution_sums_to_one(c in units()) {
+        let o = run(&c);
+        prop_assert!(o.hits.sums_to_one());
+        prop_assert!(o.defender_damage.sums_to_one());
+        prop_assert!(o.attacker_damage.sums_to_one());
+        prop_assert!(o.tallies.sums_to_one());
+        let one = BigRational::from_integer(1.into());
+        let zero = BigRational::from_integer(0.into());
+        for p in [o.defender_discarded.clone(), o.attacker_discarded.clone()].into_iter().flatten() {
+            prop_assert!(p >= zero && p <= one);
+        }
+        prop_assert!(o.defender_damage.min() >= 0 && o.hits.min() >= 0);
+    }
+
+    /// More power never lowers P(damage >= k), when the defender has no
+    /// Parry and the attacker no Deflect (see the counterexamples below).
+    #[test]
+    fn more_power_never_hurts(mut c in units()) {
+        c.defender.keywords.parry = 0;
+        c.attacker.keywords.deflect = 0;
+        let lo = run(&c);
+        c.attacker.power += 1;
+        let hi = run(&c);
+        dominates(&hi, &lo)?;
+    }
+
+    #[test]
+    fn more_parry_never_helps_the_attacker(mut c in units(), extra in 1u32..3) {
+        let lo = run(&c);
+        c.defender.keywords.parry += extra;
+        let hi = run(&c);
+        dominates(&lo, &hi)?;
+    }
+
+    #[test]
+    fn more_evade_never_helps_the_attacker(mut c in units(), extra in 1u32..3) {
+        let lo = run(&c);
+        c.defender.keywords.evade += extra;
+        let hi = run(&c);
+        dominates(&lo, &hi)?;
+    }
+
+    /// Shields remove dice: the same law as power, so the same conditions.
+    #[test]
+    fn more_shields_never_help_the_attacker(mut c in units()) {
+        c.defender.keywords.parry = 0;
+        c.attacker.keywords.deflect = 0;
+        let lo = run(&c);
+        c.defender.keywords.shields += 1;
+        let hi = run(&c);
+        dominates(&lo, &hi)?;
+    }
+}
+
+fn q(n: i64, d: i64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
+/// With Parry at least the hits it can face, a die more makes a natural 1
+/// likelier: against Parry 5, P(damage >= 1) = (5/6)^n − (2/6)^n, which falls
+/// from 4 to 5 dice. So more power (or fewer Shields) can lower it.
+#[test]
+fn counterexample_more_power_against_parry() {
+    let mut d = Unit::new("d", 3);
+    d.keywords.parry = 5;
+    let p = |n: u32| {
+        attack(&Unit::new("a", n), &d)
+            .unwrap()
+            .defender_damage
+            .at_least(1)
+    };
+    assert_eq!(p(4), q(5i64.pow(4) - 2i64.pow(4), 6i64.pow(4)));
+    assert_eq!(p(5), q(5i64.pow(5) - 2i64.pow(5), 6i64.pow(5)));
+    assert!(p(5) < p(4));
+}
+
+/// The attacker's Deflect is spent on the first damage from the defender.
+/// With no attack damage it is still free for the Retaliate roll and sends
+/// it back (less the defender's own Deflect 1), so power 0 can deal the
+/// defender more than power 1.
+#[test]
+fn counterexample_more_power_with_attacker_deflect() {
+    let mut d = Unit::new("d", 3);
+    d.keywords.deflect = 1;
+    d.keywords.retaliate = 3;
+    let mut a = Unit::new("a", 0);
+    a.keywords.deflect = 3;
+    let zero = attack(&a, &d).unwrap().defender_damage;
+    a.power = 1;
+    let one = attack(&a, &d).unwrap().defender_damage;
+    // Power 0: all three Retaliate dice hit (1/8); 3 go back, 1 of them is
+    // deflected again: 2 damage.
+    assert_eq!(zero.at_least(2), q(1, 8));
+    // Power 1: the die hits (1/2): 1 damage deflected and sent back, the
+    // attacker's Deflect is spent; it misses (1/2): as with power 0.
+    assert_eq!(one.at_least(2), q(1, 16));
+    assert!(one.at_least(2) < zero.at_least(2));
+}
