@@ -40,6 +40,9 @@ fn single(c: &mut Criterion) {
             &format!("attack/power {power}, every static keyword"),
             |b| b.iter(|| attack(black_box(&a), black_box(&d)).unwrap()),
         );
+        c.bench_function(&format!("attack_u128/power {power}"), |b| {
+            b.iter(|| swtcg_odds::attack::attack_with::<u128>(black_box(&a), black_box(&d)))
+        });
     }
 }
 

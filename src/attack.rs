@@ -35,19 +35,17 @@
 //! ```
 
 use crate::dice::{Roll, attack_roll, damage_dice};
-use crate::dist::{Dist, Joint, Weight, fits_u128};
+use crate::dist::{Dist, Joint, Num, Weight, fits_u128};
 use crate::error::Result;
 use crate::unit::Unit;
-use num_bigint::BigUint;
 use num_rational::BigRational;
-use std::collections::VecDeque;
 
 /// Index of the attacking unit in an arena.
 pub const ATTACKER: usize = 0;
 /// Index of the defending unit in an arena.
 pub const DEFENDER: usize = 1;
 /// Most units one attack can involve.
-pub const MAX_UNITS: usize = 8;
+pub const MAX_UNITS: usize = 6;
 
 /// What kind of damage a packet carries (RULES.md: an *instance* of damage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,44 +111,62 @@ impl<'a> Arena<'a> {
     /// Static play: every ability is used to the full, and deflected damage
     /// goes back to the source of the packet it came from.
     pub fn prevention_pop(&self, tally: &mut Tally, first: Packet, natural_one: bool) {
-        let mut queue = VecDeque::from([first]);
-        let mut placed: Vec<Packet> = Vec::new();
-        while let Some(mut p) = queue.pop_front() {
-            let target = self.units[p.target];
-            let source = self.units[p.source];
-            let unpreventable = source.keywords.ferocity && !target.keywords.fortitude;
-            if !unpreventable && p.amount > 0 && !self.discarded(tally, p.target) {
-                let k = &target.keywords;
-                let bit = 1u8 << p.source;
-                if k.deflect > 0 && tally.deflect_used[p.target] & bit == 0 {
-                    let d = p.amount.min(k.deflect);
-                    tally.deflect_used[p.target] |= bit;
-                    p.amount -= d;
-                    queue.push_back(Packet {
-                        source: p.target,
-                        target: p.source,
-                        amount: d,
-                        kind: Kind::Deflected,
-                    });
-                }
-                if p.kind == Kind::Attack && natural_one {
-                    p.amount -= p.amount.min(k.parry);
-                }
-                p.amount -= p.amount.min(k.evade);
-            }
-            placed.push(p);
-        }
-        self.place(tally, &placed);
+        let mut incoming = [0u32; MAX_UNITS];
+        let mut sources = [0u8; MAX_UNITS];
+        self.prevent(tally, first, natural_one, &mut incoming, &mut sources);
+        self.place(tally, &incoming, &sources);
     }
 
-    /// Places packets simultaneously: a unit already discarded before this
-    /// placement takes nothing.
-    fn place(&self, tally: &mut Tally, packets: &[Packet]) {
+    /// Prevention of one packet, then (depth first) of the packet its
+    /// target's Deflect creates; what gets through is added to `incoming`.
+    fn prevent(
+        &self,
+        tally: &mut Tally,
+        mut p: Packet,
+        natural_one: bool,
+        incoming: &mut [u32; MAX_UNITS],
+        sources: &mut [u8; MAX_UNITS],
+    ) {
+        let target = self.units[p.target];
+        let source = self.units[p.source];
+        let unpreventable = source.keywords.ferocity && !target.keywords.fortitude;
+        let mut deflected = None;
+        if !unpreventable && p.amount > 0 && !self.discarded(tally, p.target) {
+            let k = &target.keywords;
+            let bit = 1u8 << p.source;
+            if k.deflect > 0 && tally.deflect_used[p.target] & bit == 0 {
+                let d = p.amount.min(k.deflect);
+                tally.deflect_used[p.target] |= bit;
+                p.amount -= d;
+                deflected = Some(Packet {
+                    source: p.target,
+                    target: p.source,
+                    amount: d,
+                    kind: Kind::Deflected,
+                });
+            }
+            if p.kind == Kind::Attack && natural_one {
+                p.amount -= p.amount.min(k.parry);
+            }
+            p.amount -= p.amount.min(k.evade);
+        }
+        if p.amount > 0 {
+            incoming[p.target] += p.amount;
+            sources[p.target] |= 1 << p.source;
+        }
+        if let Some(d) = deflected {
+            self.prevent(tally, d, false, incoming, sources);
+        }
+    }
+
+    /// Places the damage of one POP simultaneously: a unit already discarded
+    /// before this placement takes nothing.
+    fn place(&self, tally: &mut Tally, incoming: &[u32; MAX_UNITS], sources: &[u8; MAX_UNITS]) {
         let before = *tally;
-        for p in packets {
-            if p.amount > 0 && !self.discarded(&before, p.target) {
-                tally.damage[p.target] += p.amount;
-                tally.damaged_by |= 1 << p.source;
+        for i in 0..self.units.len() {
+            if incoming[i] > 0 && !self.discarded(&before, i) {
+                tally.damage[i] += incoming[i];
+                tally.damaged_by |= sources[i];
             }
         }
     }
@@ -158,7 +174,7 @@ impl<'a> Arena<'a> {
 
 /// Everything one attack can do, as exact distributions.
 #[derive(Clone, Debug)]
-pub struct AttackOutcome<W: Weight = BigUint> {
+pub struct AttackOutcome<W: Weight = Num> {
     /// Hits of the final attack roll.
     pub hits: Dist<W>,
     /// Counters placed on the defender by this attack (the attack damage that
@@ -166,30 +182,45 @@ pub struct AttackOutcome<W: Weight = BigUint> {
     pub defender_damage: Dist<W>,
     /// Counters placed on the attacker (deflected damage plus retaliation).
     pub attacker_damage: Dist<W>,
-    /// P(the defender is discarded), when its health is known.
-    pub defender_discarded: Option<BigRational>,
-    /// P(the attacker is discarded), when its health is known.
-    pub attacker_discarded: Option<BigRational>,
-    /// P(the attacker placed counters on some unit): its Stun lands.
-    pub attacker_stun_lands: BigRational,
-    /// P(the defender placed counters on some unit): its Stun lands.
-    pub defender_stun_lands: BigRational,
     /// The full joint law of the final tallies.
     pub tallies: Joint<Tally, W>,
+    /// Remaining health of the attacker and the defender, when known.
+    remaining: [Option<u32>; 2],
 }
 
 impl<W: Weight> AttackOutcome<W> {
-    /// The same outcome with [`BigUint`] weights.
-    pub fn to_big(&self) -> AttackOutcome<BigUint> {
+    fn discarded(&self, i: usize) -> Option<BigRational> {
+        self.remaining[i].map(|r| self.tallies.prob(|t| t.damage[i] >= r))
+    }
+
+    /// P(the defender is discarded), when its health is known.
+    pub fn defender_discarded(&self) -> Option<BigRational> {
+        self.discarded(DEFENDER)
+    }
+
+    /// P(the attacker is discarded), when its health is known.
+    pub fn attacker_discarded(&self) -> Option<BigRational> {
+        self.discarded(ATTACKER)
+    }
+
+    /// P(the attacker placed counters on some unit): its Stun lands.
+    pub fn attacker_stun_lands(&self) -> BigRational {
+        self.tallies.prob(|t| t.damaged_by & (1 << ATTACKER) != 0)
+    }
+
+    /// P(the defender placed counters on some unit): its Stun lands.
+    pub fn defender_stun_lands(&self) -> BigRational {
+        self.tallies.prob(|t| t.damaged_by & (1 << DEFENDER) != 0)
+    }
+
+    /// The same outcome with weights of another type.
+    pub fn convert<V: Weight>(&self) -> AttackOutcome<V> {
         AttackOutcome {
-            hits: self.hits.to_big(),
-            defender_damage: self.defender_damage.to_big(),
-            attacker_damage: self.attacker_damage.to_big(),
-            defender_discarded: self.defender_discarded.clone(),
-            attacker_discarded: self.attacker_discarded.clone(),
-            attacker_stun_lands: self.attacker_stun_lands.clone(),
-            defender_stun_lands: self.defender_stun_lands.clone(),
-            tallies: self.tallies.to_big(),
+            hits: self.hits.convert(),
+            defender_damage: self.defender_damage.convert(),
+            attacker_damage: self.attacker_damage.convert(),
+            tallies: self.tallies.convert(),
+            remaining: self.remaining,
         }
     }
 }
@@ -218,6 +249,23 @@ pub fn roll<W: Weight>(attacker: &Unit, defender: &Unit) -> Joint<Roll, W> {
     )
 }
 
+/// Step 5: the law of (pending damage, natural 1) — all that matters of the
+/// roll from here on — with Critical Hit `crit` added on a natural 6.
+pub fn pending_damage<W: Weight>(roll: &Joint<Roll, W>, crit: u32) -> Joint<(u32, bool), W> {
+    let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
+    let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
+    for (r, w) in roll.entries() {
+        let pending = r.hits + if r.six { crit } else { 0 };
+        dense[2 * pending as usize + r.one as usize].add_assign_ref(w);
+    }
+    let entries = dense
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| (((i / 2) as u32, i % 2 == 1), w))
+        .collect();
+    Joint::from_sorted(entries, roll.denom().clone())
+}
+
 /// Steps 4–8 of the attack from a given final roll distribution: pending
 /// damage, prevention, placement, Retaliate. Returns the law of the final
 /// tallies.
@@ -230,8 +278,7 @@ pub fn resolve_from_roll<W: Weight>(
         units: vec![attacker, defender],
     };
     let crit = attacker.keywords.crit;
-    // Only the pending damage and the natural 1 matter from here on.
-    let pending = roll.map(|r| (r.hits + if r.six { crit } else { 0 }, r.one));
+    let pending = pending_damage(roll, crit);
     let after_attack = pending.map(|&(amount, one)| {
         let mut t = Tally::default();
         arena.prevention_pop(
@@ -251,12 +298,14 @@ pub fn resolve_from_roll<W: Weight>(
         return after_attack;
     }
     let dice = damage_dice::<W>(r, attacker.keywords.armor);
-    let dice: Joint<i64, W> = dice.into();
-    after_attack.bind(|t| {
+    let mut pairs = Vec::with_capacity(after_attack.len() * (r as usize + 1));
+    for (t, w) in after_attack.entries() {
         if arena.discarded(t, ATTACKER) {
-            return Joint::point(*t);
+            // Nothing left to damage: the roll does not matter.
+            pairs.push((*t, w.mul_ref(dice.denom())));
+            continue;
         }
-        dice.map(|&hits| {
+        for (hits, wh) in dice.iter() {
             let mut t2 = *t;
             arena.prevention_pop(
                 &mut t2,
@@ -268,44 +317,24 @@ pub fn resolve_from_roll<W: Weight>(
                 },
                 false,
             );
-            t2
-        })
-    })
+            pairs.push((t2, w.mul_ref(wh)));
+        }
+    }
+    Joint::from_pairs(pairs, after_attack.denom().mul_ref(dice.denom()))
 }
 
-/// The whole attack with weights of type `W`. The caller guarantees that `W`
-/// can hold `6^total_dice` (always true for `BigUint`).
+/// The whole attack with weights of type `W` (which must hold
+/// `6^total_dice`; [`Num`] and `BigUint` always do).
 pub fn attack_with<W: Weight>(attacker: &Unit, defender: &Unit) -> AttackOutcome<W> {
     let roll = roll::<W>(attacker, defender);
     let hits = roll.marginal(|r| r.hits as i64);
     let tallies = resolve_from_roll(attacker, defender, &roll);
-    outcome(attacker, defender, hits, tallies)
-}
-
-/// Marginals of a final tally law.
-pub fn outcome<W: Weight>(
-    attacker: &Unit,
-    defender: &Unit,
-    hits: Dist<W>,
-    tallies: Joint<Tally, W>,
-) -> AttackOutcome<W> {
-    let arena = Arena {
-        units: vec![attacker, defender],
-    };
-    let discard = |i: usize| {
-        arena.units[i]
-            .health
-            .map(|_| tallies.prob(|t| arena.discarded(t, i)))
-    };
     AttackOutcome {
         hits,
         defender_damage: tallies.marginal(|t| t.damage[DEFENDER] as i64),
         attacker_damage: tallies.marginal(|t| t.damage[ATTACKER] as i64),
-        defender_discarded: discard(DEFENDER),
-        attacker_discarded: discard(ATTACKER),
-        attacker_stun_lands: tallies.prob(|t| t.damaged_by & (1 << ATTACKER) != 0),
-        defender_stun_lands: tallies.prob(|t| t.damaged_by & (1 << DEFENDER) != 0),
         tallies,
+        remaining: [attacker.remaining_health(), defender.remaining_health()],
     }
 }
 
@@ -315,29 +344,8 @@ pub fn attack(attacker: &Unit, defender: &Unit) -> Result<AttackOutcome> {
     attacker.validate()?;
     defender.validate()?;
     Ok(if fits_u128(total_dice(attacker, defender)) {
-        attack_with::<u128>(attacker, defender).to_big()
+        attack_with::<u128>(attacker, defender).convert()
     } else {
-        attack_with::<BigUint>(attacker, defender)
+        attack_with::<Num>(attacker, defender)
     })
-}
-
-/// Expected counters on the defender and P(defender discarded) (if its
-/// health is known), the two numbers of a table row, computed on the fastest
-/// exact path.
-pub fn mean_and_discard(attacker: &Unit, defender: &Unit) -> (BigRational, Option<BigRational>) {
-    fn go<W: Weight>(a: &Unit, d: &Unit) -> (BigRational, Option<BigRational>) {
-        let roll = roll::<W>(a, d);
-        let tallies = resolve_from_roll(a, d, &roll);
-        let arena = Arena { units: vec![a, d] };
-        let mean = tallies.marginal(|t| t.damage[DEFENDER] as i64).mean();
-        let disc = d
-            .health
-            .map(|_| tallies.prob(|t| arena.discarded(t, DEFENDER)));
-        (mean, disc)
-    }
-    if fits_u128(total_dice(attacker, defender)) {
-        go::<u128>(attacker, defender)
-    } else {
-        go::<BigUint>(attacker, defender)
-    }
 }

@@ -39,14 +39,12 @@ pub struct Roll {
 
 /// Binomial coefficients `C(n, 0..=n)` as weights.
 fn binomial_row<W: Weight>(n: u32) -> Vec<W> {
-    let mut row = vec![W::one()];
-    for _ in 0..n {
-        let mut next = vec![W::zero(); row.len() + 1];
-        for (i, c) in row.iter().enumerate() {
-            next[i].add_assign_ref(c);
-            next[i + 1].add_assign_ref(c);
-        }
-        row = next;
+    let mut row = Vec::with_capacity(n as usize + 1);
+    let mut c = W::one();
+    for k in 0..=n as u64 {
+        row.push(c.clone());
+        // C(n, k+1) = C(n, k) (n − k) / (k + 1), exactly.
+        c = c.mul_u64(n as u64 - k).div_exact(&W::from_u64(k + 1));
     }
     row
 }
@@ -88,33 +86,26 @@ fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> 
         })
         .collect();
     let pows: Vec<Vec<W>> = (0..=6).map(|b| powers::<W>(b, n)).collect();
-    let g = |t: usize, h: u32| -> W {
-        let (a, b) = ab[t];
-        binom[h as usize]
-            .mul_ref(&pows[a as usize][h as usize])
-            .mul_ref(&pows[b as usize][(n - h) as usize])
-    };
     let mut counts = vec![vec![W::zero(); subsets]; n as usize + 1];
     for (h, row) in counts.iter_mut().enumerate() {
-        for (m, cell) in row.iter_mut().enumerate() {
-            // Inclusion–exclusion over the subsets T of M.
-            let mut plus = W::zero();
-            let mut minus = W::zero();
-            let mut t = m;
-            loop {
-                let v = g(t, h as u32);
-                if (m.count_ones() - t.count_ones()) % 2 == 0 {
-                    plus.add_assign_ref(&v);
-                } else {
-                    minus.add_assign_ref(&v);
+        // Sequences with h hits using only the faces allowed by T ...
+        for (t, cell) in row.iter_mut().enumerate() {
+            let (a, b) = ab[t];
+            *cell = binom[h]
+                .mul_ref(&pows[a as usize][h])
+                .mul_ref(&pows[b as usize][n as usize - h]);
+        }
+        // ... and by Möbius inversion over the subsets, those in which every
+        // mark of M is present. After each bit, every cell still counts
+        // sequences, so unsigned subtraction never goes below zero.
+        for bit in 0..marks {
+            let b = 1usize << bit;
+            for m in 0..subsets {
+                if m & b != 0 {
+                    let (lo, hi) = row.split_at_mut(m);
+                    hi[0].sub_assign_ref(&lo[m ^ b]);
                 }
-                if t == 0 {
-                    break;
-                }
-                t = (t - 1) & m;
             }
-            plus.sub_assign_ref(&minus);
-            *cell = plus;
         }
     }
     counts
@@ -129,49 +120,56 @@ const FOUR: u8 = 4;
 /// 4, `fury` more dice are rolled, once). The denominator is `6^(dice+fury)`.
 pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) -> Joint<Roll, W> {
     let t = hit_threshold(accuracy, armor);
+    // Dense accumulation by (hits, one, six), the order of `Roll`.
+    let mut dense = vec![W::zero(); 4 * (dice + fury + 1) as usize];
+    let index =
+        |hits: usize, m: u8| 4 * hits + 2 * (m & ONE != 0) as usize + (m & SIX != 0) as usize;
     if fury == 0 {
         let counts = face_counts::<W>(dice, t, [ONE, 0, 0, 0, 0, SIX], 2);
-        let pairs = counts.into_iter().enumerate().flat_map(|(h, row)| {
-            row.into_iter().enumerate().map(move |(m, w)| {
-                (
-                    Roll {
-                        hits: h as u32,
-                        one: m as u8 & ONE != 0,
-                        six: m as u8 & SIX != 0,
-                    },
-                    w,
-                )
-            })
-        });
-        return Joint::from_pairs(pairs, W::pow(6, dice));
-    }
-    let first = face_counts::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
-    let extra = attack_roll::<W>(fury, accuracy, armor, 0);
-    let no_fury_scale = W::pow(6, fury);
-    let mut pairs = Vec::new();
-    for (h, row) in first.into_iter().enumerate() {
-        for (m, w) in row.into_iter().enumerate() {
-            let m = m as u8;
-            let r = Roll {
-                hits: h as u32,
-                one: m & ONE != 0,
-                six: m & SIX != 0,
-            };
-            if m & FOUR == 0 {
-                pairs.push((r, w.mul_ref(&no_fury_scale)));
-            } else {
-                for (e, we) in extra.entries() {
-                    let combined = Roll {
-                        hits: r.hits + e.hits,
-                        one: r.one || e.one,
-                        six: r.six || e.six,
-                    };
-                    pairs.push((combined, w.mul_ref(we)));
+        for (h, row) in counts.into_iter().enumerate() {
+            for (m, w) in row.into_iter().enumerate() {
+                dense[index(h, m as u8)] = w;
+            }
+        }
+    } else {
+        let first = face_counts::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
+        let extra = face_counts::<W>(fury, t, [ONE, 0, 0, 0, 0, SIX], 2);
+        let no_fury_scale = W::pow(6, fury);
+        for (h, row) in first.into_iter().enumerate() {
+            for (m, w) in row.into_iter().enumerate() {
+                if w.is_zero() {
+                    continue;
+                }
+                let m = m as u8;
+                if m & FOUR == 0 {
+                    dense[index(h, m)].add_assign_ref(&w.mul_ref(&no_fury_scale));
+                    continue;
+                }
+                for (h2, row2) in extra.iter().enumerate() {
+                    for (m2, w2) in row2.iter().enumerate() {
+                        if !w2.is_zero() {
+                            dense[index(h + h2, m | m2 as u8)].add_assign_ref(&w.mul_ref(w2));
+                        }
+                    }
                 }
             }
         }
     }
-    Joint::from_pairs(pairs, W::pow(6, dice + fury))
+    let entries = dense
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| {
+            (
+                Roll {
+                    hits: (i / 4) as u32,
+                    one: i & 2 != 0,
+                    six: i & 1 != 0,
+                },
+                w,
+            )
+        })
+        .collect();
+    Joint::from_sorted(entries, W::pow(6, dice + fury))
 }
 
 /// The number of hits of `dice` dice of damage (Retaliate and similar): each

@@ -62,6 +62,16 @@ pub trait Weight: Clone + Debug + Eq + Ord + Hash + Send + Sync + 'static {
     fn gcd_ref(&self, other: &Self) -> Self;
     /// The same number as a [`BigUint`].
     fn to_big(&self) -> BigUint;
+    /// The number from a [`BigUint`] (which must fit).
+    fn from_big(b: &BigUint) -> Self;
+    /// The same number as a [`Num`].
+    fn to_num(&self) -> Num {
+        Num::big(self.to_big())
+    }
+    /// The number from a [`Num`] (which must fit).
+    fn from_num(n: &Num) -> Self {
+        Self::from_big(&n.to_big())
+    }
     /// `self * x` for a machine integer.
     fn mul_u64(&self, x: u64) -> Self {
         self.mul_ref(&Self::from_u64(x))
@@ -109,6 +119,18 @@ impl Weight for u128 {
     fn to_big(&self) -> BigUint {
         BigUint::from(*self)
     }
+    fn from_big(b: &BigUint) -> Self {
+        u128::try_from(b).expect("value fits in u128")
+    }
+    fn to_num(&self) -> Num {
+        Num::Small(*self)
+    }
+    fn from_num(n: &Num) -> Self {
+        match n {
+            Num::Small(x) => *x,
+            Num::Big(_) => panic!("value does not fit in u128"),
+        }
+    }
     fn pow(base: u64, exp: u32) -> Self {
         (base as u128).pow(exp)
     }
@@ -149,8 +171,127 @@ impl Weight for BigUint {
     fn to_big(&self) -> BigUint {
         self.clone()
     }
+    fn from_big(b: &BigUint) -> Self {
+        b.clone()
+    }
     fn pow(base: u64, exp: u32) -> Self {
         num_traits::pow(BigUint::from(base), exp as usize)
+    }
+}
+
+/// An exact non-negative integer that is a `u128` while it fits and a
+/// [`BigUint`] beyond: the default weight of the crate. Arithmetic on small
+/// values costs about what `u128` arithmetic costs; overflow promotes.
+///
+/// ```
+/// use swtcg_odds::dist::{Num, Weight};
+/// let big = Num::pow(6, 60); // beyond u128
+/// assert_eq!(big.div_exact(&Num::pow(6, 59)), Num::from_u64(6));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Num {
+    /// A value below 2^128.
+    Small(u128),
+    /// A value of 2^128 or more (never a value that fits `Small`).
+    Big(BigUint),
+}
+
+impl Num {
+    /// A [`BigUint`] as a `Num`, small when it fits.
+    pub fn big(b: BigUint) -> Num {
+        match u128::try_from(&b) {
+            Ok(x) => Num::Small(x),
+            Err(_) => Num::Big(b),
+        }
+    }
+}
+
+impl PartialOrd for Num {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Num {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        match (self, other) {
+            (Num::Small(a), Num::Small(b)) => a.cmp(b),
+            (Num::Small(_), Num::Big(_)) => Less,
+            (Num::Big(_), Num::Small(_)) => Greater,
+            (Num::Big(a), Num::Big(b)) => a.cmp(b),
+        }
+    }
+}
+
+impl Weight for Num {
+    fn zero() -> Self {
+        Num::Small(0)
+    }
+    fn one() -> Self {
+        Num::Small(1)
+    }
+    fn from_u64(x: u64) -> Self {
+        Num::Small(x as u128)
+    }
+    fn is_zero(&self) -> bool {
+        matches!(self, Num::Small(0))
+    }
+    fn add_assign_ref(&mut self, other: &Self) {
+        if let (Num::Small(a), Num::Small(b)) = (&mut *self, other)
+            && let Some(c) = a.checked_add(*b)
+        {
+            *a = c;
+            return;
+        }
+        *self = Num::big(self.to_big() + other.to_big());
+    }
+    fn sub_assign_ref(&mut self, other: &Self) {
+        *self = match (&*self, other) {
+            (Num::Small(a), Num::Small(b)) => Num::Small(a - b),
+            _ => Num::big(self.to_big() - other.to_big()),
+        };
+    }
+    fn mul_ref(&self, other: &Self) -> Self {
+        if let (Num::Small(a), Num::Small(b)) = (self, other)
+            && let Some(c) = a.checked_mul(*b)
+        {
+            return Num::Small(c);
+        }
+        Num::big(self.to_big() * other.to_big())
+    }
+    fn div_exact(&self, other: &Self) -> Self {
+        match (self, other) {
+            (Num::Small(a), Num::Small(b)) => Num::Small(a.div_exact(b)),
+            _ => Num::big(self.to_big().div_exact(&other.to_big())),
+        }
+    }
+    fn gcd_ref(&self, other: &Self) -> Self {
+        match (self, other) {
+            (Num::Small(a), Num::Small(b)) => Num::Small(a.gcd(b)),
+            _ => Num::big(self.to_big().gcd(&other.to_big())),
+        }
+    }
+    fn to_big(&self) -> BigUint {
+        match self {
+            Num::Small(x) => BigUint::from(*x),
+            Num::Big(b) => b.clone(),
+        }
+    }
+    fn from_big(b: &BigUint) -> Self {
+        Num::big(b.clone())
+    }
+    fn to_num(&self) -> Num {
+        self.clone()
+    }
+    fn from_num(n: &Num) -> Self {
+        n.clone()
+    }
+    fn pow(base: u64, exp: u32) -> Self {
+        match (base as u128).checked_pow(exp) {
+            Some(x) => Num::Small(x),
+            None => Num::big(num_traits::pow(BigUint::from(base), exp as usize)),
+        }
     }
 }
 
@@ -181,6 +322,20 @@ fn lcm<W: Weight>(a: &W, b: &W) -> W {
     a.div_exact(&a.gcd_ref(b)).mul_ref(b)
 }
 
+/// Least common multiple of denominators (no gcd work when they are equal,
+/// the common case).
+fn common_denom<'a, W: Weight>(denoms: impl IntoIterator<Item = &'a W>) -> W {
+    let mut common: Option<W> = None;
+    for d in denoms {
+        common = Some(match common {
+            None => d.clone(),
+            Some(c) if c == *d => c,
+            Some(c) => lcm(&c, d),
+        });
+    }
+    common.unwrap_or_else(W::one)
+}
+
 /// Sum of a slice of weights.
 fn total<'a, W: Weight>(ws: impl IntoIterator<Item = &'a W>) -> W {
     let mut t = W::zero();
@@ -195,7 +350,7 @@ fn total<'a, W: Weight>(ws: impl IntoIterator<Item = &'a W>) -> W {
 /// Outcome `offset + i` has probability `weights[i] / denom`. The first and
 /// last weights are non-zero, and the weights sum to `denom` exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Dist<W: Weight = BigUint> {
+pub struct Dist<W: Weight = Num> {
     offset: i64,
     weights: Vec<W>,
     denom: W,
@@ -327,10 +482,19 @@ impl<W: Weight> Dist<W> {
 
     /// The expectation, exactly.
     pub fn mean(&self) -> BigRational {
-        let mut s = BigInt::zero();
+        // Sums of k * weight, positive and negative outcomes apart, in `Num`
+        // (machine arithmetic while it fits).
+        let mut pos = Num::zero();
+        let mut neg = Num::zero();
         for (k, w) in self.iter() {
-            s += BigInt::from(w.to_big()) * k;
+            let term = w.to_num().mul_u64(k.unsigned_abs());
+            if k >= 0 {
+                pos.add_assign_ref(&term);
+            } else {
+                neg.add_assign_ref(&term);
+            }
         }
+        let s = BigInt::from(pos.to_big()) - BigInt::from(neg.to_big());
         BigRational::new(s, BigInt::from(self.denom.to_big()))
     }
 
@@ -409,10 +573,7 @@ impl<W: Weight> Dist<W> {
             total(parts.iter().map(|p| &p.0)) == *mix_denom,
             "mixture weights must sum to the denominator"
         );
-        let mut common = W::one();
-        for (_, d) in parts {
-            common = lcm(&common, &d.denom);
-        }
+        let common = common_denom(parts.iter().map(|p| &p.1.denom));
         let mut pairs = Vec::new();
         for (m, d) in parts {
             if m.is_zero() {
@@ -428,10 +589,17 @@ impl<W: Weight> Dist<W> {
 
     /// The same distribution with [`BigUint`] weights.
     pub fn to_big(&self) -> Dist<BigUint> {
+        self.convert()
+    }
+
+    /// The same distribution with weights of another type (which must be
+    /// able to hold them).
+    pub fn convert<V: Weight>(&self) -> Dist<V> {
+        let conv = |w: &W| V::from_num(&w.to_num());
         Dist {
             offset: self.offset,
-            weights: self.weights.iter().map(Weight::to_big).collect(),
-            denom: self.denom.to_big(),
+            weights: self.weights.iter().map(conv).collect(),
+            denom: conv(&self.denom),
         }
     }
 
@@ -448,7 +616,7 @@ impl<W: Weight> Dist<W> {
 /// Keys are kept sorted and unique, each with a non-zero weight over the
 /// common denominator.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Joint<K, W: Weight = BigUint> {
+pub struct Joint<K, W: Weight = Num> {
     entries: Vec<(K, W)>,
     denom: W,
 }
@@ -461,7 +629,7 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
     /// If the weights do not sum to `denom`.
     pub fn from_pairs(pairs: impl IntoIterator<Item = (K, W)>, denom: W) -> Self {
         let mut entries: Vec<(K, W)> = pairs.into_iter().filter(|p| !p.1.is_zero()).collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut merged: Vec<(K, W)> = Vec::with_capacity(entries.len());
         for (k, w) in entries {
             match merged.last_mut() {
@@ -473,6 +641,20 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
             entries: merged,
             denom,
         };
+        debug_assert!(j.sums_to_one(), "joint weights must sum to the denominator");
+        j
+    }
+
+    /// The distribution from entries already sorted by key, keys unique
+    /// (checked in debug builds); zero weights are dropped.
+    pub fn from_sorted(entries: Vec<(K, W)>, denom: W) -> Self {
+        let mut entries = entries;
+        entries.retain(|e| !e.1.is_zero());
+        let j = Joint { entries, denom };
+        debug_assert!(
+            j.entries.windows(2).all(|w| w[0].0 < w[1].0),
+            "keys must be sorted and unique"
+        );
         debug_assert!(j.sums_to_one(), "joint weights must sum to the denominator");
         j
     }
@@ -521,10 +703,7 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
     /// Sequential composition: draw a key, then draw from `f(key)`.
     pub fn bind<K2: Ord + Clone>(&self, f: impl Fn(&K) -> Joint<K2, W>) -> Joint<K2, W> {
         let parts: Vec<(&W, Joint<K2, W>)> = self.entries.iter().map(|(k, w)| (w, f(k))).collect();
-        let mut common = W::one();
-        for (_, j) in &parts {
-            common = lcm(&common, &j.denom);
-        }
+        let common = common_denom(parts.iter().map(|p| &p.1.denom));
         let mut pairs = Vec::new();
         for (m, j) in &parts {
             let scale = common.div_exact(&j.denom).mul_ref(m);
@@ -566,13 +745,20 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
 
     /// The same distribution with [`BigUint`] weights.
     pub fn to_big(&self) -> Joint<K, BigUint> {
+        self.convert()
+    }
+
+    /// The same distribution with weights of another type (which must be
+    /// able to hold them).
+    pub fn convert<V: Weight>(&self) -> Joint<K, V> {
+        let conv = |w: &W| V::from_num(&w.to_num());
         Joint {
             entries: self
                 .entries
                 .iter()
-                .map(|(k, w)| (k.clone(), w.to_big()))
+                .map(|(k, w)| (k.clone(), conv(w)))
                 .collect(),
-            denom: self.denom.to_big(),
+            denom: conv(&self.denom),
         }
     }
 }

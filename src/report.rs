@@ -28,19 +28,19 @@ pub fn attack_json<W: Weight>(o: &AttackOutcome<W>) -> Map<String, Value> {
     m.insert("hits".into(), dist_json(&o.hits));
     m.insert("defender_damage".into(), dist_json(&o.defender_damage));
     m.insert("attacker_damage".into(), dist_json(&o.attacker_damage));
-    if let Some(p) = &o.defender_discarded {
-        m.insert("defender_discarded".into(), fraction_string(p).into());
+    if let Some(p) = o.defender_discarded() {
+        m.insert("defender_discarded".into(), fraction_string(&p).into());
     }
-    if let Some(p) = &o.attacker_discarded {
-        m.insert("attacker_discarded".into(), fraction_string(p).into());
+    if let Some(p) = o.attacker_discarded() {
+        m.insert("attacker_discarded".into(), fraction_string(&p).into());
     }
     m.insert(
         "attacker_stun_lands".into(),
-        fraction_string(&o.attacker_stun_lands).into(),
+        fraction_string(&o.attacker_stun_lands()).into(),
     );
     m.insert(
         "defender_stun_lands".into(),
-        fraction_string(&o.defender_stun_lands).into(),
+        fraction_string(&o.defender_stun_lands()).into(),
     );
     m
 }
@@ -117,21 +117,21 @@ pub fn attack_text<W: Weight>(o: &AttackOutcome<W>) -> String {
     }
     out.push_str(&dist_text("Hits of the final roll", &o.hits));
     out.push('\n');
-    if let Some(p) = &o.defender_discarded {
-        let _ = writeln!(out, "P(defender discarded) = {}", fraction_and_percent(p));
+    if let Some(p) = o.defender_discarded() {
+        let _ = writeln!(out, "P(defender discarded) = {}", fraction_and_percent(&p));
     }
-    if let Some(p) = &o.attacker_discarded {
-        let _ = writeln!(out, "P(attacker discarded) = {}", fraction_and_percent(p));
+    if let Some(p) = o.attacker_discarded() {
+        let _ = writeln!(out, "P(attacker discarded) = {}", fraction_and_percent(&p));
     }
     let _ = writeln!(
         out,
         "P(attacker's Stun lands) = {}",
-        fraction_and_percent(&o.attacker_stun_lands)
+        fraction_and_percent(&o.attacker_stun_lands())
     );
     let _ = writeln!(
         out,
         "P(defender's Stun lands) = {}",
-        fraction_and_percent(&o.defender_stun_lands)
+        fraction_and_percent(&o.defender_stun_lands())
     );
     out
 }

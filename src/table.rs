@@ -13,7 +13,9 @@
 //! assert_eq!(rows[2].mean.to_string(), "3/2"); // 3 dice hitting on 4+
 //! ```
 
-use crate::attack::mean_and_discard;
+use crate::attack::{DEFENDER, resolve_from_roll, roll, total_dice};
+use crate::dice::Roll;
+use crate::dist::{Joint, Num, Weight, fits_u128};
 use crate::dist::{fraction_string, to_f64};
 use crate::error::{Error, Result};
 use crate::unit::Unit;
@@ -263,15 +265,52 @@ impl Grid {
             )));
         }
         let mut rows = self.params();
-        for row in &mut rows {
+        for row in &rows {
             let (a, d) = row.units();
             a.validate()?;
             d.validate()?;
-            let (mean, disc) = mean_and_discard(&a, &d);
-            row.mean = mean;
-            row.p_discard = disc;
         }
+        // Rows are computed on both cores; within a thread, consecutive rows
+        // with the same dice share one roll.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = rows.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            for part in rows.chunks_mut(chunk) {
+                s.spawn(move || fill(part));
+            }
+        });
         Ok(rows)
+    }
+}
+
+/// Computes the results of consecutive rows, reusing the attack roll while
+/// the dice parameters stay the same.
+fn fill(rows: &mut [Row]) {
+    fn go<W: Weight>(rows: &mut [Row]) {
+        // (power, accuracy, armor, shields, fury) and its roll.
+        type DiceKey = (u32, i32, bool, u32, u32);
+        let mut cached: Option<(DiceKey, Joint<Roll, W>)> = None;
+        for row in rows {
+            let (a, d) = row.units();
+            let key = (row.power, row.accuracy, row.armor, row.shields, row.fury);
+            let roll = match &cached {
+                Some((k, r)) if *k == key => r,
+                _ => &cached.insert((key, roll::<W>(&a, &d))).1,
+            };
+            let tallies = resolve_from_roll(&a, &d, roll);
+            let remaining = d.remaining_health();
+            row.mean = tallies.marginal(|t| t.damage[DEFENDER] as i64).mean();
+            row.p_discard = remaining.map(|r| tallies.prob(|t| t.damage[DEFENDER] >= r));
+        }
+    }
+    let small = rows.iter().all(|r| {
+        let (a, d) = r.units();
+        fits_u128(total_dice(&a, &d))
+    });
+    if small {
+        go::<u128>(rows)
+    } else {
+        go::<Num>(rows)
     }
 }
 

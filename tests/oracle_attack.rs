@@ -12,7 +12,7 @@ use num_bigint::BigUint;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
 use swtcg_odds::attack::{ATTACKER, AttackOutcome, DEFENDER, attack, attack_with};
-use swtcg_odds::dist::Dist;
+use swtcg_odds::dist::{Dist, ratio};
 use swtcg_odds::unit::Unit;
 
 fn pmf(d: &Dist) -> BTreeMap<i64, BigRational> {
@@ -53,12 +53,7 @@ fn compare(a: &Unit, d: &Unit, o: &AttackOutcome, e: &Counts<Result1>) {
         let m = o.tallies.map(|t| (t.damage[DEFENDER], t.damage[ATTACKER]));
         m.entries()
             .iter()
-            .map(|(k, w)| {
-                (
-                    *k,
-                    BigRational::new(w.clone().into(), m.denom().clone().into()),
-                )
-            })
+            .map(|(k, w)| (*k, ratio(w, m.denom())))
             .collect()
     };
     let mut ejoint = BTreeMap::new();
@@ -79,25 +74,25 @@ fn compare(a: &Unit, d: &Unit, o: &AttackOutcome, e: &Counts<Result1>) {
         u.health.map(|h| e.prob(|r| u.counters + f(r) >= h))
     };
     assert_eq!(
-        o.defender_discarded,
+        o.defender_discarded(),
         disc(d, &|r| r.def_dmg),
         "defender discarded\n{}",
         ctx()
     );
     assert_eq!(
-        o.attacker_discarded,
+        o.attacker_discarded(),
         disc(a, &|r| r.att_dmg),
         "attacker discarded\n{}",
         ctx()
     );
     assert_eq!(
-        o.attacker_stun_lands,
+        o.attacker_stun_lands(),
         e.prob(|r| r.def_dmg > 0),
         "{}",
         ctx()
     );
     assert_eq!(
-        o.defender_stun_lands,
+        o.defender_stun_lands(),
         e.prob(|r| r.att_dmg > 0),
         "{}",
         ctx()
@@ -226,7 +221,7 @@ fn big_and_small_paths_agree() {
     d.keywords.deflect = 1;
     d.keywords.retaliate = 3;
     d.health = Some(5);
-    let small = attack_with::<u128>(&a, &d).to_big();
+    let small = attack_with::<u128>(&a, &d).convert::<BigUint>();
     let big = attack_with::<BigUint>(&a, &d);
     assert_eq!(small.defender_damage, big.defender_damage);
     assert_eq!(small.attacker_damage, big.attacker_damage);

@@ -93,7 +93,7 @@ proptest! {
         prop_assert!(o.tallies.sums_to_one());
         let one = BigRational::from_integer(1.into());
         let zero = BigRational::from_integer(0.into());
-        for p in [o.defender_discarded.clone(), o.attacker_discarded.clone()].into_iter().flatten() {
+        for p in [o.defender_discarded(), o.attacker_discarded()].into_iter().flatten() {
             prop_assert!(p >= zero && p <= one);
         }
         prop_assert!(o.defender_damage.min() >= 0 && o.hits.min() >= 0);
@@ -182,4 +182,30 @@ fn counterexample_more_power_with_attacker_deflect() {
     // attacker's Deflect is spent; it misses (1/2): as with power 0.
     assert_eq!(one.at_least(2), q(1, 16));
     assert!(one.at_least(2) < zero.at_least(2));
+}
+
+/// The table's fast path (one roll per dice group, on both cores) gives the
+/// same numbers as one attack at a time.
+#[test]
+fn table_rows_match_single_attacks() {
+    use swtcg_odds::table::Grid;
+    let grid = Grid {
+        power: (0..=12).collect(),
+        accuracy: vec![-1, 0, 2],
+        armor: vec![false, true],
+        fury: vec![0, 1],
+        crit: vec![0, 2],
+        parry: vec![0, 1],
+        deflect: vec![0, 1],
+        health: vec![None, Some(4)],
+        ..Grid::default()
+    };
+    let rows = grid.rows().unwrap();
+    assert_eq!(rows.len(), grid.len());
+    for r in &rows {
+        let (a, d) = r.units();
+        let o = attack(&a, &d).unwrap();
+        assert_eq!(r.mean, o.defender_damage.mean(), "{r:?}");
+        assert_eq!(r.p_discard, o.defender_discarded(), "{r:?}");
+    }
 }

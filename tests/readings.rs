@@ -207,7 +207,7 @@ fn a_discarded_defender_still_retaliates() {
     d.health = Some(1);
     d.keywords.retaliate = 1;
     let o = run(&a, &d);
-    assert_eq!(o.defender_discarded, Some(q(1, 1)));
+    assert_eq!(o.defender_discarded(), Some(q(1, 1)));
     assert_eq!(o.attacker_damage.prob(1), q(1, 2));
 }
 
@@ -223,7 +223,7 @@ fn damage_to_a_discarded_unit_is_not_counted() {
     // nothing to damage.
     let o = run(&a, &d);
     assert_eq!(o.attacker_damage.prob(1), q(1, 1));
-    assert_eq!(o.attacker_discarded, Some(q(1, 1)));
+    assert_eq!(o.attacker_discarded(), Some(q(1, 1)));
 }
 
 #[test]
@@ -246,6 +246,6 @@ fn stun_lands_only_when_counters_are_placed() {
     let o = run(&a, &d);
     // Every hit is deflected: the attacker never places counters, the
     // defender (doing the deflected damage) does on a hit.
-    assert_eq!(o.attacker_stun_lands, q(0, 1));
-    assert_eq!(o.defender_stun_lands, q(1, 2));
+    assert_eq!(o.attacker_stun_lands(), q(0, 1));
+    assert_eq!(o.defender_stun_lands(), q(1, 2));
 }
