@@ -27,3 +27,8 @@ pub mod error;
 pub mod report;
 pub mod table;
 pub mod unit;
+
+// The README's Rust examples are compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
