@@ -1,21 +1,27 @@
 //! The attack sequence, step by step as in RULES.md.
 //!
-//! 1. Declare (the defender is given; Retaliate is activated).
+//! 1. Declare (the defending unit is fixed; Retaliate is activated).
 //! 2. Roll `power − Shields` attack dice, plus Fury's extra dice
 //!    ([`crate::dice::attack_roll`]).
-//! 3. (Re-roll POP: Lucky, in the `policy` module.)
-//! 4. All hits go to the defender.
+//! 3. (Re-roll POP: Lucky, in the [`crate::policy`] module.)
+//! 4. Hits go to the defending unit; with Overkill, excess hits may go to one
+//!    other unit.
 //! 5. Pending damage: hits, plus Critical Hit on a natural 6.
-//! 6. Damage-prevention POP: the damaged unit's Deflect first (the deflected
-//!    damage becomes a new packet from the deflecting unit, resolved in the
-//!    same POP), then Parry (attack damage only, on a natural 1), then Evade.
-//!    Ferocity makes damage unpreventable unless the damaged unit has
-//!    Fortitude.
+//! 6. Damage-prevention POP, packet by packet ([`Packet`]): the damaged
+//!    unit's Deflect first (the deflected damage becomes a new packet from
+//!    the deflecting unit, resolved next, depth first), then Parry (attack
+//!    damage only, on a natural 1), then Evade. Ferocity makes damage
+//!    unpreventable unless the damaged unit has Fortitude.
 //! 7. Damage is placed, all at once; units whose counters reach their health
 //!    are discarded. Stun lands where counters were placed.
 //! 8. Retaliate: dice of damage to the attacker, a new packet with its own
-//!    prevention POP, even if the defender was discarded.
+//!    prevention POP, even if the defending unit was discarded.
 //!
+//! Every keyword's effect lives here, once. The choices inside steps 4–8
+//! (Overkill's split, playing a Deflect and its target, paying for Evade)
+//! are made by the arena's [`Play`]: `Static` uses everything to the full
+//! and deflects back at the source; `Optimal` solves them exactly by
+//! minimax on an [`Objective`], with the Retaliate roll as a chance node.
 //! Every step maps an exact [`Joint`] distribution to the next; nothing is
 //! sampled.
 //!
@@ -29,9 +35,8 @@
 //! defender.keywords.parry = 1;
 //! defender.health = Some(3);
 //! let out = attack(&attacker, &defender).unwrap();
-//! // Expected damage: 3/2 from the hits, plus 1 per natural 6, minus the Parry.
-//! println!("{}", out.defender_damage.mean());
 //! assert!(out.defender_damage.sums_to_one());
+//! println!("{}", out.defender_damage.mean());
 //! ```
 
 use crate::dice::{Roll, attack_roll, damage_dice};
@@ -42,10 +47,14 @@ use num_rational::BigRational;
 
 /// Index of the attacking unit in an arena.
 pub const ATTACKER: usize = 0;
-/// Index of the defending unit in an arena.
+/// Index of the declared defender in an arena.
 pub const DEFENDER: usize = 1;
 /// Most units one attack can involve.
 pub const MAX_UNITS: usize = 6;
+/// Most packets pending at once in one POP: it starts with at most two (the
+/// attack and Overkill packets), and resolving one packet adds at most one
+/// (its deflected damage), depth first.
+const STACK: usize = 3;
 
 /// What kind of damage a packet carries (RULES.md: an *instance* of damage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,9 +82,25 @@ pub struct Packet {
     pub kind: Kind,
 }
 
+/// Bits of [`Tally::used`], shifted by `4 * unit`: which optional abilities a
+/// unit used in this attack.
+pub mod used {
+    /// The paid part of Evade.
+    pub const EVADE: u32 = 1;
+    /// A Deflect was played.
+    pub const DEFLECT: u32 = 2;
+    /// Overkill moved hits.
+    pub const OVERKILL: u32 = 4;
+
+    /// The bit for `what` of unit `unit`.
+    pub fn bit(unit: usize, what: u32) -> u32 {
+        what << (4 * unit)
+    }
+}
+
 /// The running tally of one attack: counters placed on each unit, who placed
-/// counters (for Stun), and which Deflects have been used against which
-/// source.
+/// counters (for Stun), which Deflects have been used against which source,
+/// and which optional abilities were used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Tally {
     /// Counters this attack placed on each unit (by arena index).
@@ -84,91 +109,611 @@ pub struct Tally {
     pub damaged_by: u8,
     /// `deflect_used[i]` bit `s`: unit `i` has used its Deflect against source `s`.
     pub deflect_used: [u8; MAX_UNITS],
+    /// Optional abilities used (see [`used`]).
+    pub used: u32,
 }
 
-/// The units of one attack: index [`ATTACKER`], index [`DEFENDER`], then any
-/// others in the arena.
+/// Which side a unit is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The attacker's side.
+    Attacking,
+    /// The defender's side.
+    Defending,
+}
+
+/// What the attacking side maximises and the defending side minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Expected damage counters placed on the defending side's units, each
+    /// counted up to its remaining health when that is known.
+    Damage,
+    /// Expected number of the defending side's units discarded.
+    Discard,
+    /// Effective damage dealt to the defending side minus effective damage
+    /// taken by the attacking side.
+    Net,
+}
+
+/// How the choices inside the damage steps are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// Every ability used to the full, deflected damage back at its source,
+    /// no Overkill split.
+    Static,
+    /// Every choice made by its owner to serve the objective, exactly.
+    Optimal(Objective),
+}
+
+/// What reaches the damage steps from the final roll: the hits, the extra
+/// damage (Critical Hit, when a natural 6 was rolled), and whether a natural
+/// 1 was rolled (Parry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Strike {
+    /// Hits of the final roll.
+    pub hits: u32,
+    /// Extra damage for this attack (Critical Hit).
+    pub bonus: u32,
+    /// A natural 1 was rolled.
+    pub one: bool,
+}
+
+/// The units of one attack and how its choices are made.
 #[derive(Clone, Debug)]
 pub struct Arena<'a> {
-    /// The units.
+    /// The units: the attacker at [`ATTACKER`], then the rest.
     pub units: Vec<&'a Unit>,
+    /// The side of each unit.
+    pub sides: Vec<Side>,
+    /// The unit that ended up defending (after any Intercept).
+    pub defending: usize,
+    /// Retaliate dice activated by the defending unit (0: none).
+    pub retaliate: u32,
+    /// How choices are made.
+    pub play: Play,
+}
+
+/// Which phase follows a prevention POP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The attack's POP: Retaliate follows.
+    Attack,
+    /// The Retaliate POP: the attack ends.
+    End,
+}
+
+/// One prevention POP in progress.
+#[derive(Clone, Copy, Debug)]
+struct Pop {
+    tally: Tally,
+    landed: Landed,
+    stack: [Packet; STACK],
+    len: usize,
+    natural_one: bool,
+}
+
+impl Pop {
+    fn new(tally: Tally, packets: &[Packet], natural_one: bool) -> Pop {
+        let none = Packet {
+            source: 0,
+            target: 0,
+            amount: 0,
+            kind: Kind::Attack,
+        };
+        let mut pop = Pop {
+            tally,
+            landed: Landed::default(),
+            stack: [none; STACK],
+            len: 0,
+            natural_one,
+        };
+        // Last pushed, first resolved: the attack packet goes first.
+        for p in packets.iter().rev() {
+            pop.stack[pop.len] = *p;
+            pop.len += 1;
+        }
+        pop
+    }
+}
+
+/// The damage of one POP that got through prevention, not yet placed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Landed {
+    incoming: [u32; MAX_UNITS],
+    sources: [u8; MAX_UNITS],
+}
+
+impl Landed {
+    fn land(&mut self, p: &Packet) {
+        if p.amount > 0 {
+            self.incoming[p.target] += p.amount;
+            self.sources[p.target] |= 1 << p.source;
+        }
+    }
+}
+
+/// A Deflect decision.
+#[derive(Clone, Copy, Debug)]
+enum DeflectChoice {
+    /// Not played (it stays ready for this source).
+    Hold,
+    /// Played for `amount` (its free part, or all of it), the prevented
+    /// damage done to `target` (or to no unit).
+    Play { amount: u32, target: Option<usize> },
+}
+
+/// The resolver of the damage steps for one arena, with weights `W`.
+struct Resolver<'r, 'a, W: Weight> {
+    arena: &'r Arena<'a>,
+    /// Weights of 0..=R Retaliate hits, over `dice_denom`.
+    dice: Vec<W>,
+    dice_denom: W,
+    /// Added to every objective value so that it is never negative.
+    offset: u64,
 }
 
 impl<'a> Arena<'a> {
-    /// Whether unit `i` is discarded given this attack's tally so far.
-    pub fn discarded(&self, tally: &Tally, i: usize) -> bool {
-        let u = self.units[i];
-        match u.health {
-            Some(h) => u.counters + tally.damage[i] >= h,
-            None => false,
+    /// The two-unit arena of `attack`: attacker against defender, static play.
+    pub fn duel(attacker: &'a Unit, defender: &'a Unit) -> Arena<'a> {
+        Arena {
+            units: vec![attacker, defender],
+            sides: vec![Side::Attacking, Side::Defending],
+            defending: DEFENDER,
+            retaliate: defender.keywords.retaliate,
+            play: Play::Static,
         }
     }
 
-    /// One damage-prevention POP: resolve `first` and every packet its
-    /// Deflects create, then place all the damage at once. `natural_one`
-    /// says whether the attack roll showed a natural 1 (for Parry).
-    ///
-    /// Static play: every ability is used to the full, and deflected damage
-    /// goes back to the source of the packet it came from.
-    pub fn prevention_pop(&self, tally: &mut Tally, first: Packet, natural_one: bool) {
-        let mut incoming = [0u32; MAX_UNITS];
-        let mut sources = [0u8; MAX_UNITS];
-        self.prevent(tally, first, natural_one, &mut incoming, &mut sources);
-        self.place(tally, &incoming, &sources);
+    /// Whether unit `i` is discarded given this attack's tally so far.
+    pub fn discarded(&self, tally: &Tally, i: usize) -> bool {
+        let u = self.units[i];
+        u.health.is_some_and(|h| u.counters + tally.damage[i] >= h)
     }
 
-    /// Prevention of one packet, then (depth first) of the packet its
-    /// target's Deflect creates; what gets through is added to `incoming`.
+    /// Damage to unit `i` counted up to its remaining health, when known.
+    pub fn effective_damage(&self, tally: &Tally, i: usize) -> u32 {
+        match self.units[i].remaining_health() {
+            Some(r) => tally.damage[i].min(r),
+            None => tally.damage[i],
+        }
+    }
+
+    /// The objective's value of a final tally (without any offset).
+    pub fn objective_value(&self, objective: Objective, tally: &Tally) -> i64 {
+        let mut v = 0i64;
+        for (i, side) in self.sides.iter().enumerate() {
+            match (objective, side) {
+                (Objective::Damage | Objective::Net, Side::Defending) => {
+                    v += self.effective_damage(tally, i) as i64
+                }
+                (Objective::Net, Side::Attacking) => v -= self.effective_damage(tally, i) as i64,
+                (Objective::Discard, Side::Defending) => v += self.discarded(tally, i) as i64,
+                _ => {}
+            }
+        }
+        v
+    }
+
+    /// An upper bound on the damage one attack can do in all (every counter
+    /// comes from an attack die, Critical Hit or a Retaliate die; Deflect
+    /// only moves damage): the offset that keeps Net values non-negative.
+    pub fn damage_bound(&self) -> u64 {
+        let a = self.units[ATTACKER];
+        let d = self.units[self.defending];
+        attack_dice(a, d) as u64
+            + a.keywords.fury as u64
+            + a.keywords.crit as u64
+            + self.retaliate as u64
+    }
+
+    /// The exact law of the final tallies after one strike (steps 4–8), over
+    /// `6^retaliate`, each tally weighted by `weight`, pushed into `out`;
+    /// returns the strike's value (expected objective plus offset, times
+    /// `6^retaliate`) under optimal play, 0 under static play.
+    pub fn resolve_strike<W: Weight>(
+        &self,
+        strike: Strike,
+        weight: &W,
+        out: &mut Vec<(Tally, W)>,
+    ) -> Num {
+        self.resolver::<W>().strike(strike, weight, out)
+    }
+
+    fn resolver<W: Weight>(&self) -> Resolver<'_, 'a, W> {
+        let armor = self.units[ATTACKER].keywords.armor;
+        let dice: Dist<W> = damage_dice(self.retaliate, armor);
+        Resolver {
+            arena: self,
+            dice: (0..=self.retaliate as i64)
+                .map(|k| dice.weight(k))
+                .collect(),
+            dice_denom: dice.denom().clone(),
+            offset: match self.play {
+                Play::Optimal(Objective::Net) => self.damage_bound() * self.units.len() as u64,
+                _ => 0,
+            },
+        }
+    }
+
+    /// The law of the final tallies for a whole law of strikes.
+    pub fn resolve_strikes<W: Weight>(&self, strikes: &Joint<Strike, W>) -> Joint<Tally, W> {
+        let r = self.resolver::<W>();
+        let mut out = Vec::new();
+        if self.play == Play::Static {
+            // No choices: the attack's POP is a function of the strike, so
+            // its tallies are merged before the Retaliate roll.
+            for (s, w) in strikes.entries() {
+                let t = r.static_pop(Tally::default(), r.attack_packet(s, s.hits), s.one);
+                out.push((t, w.clone()));
+            }
+            let placed = Joint::from_pairs(std::mem::take(&mut out), strikes.denom().clone());
+            r.static_retaliate(&placed, &mut out);
+        } else {
+            for (s, w) in strikes.entries() {
+                r.strike(*s, w, &mut out);
+            }
+        }
+        Joint::from_pairs(out, strikes.denom().mul_ref(&r.dice_denom))
+    }
+}
+
+impl<W: Weight> Resolver<'_, '_, W> {
+    /// Static play of the Retaliate roll after every placed tally. Its POP
+    /// reads a tally only through the Deflects already used and which units
+    /// are discarded, and only adds to it: so it is played once per such
+    /// state and hit count, and its increments added to each tally.
+    fn static_retaliate(&self, placed: &Joint<Tally, W>, out: &mut Vec<(Tally, W)>) {
+        let a = self.arena;
+        // (Deflects used, discarded units) -> increments for 0..=R hits.
+        type State = ([u8; MAX_UNITS], u8);
+        let mut memo: Vec<(State, Vec<Tally>)> = Vec::new();
+        for (t, w) in placed.entries() {
+            if a.retaliate == 0 || a.discarded(t, ATTACKER) {
+                out.push((*t, w.mul_ref(&self.dice_denom)));
+                continue;
+            }
+            let discards =
+                (0..a.units.len()).fold(0u8, |m, i| m | ((a.discarded(t, i) as u8) << i));
+            let key = (t.deflect_used, discards);
+            let at = match memo.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    let increments = (0..=a.retaliate)
+                        .map(|hits| {
+                            let after = self.static_pop(*t, self.retaliate_packet(hits), false);
+                            let mut inc = after;
+                            for i in 0..MAX_UNITS {
+                                inc.damage[i] -= t.damage[i];
+                            }
+                            inc
+                        })
+                        .collect();
+                    memo.push((key, increments));
+                    memo.len() - 1
+                }
+            };
+            for (hits, wr) in self.dice.iter().enumerate() {
+                if wr.is_zero() {
+                    continue;
+                }
+                let inc = &memo[at].1[hits];
+                let mut t2 = *t;
+                for i in 0..MAX_UNITS {
+                    t2.damage[i] += inc.damage[i];
+                    t2.deflect_used[i] |= inc.deflect_used[i];
+                }
+                t2.damaged_by |= inc.damaged_by;
+                t2.used |= inc.used;
+                out.push((t2, w.mul_ref(wr)));
+            }
+        }
+    }
+
+    /// The Retaliate packet for `hits` hits.
+    fn retaliate_packet(&self, hits: u32) -> Packet {
+        Packet {
+            source: self.arena.defending,
+            target: ATTACKER,
+            amount: hits,
+            kind: Kind::Retaliate,
+        }
+    }
+
+    fn optimal(&self) -> Option<Objective> {
+        match self.arena.play {
+            Play::Optimal(o) => Some(o),
+            Play::Static => None,
+        }
+    }
+
+    /// The attack packet of a strike with `hits` of its hits left to the
+    /// defending unit.
+    fn attack_packet(&self, s: &Strike, hits: u32) -> Packet {
+        Packet {
+            source: ATTACKER,
+            target: self.arena.defending,
+            amount: hits + s.bonus,
+            kind: Kind::Attack,
+        }
+    }
+
+    /// Steps 4–8 from a strike, with the Overkill decision.
+    fn strike(&self, s: Strike, weight: &W, out: &mut Vec<(Tally, W)>) -> Num {
+        let a = self.arena;
+        let d = a.defending;
+        let attack = |hits: u32| self.attack_packet(&s, hits);
+        let excess = match a.units[d].remaining_health() {
+            Some(r) if a.units[ATTACKER].keywords.overkill => s.hits.saturating_sub(r),
+            _ => 0,
+        };
+        if excess == 0 || self.optimal().is_none() {
+            let pop = Pop::new(Tally::default(), &[attack(s.hits)], s.one);
+            return self.run(pop, Phase::Attack, weight, out);
+        }
+        // Overkill: the attacker moves 0..=excess hits to one other unit.
+        let mut options = vec![Pop::new(Tally::default(), &[attack(s.hits)], s.one)];
+        for u in 0..a.units.len() {
+            if u == d || u == ATTACKER {
+                continue;
+            }
+            for m in 1..=excess {
+                let mut t = Tally::default();
+                t.used |= used::bit(ATTACKER, used::OVERKILL);
+                let moved = Packet {
+                    source: ATTACKER,
+                    target: u,
+                    amount: m,
+                    kind: Kind::Overkill,
+                };
+                options.push(Pop::new(t, &[attack(s.hits - m), moved], s.one));
+            }
+        }
+        self.branch(Side::Attacking, options, Phase::Attack, weight, out)
+    }
+
+    /// The owner's best child (first on ties), its tallies appended to `out`.
+    fn branch(
+        &self,
+        owner: Side,
+        options: Vec<Pop>,
+        phase: Phase,
+        weight: &W,
+        out: &mut Vec<(Tally, W)>,
+    ) -> Num {
+        let mut best: Option<(Num, Vec<(Tally, W)>)> = None;
+        for pop in options {
+            let mut tmp = Vec::new();
+            let v = self.run(pop, phase, weight, &mut tmp);
+            let better = match &best {
+                None => true,
+                Some((bv, _)) => match owner {
+                    Side::Attacking => v > *bv,
+                    Side::Defending => v < *bv,
+                },
+            };
+            if better {
+                best = Some((v, tmp));
+            }
+        }
+        let (v, tallies) = best.expect("at least one option");
+        out.extend(tallies);
+        v
+    }
+
+    /// Whether packet `p` meets any prevention: it has damage, its target is
+    /// still in play, and it is not unpreventable (Ferocity against a unit
+    /// without Fortitude).
+    fn preventable(&self, tally: &Tally, p: &Packet) -> bool {
+        let a = self.arena;
+        let unpreventable =
+            a.units[p.source].keywords.ferocity && !a.units[p.target].keywords.fortitude;
+        p.amount > 0 && !unpreventable && !a.discarded(tally, p.target)
+    }
+
+    /// Prevention of one packet, given its owner's two decisions: Deflect
+    /// first (as much as it can, up to the amount played), then Parry (the
+    /// attack damage only, on a natural 1), then Evade (its free part, and
+    /// its paid part if `pay_evade`). Returns what gets through and the
+    /// deflected packet, if any. Every prevention keyword acts here.
     fn prevent(
         &self,
         tally: &mut Tally,
         mut p: Packet,
         natural_one: bool,
-        incoming: &mut [u32; MAX_UNITS],
-        sources: &mut [u8; MAX_UNITS],
-    ) {
-        let target = self.units[p.target];
-        let source = self.units[p.source];
-        let unpreventable = source.keywords.ferocity && !target.keywords.fortitude;
+        deflect: DeflectChoice,
+        pay_evade: bool,
+    ) -> (Packet, Option<Packet>) {
+        let k = &self.arena.units[p.target].keywords;
         let mut deflected = None;
-        if !unpreventable && p.amount > 0 && !self.discarded(tally, p.target) {
-            let k = &target.keywords;
-            let bit = 1u8 << p.source;
-            if k.deflect > 0 && tally.deflect_used[p.target] & bit == 0 {
-                let d = p.amount.min(k.deflect);
-                tally.deflect_used[p.target] |= bit;
-                p.amount -= d;
-                deflected = Some(Packet {
-                    source: p.target,
-                    target: p.source,
-                    amount: d,
-                    kind: Kind::Deflected,
-                });
-            }
-            if p.kind == Kind::Attack && natural_one {
-                p.amount -= p.amount.min(k.parry);
-            }
-            p.amount -= p.amount.min(k.evade);
+        if let DeflectChoice::Play { amount, target } = deflect {
+            let d = p.amount.min(amount);
+            p.amount -= d;
+            tally.deflect_used[p.target] |= 1 << p.source;
+            tally.used |= used::bit(p.target, used::DEFLECT);
+            deflected = target.map(|t| Packet {
+                source: p.target,
+                target: t,
+                amount: d,
+                kind: Kind::Deflected,
+            });
         }
-        if p.amount > 0 {
-            incoming[p.target] += p.amount;
-            sources[p.target] |= 1 << p.source;
+        if p.kind == Kind::Attack && natural_one {
+            p.amount -= p.amount.min(k.parry);
         }
-        if let Some(d) = deflected {
-            self.prevent(tally, d, false, incoming, sources);
+        let mut evade = k.evade - k.paid_evade;
+        if pay_evade && k.paid_evade > 0 && p.amount > evade {
+            evade = k.evade;
+            tally.used |= used::bit(p.target, used::EVADE);
+        }
+        p.amount -= p.amount.min(evade);
+        (p, deflected)
+    }
+
+    /// Whether the target of `p` has a Deflect ready against its source.
+    fn deflect_ready(&self, tally: &Tally, p: &Packet) -> bool {
+        self.arena.units[p.target].keywords.deflect > 0
+            && tally.deflect_used[p.target] & (1 << p.source) == 0
+    }
+
+    /// Static play of one POP: every ability to the full, deflected damage
+    /// back at its source, depth first. Returns the tally after placement.
+    fn static_pop(&self, tally: Tally, first: Packet, natural_one: bool) -> Tally {
+        let mut t = tally;
+        let mut landed = Landed::default();
+        let mut next = Some(first);
+        while let Some(p) = next.take() {
+            if !self.preventable(&t, &p) {
+                landed.land(&p);
+                continue;
+            }
+            let deflect = if self.deflect_ready(&t, &p) {
+                DeflectChoice::Play {
+                    amount: self.arena.units[p.target].keywords.deflect,
+                    target: Some(p.source),
+                }
+            } else {
+                DeflectChoice::Hold
+            };
+            let (q, d) = self.prevent(&mut t, p, natural_one, deflect, true);
+            landed.land(&q);
+            next = d;
+        }
+        self.place(&t, &landed)
+    }
+
+    /// Optimal play of a POP to its end (branching at each choice, every
+    /// option of the damaged unit's owner: Deflect held or played at any
+    /// target, paid Evade or not), then what follows.
+    fn run(&self, mut pop: Pop, phase: Phase, weight: &W, out: &mut Vec<(Tally, W)>) -> Num {
+        loop {
+            if pop.len == 0 {
+                let tally = self.place(&pop.tally, &pop.landed);
+                return self.after(tally, phase, weight, out);
+            }
+            pop.len -= 1;
+            let p = pop.stack[pop.len];
+            if !self.preventable(&pop.tally, &p) {
+                pop.landed.land(&p);
+                continue;
+            }
+            let deflects = if self.deflect_ready(&pop.tally, &p) {
+                self.deflect_choices(&pop, &p)
+            } else {
+                vec![DeflectChoice::Hold]
+            };
+            let k = &self.arena.units[p.target].keywords;
+            let pays: &[bool] = if k.paid_evade > 0 {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            let apply = |pop: &mut Pop, d: DeflectChoice, pay: bool| {
+                let (q, deflected) = self.prevent(&mut pop.tally, p, pop.natural_one, d, pay);
+                pop.landed.land(&q);
+                if let Some(d) = deflected {
+                    pop.stack[pop.len] = d;
+                    pop.len += 1;
+                }
+            };
+            if deflects.len() * pays.len() == 1 {
+                apply(&mut pop, deflects[0], false);
+                continue;
+            }
+            let mut options = Vec::with_capacity(deflects.len() * pays.len());
+            for &d in &deflects {
+                for &pay in pays {
+                    let mut child = pop;
+                    apply(&mut child, d, pay);
+                    options.push(child);
+                }
+            }
+            return self.branch(self.arena.sides[p.target], options, phase, weight, out);
         }
     }
 
-    /// Places the damage of one POP simultaneously: a unit already discarded
-    /// before this placement takes nothing.
-    fn place(&self, tally: &mut Tally, incoming: &[u32; MAX_UNITS], sources: &[u8; MAX_UNITS]) {
-        let before = *tally;
-        for i in 0..self.units.len() {
-            if incoming[i] > 0 && !self.discarded(&before, i) {
-                tally.damage[i] += incoming[i];
-                tally.damaged_by |= sources[i];
+    /// The Deflect options of the target of packet `p` under optimal play
+    /// (its Deflect is ready): hold it, or play its free part or all of it,
+    /// at any unit still in play or at none.
+    fn deflect_choices(&self, pop: &Pop, p: &Packet) -> Vec<DeflectChoice> {
+        let a = self.arena;
+        let k = &a.units[p.target].keywords;
+        let mut out = vec![DeflectChoice::Hold];
+        let free = k.deflect - k.paid_deflect;
+        let amounts = [free, k.deflect];
+        for (i, &amount) in amounts.iter().enumerate() {
+            if amount == 0 || (i == 1 && k.paid_deflect == 0) {
+                continue;
+            }
+            out.push(DeflectChoice::Play {
+                amount,
+                target: None,
+            });
+            for t in 0..a.units.len() {
+                if !a.discarded(&pop.tally, t) {
+                    out.push(DeflectChoice::Play {
+                        amount,
+                        target: Some(t),
+                    });
+                }
             }
         }
+        out
+    }
+
+    /// Places the POP's damage at once: a unit already discarded before
+    /// this placement takes nothing.
+    fn place(&self, before: &Tally, landed: &Landed) -> Tally {
+        let a = self.arena;
+        let mut t = *before;
+        for i in 0..a.units.len() {
+            if landed.incoming[i] > 0 && !a.discarded(before, i) {
+                t.damage[i] += landed.incoming[i];
+                t.damaged_by |= landed.sources[i];
+            }
+        }
+        t
+    }
+
+    /// What follows a POP: the Retaliate roll (a chance node) after the
+    /// attack's POP, the end of the attack after Retaliate's.
+    fn after(&self, tally: Tally, phase: Phase, weight: &W, out: &mut Vec<(Tally, W)>) -> Num {
+        let a = self.arena;
+        if phase == Phase::End {
+            out.push((tally, weight.clone()));
+            return match self.optimal() {
+                Some(o) => {
+                    let v = a.objective_value(o, &tally) + self.offset as i64;
+                    Num::from_u64(v as u64)
+                }
+                None => Num::zero(),
+            };
+        }
+        let optimal = self.optimal().is_some();
+        if a.retaliate == 0 || a.discarded(&tally, ATTACKER) {
+            // No roll, or nothing left for it to damage: the roll does not
+            // matter, so the whole weight of the dice goes to this tally.
+            let v = self.after(tally, Phase::End, &weight.mul_ref(&self.dice_denom), out);
+            return if optimal {
+                v.mul_ref(&self.dice_denom.to_num())
+            } else {
+                v
+            };
+        }
+        let mut value = Num::zero();
+        for (hits, w) in self.dice.iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            let packet = self.retaliate_packet(hits as u32);
+            if optimal {
+                let pop = Pop::new(tally, &[packet], false);
+                let v = self.run(pop, Phase::End, &weight.mul_ref(w), out);
+                value.add_assign_ref(&v.mul_ref(&w.to_num()));
+            } else {
+                out.push((self.static_pop(tally, packet, false), weight.mul_ref(w)));
+            }
+        }
+        value
     }
 }
 
@@ -249,81 +794,57 @@ pub fn roll<W: Weight>(attacker: &Unit, defender: &Unit) -> Joint<Roll, W> {
     )
 }
 
-/// Step 5: the law of (pending damage, natural 1) — all that matters of the
-/// roll from here on — with Critical Hit `crit` added on a natural 6.
-pub fn pending_damage<W: Weight>(roll: &Joint<Roll, W>, crit: u32) -> Joint<(u32, bool), W> {
+/// Step 5: the law of strikes from the law of the final roll, with Critical
+/// Hit `crit` added on a natural 6. Only what the later steps read is kept,
+/// so that equal strikes merge: without Overkill only hits plus bonus
+/// matters; without Parry (`parry` false), not the natural 1.
+pub fn strikes<W: Weight>(
+    roll: &Joint<Roll, W>,
+    crit: u32,
+    overkill: bool,
+    parry: bool,
+) -> Joint<Strike, W> {
+    if overkill {
+        return roll.map(|r| Strike {
+            hits: r.hits,
+            bonus: if r.six { crit } else { 0 },
+            one: r.one && parry,
+        });
+    }
     let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
     let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
     for (r, w) in roll.entries() {
         let pending = r.hits + if r.six { crit } else { 0 };
-        dense[2 * pending as usize + r.one as usize].add_assign_ref(w);
+        dense[2 * pending as usize + (r.one && parry) as usize].add_assign_ref(w);
     }
     let entries = dense
         .into_iter()
         .enumerate()
-        .map(|(i, w)| (((i / 2) as u32, i % 2 == 1), w))
+        .map(|(i, w)| {
+            let s = Strike {
+                hits: (i / 2) as u32,
+                bonus: 0,
+                one: i % 2 == 1,
+            };
+            (s, w)
+        })
         .collect();
     Joint::from_sorted(entries, roll.denom().clone())
 }
 
-/// Steps 4–8 of the attack from a given final roll distribution: pending
-/// damage, prevention, placement, Retaliate. Returns the law of the final
-/// tallies.
+/// Steps 4–8 of a static attack from a given final roll distribution: the
+/// law of the final tallies.
 pub fn resolve_from_roll<W: Weight>(
     attacker: &Unit,
     defender: &Unit,
     roll: &Joint<Roll, W>,
 ) -> Joint<Tally, W> {
-    let arena = Arena {
-        units: vec![attacker, defender],
-    };
-    let crit = attacker.keywords.crit;
-    let pending = pending_damage(roll, crit);
-    let after_attack = pending.map(|&(amount, one)| {
-        let mut t = Tally::default();
-        arena.prevention_pop(
-            &mut t,
-            Packet {
-                source: ATTACKER,
-                target: DEFENDER,
-                amount,
-                kind: Kind::Attack,
-            },
-            one,
-        );
-        t
-    });
-    let r = defender.keywords.retaliate;
-    if r == 0 {
-        return after_attack;
-    }
-    let dice = damage_dice::<W>(r, attacker.keywords.armor);
-    let mut pairs = Vec::with_capacity(after_attack.len() * (r as usize + 1));
-    for (t, w) in after_attack.entries() {
-        if arena.discarded(t, ATTACKER) {
-            // Nothing left to damage: the roll does not matter.
-            pairs.push((*t, w.mul_ref(dice.denom())));
-            continue;
-        }
-        for (hits, wh) in dice.iter() {
-            let mut t2 = *t;
-            arena.prevention_pop(
-                &mut t2,
-                Packet {
-                    source: DEFENDER,
-                    target: ATTACKER,
-                    amount: hits as u32,
-                    kind: Kind::Retaliate,
-                },
-                false,
-            );
-            pairs.push((t2, w.mul_ref(wh)));
-        }
-    }
-    Joint::from_pairs(pairs, after_attack.denom().mul_ref(dice.denom()))
+    let arena = Arena::duel(attacker, defender);
+    let parry = defender.keywords.parry > 0;
+    arena.resolve_strikes(&strikes(roll, attacker.keywords.crit, false, parry))
 }
 
-/// The whole attack with weights of type `W` (which must hold
+/// The whole static attack with weights of type `W` (which must hold
 /// `6^total_dice`; [`Num`] and `BigUint` always do).
 pub fn attack_with<W: Weight>(attacker: &Unit, defender: &Unit) -> AttackOutcome<W> {
     let roll = roll::<W>(attacker, defender);
@@ -339,7 +860,7 @@ pub fn attack_with<W: Weight>(attacker: &Unit, defender: &Unit) -> AttackOutcome
 }
 
 /// The exact outcome of `attacker` attacking `defender`, with every static
-/// keyword applied. Validates both units first.
+/// keyword applied to the full. Validates both units first.
 pub fn attack(attacker: &Unit, defender: &Unit) -> Result<AttackOutcome> {
     attacker.validate()?;
     defender.validate()?;

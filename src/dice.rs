@@ -64,8 +64,8 @@ fn powers<W: Weight>(b: u64, n: u32) -> Vec<W> {
 /// Counts of face sequences of `n` dice by `(hits, present)`, where `present`
 /// is the set (bit mask) of marked faces that appear. `mark[f - 1]` is the bit
 /// of face `f` (0 for an unmarked face); every mark is a single bit below
-/// `1 << marks`. Returns `counts[hits][present]`, summing to `6^n`.
-fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> Vec<Vec<W>> {
+/// `1 << marks`. Returns `counts[hits * 2^marks + present]`, summing to `6^n`.
+fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> Vec<W> {
     let subsets = 1usize << marks;
     let binom = binomial_row::<W>(n);
     // For each allowed set T: (#hitting faces, #missing faces) allowed.
@@ -85,9 +85,17 @@ fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> 
             (a, b)
         })
         .collect();
-    let pows: Vec<Vec<W>> = (0..=6).map(|b| powers::<W>(b, n)).collect();
-    let mut counts = vec![vec![W::zero(); subsets]; n as usize + 1];
-    for (h, row) in counts.iter_mut().enumerate() {
+    // Powers of the bases that occur.
+    let mut pows: Vec<Vec<W>> = vec![Vec::new(); 7];
+    for &(a, b) in &ab {
+        for base in [a, b] {
+            if pows[base as usize].is_empty() {
+                pows[base as usize] = powers::<W>(base, n);
+            }
+        }
+    }
+    let mut counts = vec![W::zero(); subsets * (n as usize + 1)];
+    for (h, row) in counts.chunks_mut(subsets).enumerate() {
         // Sequences with h hits using only the faces allowed by T ...
         for (t, cell) in row.iter_mut().enumerate() {
             let (a, b) = ab[t];
@@ -126,31 +134,26 @@ pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) 
         |hits: usize, m: u8| 4 * hits + 2 * (m & ONE != 0) as usize + (m & SIX != 0) as usize;
     if fury == 0 {
         let counts = face_counts::<W>(dice, t, [ONE, 0, 0, 0, 0, SIX], 2);
-        for (h, row) in counts.into_iter().enumerate() {
-            for (m, w) in row.into_iter().enumerate() {
-                dense[index(h, m as u8)] = w;
-            }
+        for (i, w) in counts.into_iter().enumerate() {
+            dense[index(i / 4, (i % 4) as u8)] = w;
         }
     } else {
         let first = face_counts::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
         let extra = face_counts::<W>(fury, t, [ONE, 0, 0, 0, 0, SIX], 2);
         let no_fury_scale = W::pow(6, fury);
-        for (h, row) in first.into_iter().enumerate() {
-            for (m, w) in row.into_iter().enumerate() {
-                if w.is_zero() {
-                    continue;
-                }
-                let m = m as u8;
-                if m & FOUR == 0 {
-                    dense[index(h, m)].add_assign_ref(&w.mul_ref(&no_fury_scale));
-                    continue;
-                }
-                for (h2, row2) in extra.iter().enumerate() {
-                    for (m2, w2) in row2.iter().enumerate() {
-                        if !w2.is_zero() {
-                            dense[index(h + h2, m | m2 as u8)].add_assign_ref(&w.mul_ref(w2));
-                        }
-                    }
+        for (i, w) in first.into_iter().enumerate() {
+            let (h, m) = (i / 8, (i % 8) as u8);
+            if w.is_zero() {
+                continue;
+            }
+            if m & FOUR == 0 {
+                dense[index(h, m)].add_assign_ref(&w.mul_ref(&no_fury_scale));
+                continue;
+            }
+            for (j, w2) in extra.iter().enumerate() {
+                if !w2.is_zero() {
+                    let (h2, m2) = (j / 4, (j % 4) as u8);
+                    dense[index(h + h2, m | m2)].add_assign_ref(&w.mul_ref(w2));
                 }
             }
         }

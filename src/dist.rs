@@ -630,17 +630,15 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
     pub fn from_pairs(pairs: impl IntoIterator<Item = (K, W)>, denom: W) -> Self {
         let mut entries: Vec<(K, W)> = pairs.into_iter().filter(|p| !p.1.is_zero()).collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let mut merged: Vec<(K, W)> = Vec::with_capacity(entries.len());
-        for (k, w) in entries {
-            match merged.last_mut() {
-                Some((lk, lw)) if *lk == k => lw.add_assign_ref(&w),
-                _ => merged.push((k, w)),
+        // Merge equal keys in place: `dedup_by` passes the later entry first.
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1.add_assign_ref(&later.1);
             }
-        }
-        let j = Joint {
-            entries: merged,
-            denom,
-        };
+            same
+        });
+        let j = Joint { entries, denom };
         debug_assert!(j.sums_to_one(), "joint weights must sum to the denominator");
         j
     }

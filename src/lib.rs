@@ -24,6 +24,7 @@ pub mod attack;
 pub mod dice;
 pub mod dist;
 pub mod error;
+pub mod keywords;
 pub mod report;
 pub mod table;
 pub mod unit;

@@ -7,6 +7,7 @@
 //! message naming the unit and the field.
 
 use crate::error::Error;
+use crate::keywords::{Ability, Keyword};
 
 /// The largest power (attack dice) the solver accepts.
 pub const MAX_POWER: u32 = 1000;
@@ -46,6 +47,86 @@ pub struct Keywords {
     pub ferocity: bool,
     /// Fortitude: this unit can prevent damage from a unit with Ferocity.
     pub fortitude: bool,
+    /// Lucky X: re-roll up to X attack dice once per attack (the defender's
+    /// forces the attacker to re-roll).
+    pub lucky: u32,
+    /// Overkill: hits beyond the defender's remaining health may go to
+    /// another unit.
+    pub overkill: bool,
+    /// Intercept: may become the defender of an attack on its side.
+    pub intercept: bool,
+    /// Precision (Elude): this unit's attacks can't be intercepted.
+    pub precision: bool,
+    /// Foresight: the effect gained on guessing the hits of this unit's attack.
+    pub foresight: Option<String>,
+    /// Forewarning: the effect gained on guessing the hits of an attack on it.
+    pub forewarning: Option<String>,
+    /// Stack: the cards that may go beneath this one.
+    pub stack: Vec<String>,
+    /// The part of `evade` behind a cost (optional: used only when it serves
+    /// the owner).
+    pub paid_evade: u32,
+    /// The part of `deflect` behind a cost.
+    pub paid_deflect: u32,
+    /// The part of `retaliate` behind a cost.
+    pub paid_retaliate: u32,
+}
+
+impl Keywords {
+    /// Sums abilities into typed values: cumulative keywords add up, a cost
+    /// other than `Pay 0 Force` makes the value optional (`paid_*`).
+    ///
+    /// ```
+    /// use swtcg_odds::keywords::parse;
+    /// use swtcg_odds::unit::Keywords;
+    /// let k = Keywords::from_abilities(
+    ///     &["Parry 1", "Parry 2", "Pay 2 Force -> Evade 2", "Evade 1"].map(|t| parse(t).unwrap()),
+    /// );
+    /// assert_eq!((k.parry, k.evade, k.paid_evade), (3, 3, 2));
+    /// ```
+    pub fn from_abilities(abilities: &[Ability]) -> Keywords {
+        let mut k = Keywords::default();
+        for a in abilities {
+            let paid = a.is_paid();
+            match &a.keyword {
+                Keyword::Accuracy(x) => k.accuracy += x,
+                Keyword::Armor => k.armor = true,
+                Keyword::Shields(x) => k.shields += x,
+                Keyword::Fury(x) => k.fury += x,
+                Keyword::CriticalHit(x) => k.crit += x,
+                Keyword::Parry(x) => k.parry += x,
+                Keyword::Evade(x) => {
+                    k.evade += x;
+                    if paid {
+                        k.paid_evade += x;
+                    }
+                }
+                Keyword::Deflect(x) => {
+                    k.deflect += x;
+                    if paid {
+                        k.paid_deflect += x;
+                    }
+                }
+                Keyword::Retaliate(x) => {
+                    k.retaliate += x;
+                    if paid {
+                        k.paid_retaliate += x;
+                    }
+                }
+                Keyword::Overkill => k.overkill = true,
+                Keyword::Stun(x) => k.stun += x,
+                Keyword::Lucky(x) => k.lucky += x,
+                Keyword::Ferocity => k.ferocity = true,
+                Keyword::Fortitude => k.fortitude = true,
+                Keyword::Intercept => k.intercept = true,
+                Keyword::Precision => k.precision = true,
+                Keyword::Foresight(e) => k.foresight = Some(e.clone()),
+                Keyword::Forewarning(e) => k.forewarning = Some(e.clone()),
+                Keyword::Stack(list) => k.stack.extend(list.iter().cloned()),
+            }
+        }
+        k
+    }
 }
 
 /// A unit in an attack.

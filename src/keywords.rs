@@ -1,0 +1,292 @@
+//! Card wording to typed keywords.
+//!
+//! A keyword is written as on the cards: its name and number (`Parry 3`,
+//! `Critical Hit 4`, `Accuracy -1`), optionally behind a cost
+//! (`Pay 2 Force -> Evade 2`, with `->`, `-->` or `→`). [`parse`] turns one
+//! such text into an [`Ability`]; [`Keywords::from_abilities`] sums them into
+//! the typed values the attack pipeline reads.
+//!
+//! ```
+//! use swtcg_odds::keywords::{parse, Keyword};
+//! let a = parse("Pay 2 Force -> Evade 2").unwrap();
+//! assert_eq!(a.keyword, Keyword::Evade(2));
+//! assert_eq!(a.cost.unwrap().force, Some(2));
+//! assert_eq!(parse("Elude").unwrap().keyword, Keyword::Precision);
+//! assert!(parse("Parry lots").is_err());
+//! ```
+
+use crate::error::{Error, Result};
+use std::fmt;
+
+/// One combat keyword with its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Keyword {
+    /// Accuracy X (or −X): added to each attack die.
+    Accuracy(i32),
+    /// Armor: attack dice and dice of damage need 5+.
+    Armor,
+    /// Shields X: X fewer attack dice against this unit.
+    Shields(u32),
+    /// Fury X: X more attack dice on a natural 4 in the first roll.
+    Fury(u32),
+    /// Critical Hit X: X more damage on a natural 6.
+    CriticalHit(u32),
+    /// Parry X: prevent X attack damage on a natural 1.
+    Parry(u32),
+    /// Evade X: prevent up to X damage, once per instance.
+    Evade(u32),
+    /// Deflect X: prevent X and do it to a unit of the owner's choice.
+    Deflect(u32),
+    /// Overkill: excess hits may go to another unit.
+    Overkill,
+    /// Retaliate X: X dice of damage to the attacker when the attack ends.
+    Retaliate(u32),
+    /// Stun X: a unit this one damages gets −X power.
+    Stun(u32),
+    /// Lucky X: re-roll up to X attack dice, once per attack.
+    Lucky(u32),
+    /// Ferocity: this unit's damage can't be prevented.
+    Ferocity,
+    /// Fortitude: can prevent damage from Ferocity.
+    Fortitude,
+    /// Intercept: may become the defender of an attack on its side.
+    Intercept,
+    /// Precision (old name Elude): can't be intercepted.
+    Precision,
+    /// Foresight: [effect]: guess the attack's hits to gain the effect.
+    Foresight(String),
+    /// Forewarning: [effect]: the defender's twin of Foresight.
+    Forewarning(String),
+    /// Stack: [list]: the listed cards may go beneath this one.
+    Stack(Vec<String>),
+}
+
+impl Keyword {
+    /// The keyword's name as printed.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Keyword::Accuracy(_) => "Accuracy",
+            Keyword::Armor => "Armor",
+            Keyword::Shields(_) => "Shields",
+            Keyword::Fury(_) => "Fury",
+            Keyword::CriticalHit(_) => "Critical Hit",
+            Keyword::Parry(_) => "Parry",
+            Keyword::Evade(_) => "Evade",
+            Keyword::Deflect(_) => "Deflect",
+            Keyword::Overkill => "Overkill",
+            Keyword::Retaliate(_) => "Retaliate",
+            Keyword::Stun(_) => "Stun",
+            Keyword::Lucky(_) => "Lucky",
+            Keyword::Ferocity => "Ferocity",
+            Keyword::Fortitude => "Fortitude",
+            Keyword::Intercept => "Intercept",
+            Keyword::Precision => "Precision",
+            Keyword::Foresight(_) => "Foresight",
+            Keyword::Forewarning(_) => "Forewarning",
+            Keyword::Stack(_) => "Stack",
+        }
+    }
+}
+
+impl fmt::Display for Keyword {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Keyword::Accuracy(x) => write!(f, "Accuracy {x}"),
+            Keyword::Shields(x)
+            | Keyword::Fury(x)
+            | Keyword::CriticalHit(x)
+            | Keyword::Parry(x)
+            | Keyword::Evade(x)
+            | Keyword::Deflect(x)
+            | Keyword::Retaliate(x)
+            | Keyword::Stun(x)
+            | Keyword::Lucky(x) => write!(f, "{} {x}", self.name()),
+            Keyword::Foresight(e) | Keyword::Forewarning(e) => write!(f, "{}: {e}", self.name()),
+            Keyword::Stack(list) => write!(f, "Stack: {}", list.join(", ")),
+            _ => f.write_str(self.name()),
+        }
+    }
+}
+
+/// The cost in front of an ability (`Pay 2 Force -> ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cost {
+    /// The cost as written.
+    pub text: String,
+    /// The Force to pay, when the cost is `Pay N Force`.
+    pub force: Option<u32>,
+}
+
+impl Cost {
+    /// Whether the cost is nothing at all (`Pay 0 Force`): such an ability is
+    /// the same as one without a cost.
+    pub fn is_free(&self) -> bool {
+        self.force == Some(0)
+    }
+}
+
+/// A keyword, with its cost if it has one (then it is optional).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ability {
+    /// The keyword.
+    pub keyword: Keyword,
+    /// Its activation cost, if any.
+    pub cost: Option<Cost>,
+}
+
+impl Ability {
+    /// Whether using it is a choice with a price (a cost other than
+    /// `Pay 0 Force`).
+    pub fn is_paid(&self) -> bool {
+        self.cost.as_ref().is_some_and(|c| !c.is_free())
+    }
+}
+
+impl fmt::Display for Ability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.cost {
+            Some(c) => write!(f, "{} -> {}", c.text, self.keyword),
+            None => write!(f, "{}", self.keyword),
+        }
+    }
+}
+
+/// Splits `COST -> EFFECT` (arrow `->`, `-->` or `→`).
+fn split_cost(text: &str) -> (Option<&str>, &str) {
+    for arrow in ["-->", "->", "→"] {
+        if let Some((c, e)) = text.split_once(arrow) {
+            return (Some(c.trim()), e.trim());
+        }
+    }
+    (None, text)
+}
+
+/// Parses `Pay N Force` into N.
+fn force_of(cost: &str) -> Option<u32> {
+    let words: Vec<&str> = cost.split_whitespace().collect();
+    match words.as_slice() {
+        [pay, n, force]
+            if pay.eq_ignore_ascii_case("pay") && force.eq_ignore_ascii_case("force") =>
+        {
+            n.parse().ok()
+        }
+        _ => None,
+    }
+}
+
+/// The keyword names, longest first so that `Critical Hit` wins over
+/// shorter prefixes.
+const NAMES: [&str; 20] = [
+    "Critical Hit",
+    "Forewarning",
+    "Precision",
+    "Retaliate",
+    "Foresight",
+    "Fortitude",
+    "Intercept",
+    "Accuracy",
+    "Ferocity",
+    "Overkill",
+    "Deflect",
+    "Shields",
+    "Elude",
+    "Armor",
+    "Evade",
+    "Lucky",
+    "Parry",
+    "Stack",
+    "Fury",
+    "Stun",
+];
+
+/// Parses one keyword text, such as `Parry 3`, `Accuracy -1`,
+/// `Pay 1 Force -> Deflect 1`, `Foresight: Gain 2 Force.`. The error quotes
+/// the text and says what is wrong.
+pub fn parse(text: &str) -> Result<Ability> {
+    let bad = |why: &str| Error::input(format!("keyword '{text}': {why}"));
+    let trimmed = text.trim().trim_end_matches('.').trim();
+    let (cost, effect) = split_cost(trimmed);
+    if effect.is_empty() {
+        return Err(bad("nothing after the cost"));
+    }
+    let cost = cost.map(|c| Cost {
+        text: c.to_string(),
+        force: force_of(c),
+    });
+    let lower = effect.to_ascii_lowercase();
+    let name = NAMES
+        .iter()
+        .find(|n| {
+            let n = n.to_ascii_lowercase();
+            lower.starts_with(&n)
+                && lower[n.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c == ' ' || c == ':' || c == '-' || c == '+')
+        })
+        .ok_or_else(|| bad("not a keyword this solver knows"))?;
+    let rest = effect[name.len()..].trim();
+    let number = || -> Result<u32> {
+        if rest.is_empty() {
+            return Err(bad(&format!("{name} needs a number")));
+        }
+        rest.parse::<u32>()
+            .map_err(|_| bad(&format!("'{rest}' is not a whole number")))
+    };
+    let none = || -> Result<()> {
+        if rest.is_empty() {
+            Ok(())
+        } else {
+            Err(bad(&format!("{name} takes no number, found '{rest}'")))
+        }
+    };
+    let text_after_colon = || -> Result<String> {
+        let t = rest.strip_prefix(':').map(str::trim).unwrap_or("");
+        if t.is_empty() {
+            Err(bad(&format!("{name} needs ': [effect]'")))
+        } else {
+            Ok(t.to_string())
+        }
+    };
+    let keyword = match *name {
+        "Accuracy" => {
+            let r = rest.replace(' ', "");
+            let v = r
+                .strip_prefix('+')
+                .unwrap_or(&r)
+                .parse::<i32>()
+                .map_err(|_| bad(&format!("'{rest}' is not a whole number")))?;
+            Keyword::Accuracy(v)
+        }
+        "Armor" => none().map(|_| Keyword::Armor)?,
+        "Shields" => Keyword::Shields(number()?),
+        "Fury" => Keyword::Fury(number()?),
+        "Critical Hit" => Keyword::CriticalHit(number()?),
+        "Parry" => Keyword::Parry(number()?),
+        "Evade" => Keyword::Evade(number()?),
+        "Deflect" => Keyword::Deflect(number()?),
+        "Overkill" => none().map(|_| Keyword::Overkill)?,
+        "Retaliate" => Keyword::Retaliate(number()?),
+        "Stun" => Keyword::Stun(number()?),
+        "Lucky" => Keyword::Lucky(number()?),
+        "Ferocity" => none().map(|_| Keyword::Ferocity)?,
+        "Fortitude" => none().map(|_| Keyword::Fortitude)?,
+        "Intercept" => none().map(|_| Keyword::Intercept)?,
+        "Precision" | "Elude" => none().map(|_| Keyword::Precision)?,
+        "Foresight" => Keyword::Foresight(text_after_colon()?),
+        "Forewarning" => Keyword::Forewarning(text_after_colon()?),
+        "Stack" => {
+            let list = text_after_colon()?;
+            let items: Vec<String> = list
+                .replace(", and ", ", ")
+                .replace(" and ", ", ")
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            Keyword::Stack(items)
+        }
+        _ => unreachable!("every name in NAMES is matched"),
+    };
+    Ok(Ability { keyword, cost })
+}
