@@ -319,6 +319,15 @@ impl<'a> Arena<'a> {
         self.resolver::<W>().strike(strike, weight, out)
     }
 
+    /// The constant added to every objective value under optimal play, so
+    /// that values are never negative (non-zero for Net only).
+    pub fn value_offset(&self) -> u64 {
+        match self.play {
+            Play::Optimal(Objective::Net) => self.damage_bound() * self.units.len() as u64,
+            _ => 0,
+        }
+    }
+
     fn resolver<W: Weight>(&self) -> Resolver<'_, 'a, W> {
         let armor = self.units[ATTACKER].keywords.armor;
         let dice: Dist<W> = damage_dice(self.retaliate, armor);
@@ -328,10 +337,7 @@ impl<'a> Arena<'a> {
                 .map(|k| dice.weight(k))
                 .collect(),
             dice_denom: dice.denom().clone(),
-            offset: match self.play {
-                Play::Optimal(Objective::Net) => self.damage_bound() * self.units.len() as u64,
-                _ => 0,
-            },
+            offset: self.value_offset(),
         }
     }
 

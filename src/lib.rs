@@ -25,7 +25,9 @@ pub mod dice;
 pub mod dist;
 pub mod error;
 pub mod keywords;
+pub mod policy;
 pub mod report;
+pub mod scenario;
 pub mod table;
 pub mod unit;
 

@@ -2,9 +2,11 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
-use swtcg_odds::attack::attack;
+use swtcg_odds::attack::{Objective, Side, attack};
 use swtcg_odds::error::{Error, Result};
+use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_odds::report::{attack_json, attack_text};
+use swtcg_odds::scenario::Scenario;
 use swtcg_odds::table::{Format, Grid, parse_range, parse_switch, render};
 use swtcg_odds::unit::Unit;
 
@@ -22,6 +24,17 @@ enum Command {
     Attack(AttackCmd),
     /// Expected damage and P(discard) over ranges of parameters (with no flags: a default table).
     Table(TableCmd),
+    /// Solves a scenario file exactly: units in the cards' wording, every choice played.
+    Scenario(ScenarioCmd),
+}
+
+#[derive(Args, Debug)]
+struct ScenarioCmd {
+    /// The scenario file (JSON).
+    file: String,
+    /// One JSON object, every probability a reduced fraction "num/den".
+    #[arg(long)]
+    json: bool,
 }
 
 /// The two units of one attack, as flags.
@@ -166,6 +179,46 @@ struct AttackArgs {
     /// Attacker has Fortitude.
     #[arg(long)]
     attacker_fortitude: bool,
+    /// Attacker's Lucky X (re-rolls up to X of its dice).
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    lucky: Option<u32>,
+    /// Defender's Lucky X (forces up to X attack dice to be re-rolled).
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    defender_lucky: Option<u32>,
+    /// Attacker has Overkill (excess hits may go to the other unit, see --other-health).
+    #[arg(long)]
+    overkill: bool,
+    /// Adds a third unit on the defender's side, with this health (a target for Overkill and Deflect).
+    #[arg(long, value_name = "H", allow_negative_numbers = true)]
+    other_health: Option<i64>,
+    /// How Lucky is played.
+    #[arg(long, value_enum)]
+    lucky_policy: Option<LuckyArg>,
+    /// Whose Lucky comes first.
+    #[arg(long, value_enum)]
+    lucky_order: Option<OrderArg>,
+    /// What the attacker maximises and the defender minimises (choices are then played exactly).
+    #[arg(long, value_enum)]
+    objective: Option<ObjectiveArg>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LuckyArg {
+    Optimal,
+    Simple,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OrderArg {
+    AttackerFirst,
+    DefenderFirst,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ObjectiveArg {
+    Damage,
+    Discard,
+    Net,
 }
 
 impl AttackArgs {
@@ -194,6 +247,8 @@ impl AttackArgs {
         k.evade = self.attacker_evade;
         k.deflect = self.attacker_deflect;
         k.fortitude = self.attacker_fortitude;
+        k.lucky = self.lucky.unwrap_or(0);
+        k.overkill = self.overkill;
         let mut d = Unit::new("defender", 0);
         d.health = health("--health", self.health)?;
         d.counters = self.counters;
@@ -207,6 +262,7 @@ impl AttackArgs {
         k.fortitude = self.fortitude;
         k.ferocity = self.defender_ferocity;
         k.stun = self.defender_stun;
+        k.lucky = self.defender_lucky.unwrap_or(0);
         for (flag, unit) in [("--counters", &d), ("--attacker-counters", &a)] {
             if unit.health.is_none() && unit.counters > 0 {
                 return Err(Error::input(format!(
@@ -222,6 +278,62 @@ impl AttackArgs {
         a.validate()?;
         d.validate()?;
         Ok((a, d))
+    }
+
+    /// Whether the attack involves choices (then it is solved as a game).
+    fn has_choices(&self) -> bool {
+        self.lucky.is_some()
+            || self.defender_lucky.is_some()
+            || self.overkill
+            || self.other_health.is_some()
+            || self.lucky_policy.is_some()
+            || self.lucky_order.is_some()
+            || self.objective.is_some()
+    }
+
+    /// The attack as a game: the two units (and the other unit, if any),
+    /// with the policy flags.
+    fn game(&self) -> Result<Game> {
+        let (a, d) = self.units()?;
+        let mut units = vec![a, d];
+        let mut sides = vec![Side::Attacking, Side::Defending];
+        if let Some(h) = self.other_health {
+            if h < 1 {
+                return Err(Error::input(format!(
+                    "--other-health {h}: health must be at least 1"
+                )));
+            }
+            let mut o = Unit::new("other", 0);
+            o.health = Some(u32::try_from(h).unwrap_or(u32::MAX));
+            o.validate()?;
+            units.push(o);
+            sides.push(Side::Defending);
+        }
+        let mut policy = Policy::default();
+        if let Some(l) = self.lucky_policy {
+            policy.lucky = match l {
+                LuckyArg::Optimal => LuckyPolicy::Optimal,
+                LuckyArg::Simple => LuckyPolicy::Simple,
+            };
+        }
+        if let Some(o) = self.lucky_order {
+            policy.lucky_order = match o {
+                OrderArg::AttackerFirst => LuckyOrder::AttackerFirst,
+                OrderArg::DefenderFirst => LuckyOrder::DefenderFirst,
+            };
+        }
+        if let Some(o) = self.objective {
+            policy.objective = match o {
+                ObjectiveArg::Damage => Objective::Damage,
+                ObjectiveArg::Discard => Objective::Discard,
+                ObjectiveArg::Net => Objective::Net,
+            };
+        }
+        Ok(Game {
+            units,
+            sides,
+            policy,
+        })
     }
 }
 
@@ -326,6 +438,26 @@ impl TableCmd {
 
 fn run(cli: Cli) -> Result<String> {
     match cli.command {
+        Command::Attack(cmd) if cmd.units.has_choices() => {
+            let scenario = Scenario {
+                game: cmd.units.game()?,
+                ignored: Vec::new(),
+            };
+            let report = scenario.solve()?;
+            Ok(if cmd.json {
+                serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
+            } else {
+                report.to_text()
+            })
+        }
+        Command::Scenario(cmd) => {
+            let report = Scenario::from_file(&cmd.file)?.solve()?;
+            Ok(if cmd.json {
+                serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
+            } else {
+                report.to_text()
+            })
+        }
         Command::Attack(cmd) => {
             let (a, d) = cmd.units.units()?;
             let out = attack(&a, &d)?;

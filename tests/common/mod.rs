@@ -2,6 +2,8 @@
 //! resolved by a direct, independent reading of RULES.md.
 #![allow(dead_code)]
 
+pub mod game;
+
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
