@@ -422,9 +422,9 @@ impl Decl<'_> {
         let b = self.b;
         let Some(p) = stack.pop() else {
             let mut placed = st.clone();
-            for i in 0..b.units.len() {
-                if landed[i] > 0 && !b.gone(st, i) {
-                    placed.dmg[i] += landed[i];
+            for (i, &l) in landed.iter().enumerate() {
+                if l > 0 && !b.gone(st, i) {
+                    placed.dmg[i] += l;
                 }
             }
             return if attack_pop {
