@@ -205,6 +205,9 @@ const NAMES: [&str; 20] = [
 pub fn parse(text: &str) -> Result<Ability> {
     let bad = |why: &str| Error::input(format!("keyword '{text}': {why}"));
     let trimmed = text.trim().trim_end_matches('.').trim();
+    if trimmed.is_empty() {
+        return Err(bad("empty keyword"));
+    }
     let (cost, effect) = split_cost(trimmed);
     if effect.is_empty() {
         return Err(bad("nothing after the cost"));

@@ -70,7 +70,7 @@ impl Default for Policy {
 }
 
 /// Most (states × re-roll choices) one Lucky stage may examine.
-pub const MAX_LUCKY_WORK: u64 = 400_000_000;
+pub const MAX_LUCKY_WORK: u64 = 200_000_000;
 
 /// The classes of faces that matter after the roll: 0 a natural 1, 1 a
 /// natural 6, 2 another hitting face, 3 another missing face.
@@ -185,10 +185,23 @@ fn class_weight(classes: &FaceClasses, c: &[u32; 4]) -> Num {
 }
 
 /// A side's re-roll choice in one state: how many dice of each class.
-type Choice = [u32; 4];
+pub type Choice = [u32; 4];
 
-/// The simple (web calculator) choice of `side` with Lucky `x` in state `c`.
-fn simple_choice(classes: &FaceClasses, side: Side, x: u32, c: &[u32; 4]) -> Choice {
+/// The simple (web calculator) choice of `side` with Lucky `x` in state `c`
+/// (dice per class, see [`FaceClasses`]): the attacker re-rolls missed dice,
+/// natural 1s first, then other misses, then missed 6s; the defender forces
+/// hitting dice, natural 6s first, then other hits, then hitting 1s.
+///
+/// ```
+/// use swtcg_odds::attack::Side;
+/// use swtcg_odds::policy::{simple_choice, FaceClasses};
+/// let classes = FaceClasses::new(4); // hits on 4+
+/// // A missed 1 and another miss: the attacker's Lucky 1 takes the 1.
+/// assert_eq!(simple_choice(&classes, Side::Attacking, 1, &[1, 0, 0, 1]), [1, 0, 0, 0]);
+/// // A 6 and another hit: the defender's Lucky 1 takes the 6.
+/// assert_eq!(simple_choice(&classes, Side::Defending, 1, &[0, 1, 1, 0]), [0, 1, 0, 0]);
+/// ```
+pub fn simple_choice(classes: &FaceClasses, side: Side, x: u32, c: &[u32; 4]) -> Choice {
     // Classes in the order the side re-rolls them.
     let order: Vec<usize> = match side {
         Side::Attacking => [0, 3, 1]

@@ -329,10 +329,11 @@ impl ScenarioReport {
                     out.push((key(&format!("Lucky {}", k.lucky)), p));
                 }
             }
-            if k.intercept {
-                out.push((key("Intercept"), bool_p(decl.defending == i && i != 1)));
+            let defending_side = self.scenario.game.sides[i] == Side::Defending;
+            if k.intercept && defending_side && i >= 2 {
+                out.push((key("Intercept"), bool_p(decl.defending == i)));
             }
-            if k.paid_retaliate > 0 {
+            if k.paid_retaliate > 0 && defending_side {
                 out.push((
                     key("Retaliate"),
                     bool_p(decl.defending == i && decl.retaliate_paid),

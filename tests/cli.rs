@@ -217,3 +217,168 @@ fn table_csv_has_every_column() {
     );
     assert_eq!(lines.count(), 2);
 }
+
+fn write_tmp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("swtcg-odds-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn scenario_json_has_every_key() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/scenarios/beyghor.json"
+    );
+    let v = json(&["scenario", path, "--json"]);
+    for key in [
+        "hits",
+        "defender_damage",
+        "attacker_damage",
+        "defender_discarded",
+        "attacker_discarded",
+        "damage_by_unit",
+        "discarded_by_unit",
+        "defending_unit",
+        "used",
+        "objective",
+    ] {
+        assert!(v.get(key).is_some(), "{key} missing");
+    }
+    for name in ["Beyghor", "Apprentice", "Guard"] {
+        assert!(v["damage_by_unit"][name]["pmf"].is_object(), "{name}");
+        assert!(is_reduced_fraction(
+            v["discarded_by_unit"][name].as_str().unwrap()
+        ));
+    }
+    let defending = v["defending_unit"].as_object().unwrap();
+    assert_eq!(defending.len(), 1);
+    assert!(v["used"]["Beyghor: Lucky 1"].as_str().is_some());
+    assert!(v["used"]["Apprentice: Evade"].as_str().is_some());
+    assert!(v.get("foresight").is_none());
+}
+
+#[test]
+fn scenario_foresight_and_arrows() {
+    let path = write_tmp(
+        "foresight.json",
+        r#"{"attacker": {"name": "Luke", "power": 4, "keywords": ["Foresight: Gain 2 Force.", "Pay 0 Force → Lucky 1"]},
+            "defender": {"name": "Trooper", "power": 2, "health": 3, "keywords": ["Forewarning: Gain 1 Force", "Armor"]},
+            "policy": {"lucky": "simple"}}"#,
+    );
+    let v = json(&["scenario", &path, "--json"]);
+    for key in ["foresight", "forewarning"] {
+        let f = &v[key];
+        let best = f["best_guess"].as_i64().unwrap();
+        let by = f["by_guess"].as_object().unwrap();
+        assert_eq!(f["probability"], by[&best.to_string()]);
+        // The best guess is the most likely number of hits.
+        for (k, p) in by {
+            let (n, d) = p.as_str().unwrap().split_once('/').unwrap();
+            let (bn, bd) = f["probability"].as_str().unwrap().split_once('/').unwrap();
+            let lhs = n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap();
+            let rhs = bn.parse::<f64>().unwrap() / bd.parse::<f64>().unwrap();
+            assert!(lhs <= rhs, "guess {k}");
+        }
+    }
+}
+
+#[test]
+fn scenario_errors_name_the_unit_and_quote_the_text() {
+    let bad = write_tmp(
+        "bad.json",
+        r#"{"attacker": {"name": "Vader", "power": 6, "keywords": ["Parry lots"]}, "defender": {"name": "Luke", "power": 4}}"#,
+    );
+    fails(&["scenario", &bad], "unit 'Vader': keyword 'Parry lots'");
+    let unknown = write_tmp(
+        "unknown.json",
+        r#"{"attacker": {"name": "Vader", "power": 6, "keywords": ["Force Choke 3"]}, "defender": {"name": "Luke", "power": 4}}"#,
+    );
+    fails(
+        &["scenario", &unknown],
+        "unit 'Vader': keyword 'Force Choke 3': not a keyword",
+    );
+    let ignored = write_tmp(
+        "ignored.json",
+        r#"{"attacker": {"name": "Vader", "power": 6, "keywords": ["Force Choke 3"]}, "defender": {"name": "Luke", "power": 4}, "ignore_unknown": true}"#,
+    );
+    let v = json(&["scenario", &ignored, "--json"]);
+    assert_eq!(v["ignored"][0]["unit"], "Vader");
+    assert_eq!(v["ignored"][0]["text"], "Force Choke 3");
+    let field = write_tmp(
+        "field.json",
+        r#"{"attacker": {"name": "A", "powr": 3}, "defender": {"name": "D"}}"#,
+    );
+    fails(&["scenario", &field], "unknown field `powr`");
+    let policy = write_tmp(
+        "policy.json",
+        r#"{"attacker": {"name": "A", "power": 3}, "defender": {"name": "D"}, "policy": {"lucky": "greedy"}}"#,
+    );
+    fails(
+        &["scenario", &policy],
+        "policy.lucky: 'greedy' is not one of optimal, simple",
+    );
+    let twins = write_tmp(
+        "twins.json",
+        r#"{"attacker": {"name": "A", "power": 3}, "defender": {"name": "A"}}"#,
+    );
+    fails(&["scenario", &twins], "two units are named 'A'");
+    fails(&["scenario", "/no/such/file.json"], "cannot read");
+    let huge = write_tmp(
+        "huge.json",
+        r#"{"attacker": {"name": "A", "power": 1000, "keywords": ["Lucky 9"]}, "defender": {"name": "D"}}"#,
+    );
+    fails(&["scenario", &huge], "beyond the solver's bound");
+}
+
+#[test]
+fn attack_with_lucky_is_solved_as_a_game() {
+    let v = json(&[
+        "attack", "--power", "3", "--crit", "2", "--lucky", "1", "--parry", "2", "--health", "4",
+        "--json",
+    ]);
+    for key in [
+        "hits",
+        "defender_damage",
+        "attacker_damage",
+        "defender_discarded",
+        "used",
+        "objective",
+    ] {
+        assert!(v.get(key).is_some(), "{key} missing");
+    }
+    let simple = json(&[
+        "attack",
+        "--power",
+        "3",
+        "--crit",
+        "2",
+        "--lucky",
+        "1",
+        "--parry",
+        "2",
+        "--health",
+        "4",
+        "--lucky-policy",
+        "simple",
+        "--json",
+    ]);
+    assert_ne!(v["objective"]["value"], simple["objective"]["value"]);
+    fails(
+        &["attack", "--power", "3", "--lucky-policy", "greedy"],
+        "greedy",
+    );
+    fails(
+        &[
+            "attack",
+            "--power",
+            "3",
+            "--overkill",
+            "--other-health",
+            "0",
+        ],
+        "--other-health 0",
+    );
+}

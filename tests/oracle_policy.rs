@@ -293,3 +293,33 @@ fn simple_lucky_hits_law() {
         }
     }
 }
+
+/// The example of docs/policy.md: optimal Lucky strictly beats simple, and
+/// both values are the brute force's.
+#[test]
+fn docs_example_optimal_beats_simple() {
+    let a = unit("a", 3, None, 0, &["Critical Hit 2", "Lucky 1"]);
+    let d = unit("d", 1, Some(4), 0, &["Parry 2"]);
+    check(
+        vec![a.clone(), d.clone()],
+        duel(),
+        &OBJECTIVES[..1],
+        &[LuckyPolicy::Optimal, LuckyPolicy::Simple],
+        &[true],
+    );
+    let value = |lucky| {
+        let policy = Policy {
+            lucky,
+            ..Policy::default()
+        };
+        solve(&Game {
+            units: vec![a.clone(), d.clone()],
+            sides: duel(),
+            policy,
+        })
+        .unwrap()
+        .solution
+        .value
+    };
+    assert!(value(LuckyPolicy::Optimal) > value(LuckyPolicy::Simple));
+}

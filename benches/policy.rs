@@ -1,0 +1,41 @@
+//! Criterion benchmarks for the targets of issue #3: optimal Lucky 3 on
+//! both sides at power 20 and 40, Lucky 6 on both sides at power 60.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+use swtcg_odds::attack::Side;
+use swtcg_odds::policy::{Game, Policy, solve};
+use swtcg_odds::unit::Unit;
+
+/// Attacker with Critical Hit 2 and Lucky `x`, against a defender with Parry
+/// 1, Lucky `x` and health 12, both playing optimally for damage.
+fn game(power: u32, x: u32) -> Game {
+    let mut a = Unit::new("attacker", power);
+    a.keywords.crit = 2;
+    a.keywords.lucky = x;
+    let mut d = Unit::new("defender", 4);
+    d.keywords.parry = 1;
+    d.keywords.lucky = x;
+    d.health = Some(12);
+    Game {
+        units: vec![a, d],
+        sides: vec![Side::Attacking, Side::Defending],
+        policy: Policy::default(),
+    }
+}
+
+fn lucky(c: &mut Criterion) {
+    let mut g = c.benchmark_group("optimal lucky");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    for (power, x) in [(20, 3), (40, 3), (60, 6)] {
+        let game = game(power, x);
+        g.bench_function(format!("power {power}, Lucky {x} both sides"), |b| {
+            b.iter(|| solve(black_box(&game)).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, lucky);
+criterion_main!(benches);

@@ -1,0 +1,108 @@
+//! The keyword parser: every keyword of RULES.md and the seeds, costs with
+//! every arrow, and clear errors.
+
+use swtcg_odds::keywords::{Keyword, parse};
+
+#[test]
+fn every_keyword_parses() {
+    let cases: Vec<(&str, Keyword)> = vec![
+        ("Accuracy 2", Keyword::Accuracy(2)),
+        ("Accuracy -1", Keyword::Accuracy(-1)),
+        ("Accuracy +1", Keyword::Accuracy(1)),
+        ("Armor", Keyword::Armor),
+        ("Shields 1", Keyword::Shields(1)),
+        ("Fury 2", Keyword::Fury(2)),
+        ("Critical Hit 4", Keyword::CriticalHit(4)),
+        ("critical hit 1", Keyword::CriticalHit(1)),
+        ("Parry 3", Keyword::Parry(3)),
+        ("Evade 2", Keyword::Evade(2)),
+        ("Deflect 1", Keyword::Deflect(1)),
+        ("Overkill", Keyword::Overkill),
+        ("Retaliate 4", Keyword::Retaliate(4)),
+        ("Stun 3", Keyword::Stun(3)),
+        ("Lucky 1", Keyword::Lucky(1)),
+        ("Ferocity", Keyword::Ferocity),
+        ("Fortitude", Keyword::Fortitude),
+        ("Intercept", Keyword::Intercept),
+        ("Intercept.", Keyword::Intercept),
+        ("Precision", Keyword::Precision),
+        ("Elude", Keyword::Precision),
+        (
+            "Foresight: Gain 2 Force.",
+            Keyword::Foresight("Gain 2 Force".into()),
+        ),
+        (
+            "Forewarning: Gain 2 Force",
+            Keyword::Forewarning("Gain 2 Force".into()),
+        ),
+        (
+            "Stack: Chewbacca, Finn, and Han Solo.",
+            Keyword::Stack(vec!["Chewbacca".into(), "Finn".into(), "Han Solo".into()]),
+        ),
+        (
+            "Stack: Luke Skywalker and Mara Jade Skywalker",
+            Keyword::Stack(vec!["Luke Skywalker".into(), "Mara Jade Skywalker".into()]),
+        ),
+    ];
+    for (text, kw) in cases {
+        let a = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(a.keyword, kw, "{text}");
+        assert!(a.cost.is_none(), "{text}");
+    }
+}
+
+#[test]
+fn costs_with_every_arrow() {
+    for text in [
+        "Pay 2 Force -> Evade 2",
+        "Pay 2 Force --> Evade 2",
+        "Pay 2 Force → Evade 2",
+        "  pay 2 force ->   Evade 2 ",
+    ] {
+        let a = parse(text).unwrap();
+        assert_eq!(a.keyword, Keyword::Evade(2), "{text}");
+        assert!(a.is_paid());
+        assert_eq!(a.cost.unwrap().force, Some(2), "{text}");
+    }
+    let free = parse("Pay 0 Force -> Intercept").unwrap();
+    assert_eq!(free.keyword, Keyword::Intercept);
+    assert!(!free.is_paid());
+    let other = parse("Discard the top card from your opponent's deck -> Retaliate 2").unwrap();
+    assert_eq!(other.keyword, Keyword::Retaliate(2));
+    assert_eq!(other.cost.as_ref().unwrap().force, None);
+    assert!(other.is_paid());
+}
+
+#[test]
+fn bad_keywords_are_clear_errors() {
+    for (text, needle) in [
+        ("Parry", "Parry needs a number"),
+        ("Parry lots", "'lots' is not a whole number"),
+        ("Parry -1", "'-1' is not a whole number"),
+        ("Armor 2", "Armor takes no number"),
+        ("Jump 2", "not a keyword this solver knows"),
+        ("Pay 1 Force ->", "nothing after the cost"),
+        ("Foresight", "Foresight needs ': [effect]'"),
+        ("Parryx 2", "not a keyword"),
+        ("", "empty keyword"),
+    ] {
+        let e = parse(text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text}: {e}");
+        assert!(e.contains(&format!("'{text}'")), "{text}: {e}");
+        assert_eq!(e.lines().count(), 1);
+    }
+}
+
+#[test]
+fn display_round_trips() {
+    for text in [
+        "Pay 2 Force -> Evade 2",
+        "Critical Hit 4",
+        "Accuracy -1",
+        "Foresight: Gain 2 Force",
+        "Stack: A, B",
+    ] {
+        let a = parse(text).unwrap();
+        assert_eq!(parse(&a.to_string()).unwrap(), a, "{text}");
+    }
+}
