@@ -139,18 +139,16 @@ pub fn unit_from_texts(
     power: u32,
     health: Option<u32>,
     counters: u32,
-    texts: &[String],
+    texts: &[impl AsRef<str>],
     ignore_unknown: bool,
 ) -> Result<(Unit, Vec<String>)> {
     let mut abilities: Vec<Ability> = Vec::new();
     let mut ignored = Vec::new();
     for t in texts {
+        let t = t.as_ref();
         match parse(t) {
             Ok(a) => abilities.push(a),
-            Err(e) if ignore_unknown => {
-                let _ = e;
-                ignored.push(t.clone());
-            }
+            Err(_) if ignore_unknown => ignored.push(t.to_string()),
             Err(e) => return Err(Error::input(format!("unit '{name}': {e}"))),
         }
     }

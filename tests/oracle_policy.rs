@@ -10,19 +10,14 @@ use common::game::{Brute, LuckyPlay, Obj, Q, Who};
 use itertools::iproduct;
 use num_rational::BigRational;
 use swtcg_odds::attack::{Objective, Side};
-use swtcg_odds::keywords::parse;
 use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
-use swtcg_odds::unit::{Keywords, Unit};
+use swtcg_odds::scenario::unit_from_texts;
+use swtcg_odds::unit::Unit;
 
 fn unit(name: &str, power: u32, health: Option<u32>, counters: u32, kws: &[&str]) -> Unit {
-    let abilities: Vec<_> = kws.iter().map(|t| parse(t).unwrap()).collect();
-    Unit {
-        name: name.into(),
-        power,
-        health,
-        counters,
-        keywords: Keywords::from_abilities(&abilities),
-    }
+    unit_from_texts(name, power, health, counters, kws, false)
+        .unwrap()
+        .0
 }
 
 fn big(q: Q) -> BigRational {

@@ -4,23 +4,18 @@
 use num_rational::BigRational;
 use swtcg_odds::attack::{Objective, Side};
 use swtcg_odds::dist::{Dist, Num};
-use swtcg_odds::keywords::parse;
 use swtcg_odds::policy::{Game, GameOutcome, LuckyPolicy, Policy, solve};
-use swtcg_odds::unit::{Keywords, Unit};
+use swtcg_odds::scenario::unit_from_texts;
+use swtcg_odds::unit::Unit;
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
 }
 
 fn unit(name: &str, power: u32, health: Option<u32>, counters: u32, kws: &[&str]) -> Unit {
-    let abilities: Vec<_> = kws.iter().map(|t| parse(t).unwrap()).collect();
-    Unit {
-        name: name.into(),
-        power,
-        health,
-        counters,
-        keywords: Keywords::from_abilities(&abilities),
-    }
+    unit_from_texts(name, power, health, counters, kws, false)
+        .unwrap()
+        .0
 }
 
 fn play(units: Vec<Unit>, sides: Vec<Side>, policy: Policy) -> GameOutcome {
