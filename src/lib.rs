@@ -27,11 +27,18 @@ pub mod error;
 pub mod keywords;
 pub mod policy;
 pub mod report;
+pub mod sample;
 pub mod scenario;
 pub mod table;
 pub mod unit;
+pub mod verify;
 
 // The README's Rust examples are compiled and run as doctests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+// docs/verify.md's Rust example is compiled and run too.
+#[doc = include_str!("../docs/verify.md")]
+#[cfg(doctest)]
+pub struct VerifyDocDoctests;

@@ -2,13 +2,16 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
-use swtcg_odds::attack::{Objective, Side, attack};
+use swtcg_odds::attack::{ATTACKER, Objective, Side, attack};
+use swtcg_odds::dist::{Dist, Num};
 use swtcg_odds::error::{Error, Result};
 use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_odds::report::{attack_json, attack_text};
+use swtcg_odds::sample::{Model, Quantity, Variant};
 use swtcg_odds::scenario::Scenario;
 use swtcg_odds::table::{Format, Grid, parse_range, parse_switch, render};
 use swtcg_odds::unit::Unit;
+use swtcg_odds::verify::{check, parse_counts};
 
 /// Exact odds for Star Wars TCG attacks: no sampling, exact fractions.
 #[derive(Parser, Debug)]
@@ -26,6 +29,104 @@ enum Command {
     Table(TableCmd),
     /// Solves a scenario file exactly: units in the cards' wording, every choice played.
     Scenario(ScenarioCmd),
+    /// Checks a simulator's counts against the exact law (exit 0: consistent, 1: disagrees).
+    Verify(VerifyCmd),
+    /// A seeded, reproducible Monte Carlo sample of an attack, as counts.
+    Sample(SampleCmd),
+}
+
+#[derive(Args, Debug)]
+struct VerifyCmd {
+    /// The simulator's counts: a JSON object mapping outcome to count.
+    #[arg(long, value_name = "FILE")]
+    counts: String,
+    /// What was counted: hits, defender_damage, attacker_damage (or damage:<unit> with --scenario).
+    #[arg(long, default_value = "defender_damage")]
+    quantity: String,
+    /// Significance level of the verdict.
+    #[arg(long, default_value_t = 0.001)]
+    alpha: f64,
+    /// The attack is this scenario file (instead of attack flags).
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<String>,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    units: AttackArgs,
+}
+
+#[derive(Args, Debug)]
+struct SampleCmd {
+    /// Number of simulated attacks.
+    #[arg(long, value_name = "N")]
+    trials: u64,
+    /// Seed of the generator (the same seed gives the same counts).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// What to count: hits, defender_damage, attacker_damage.
+    #[arg(long, default_value = "defender_damage")]
+    quantity: String,
+    /// A deliberately wrong rule, to test a checker: crit-per-six, parry-on-two, fury-on-reroll, armor-ignored.
+    #[arg(long, value_name = "V")]
+    variant: Option<String>,
+    #[command(flatten)]
+    units: AttackArgs,
+}
+
+/// Most trials one `sample` run may simulate.
+const MAX_TRIALS: u64 = 100_000_000;
+
+/// The exact law of `quantity` for the attack given by a scenario file or
+/// by attack flags.
+fn exact_law(scenario: &Option<String>, units: &AttackArgs, quantity: &str) -> Result<Dist<Num>> {
+    let report = match scenario {
+        Some(path) => Some(Scenario::from_file(path)?.solve()?),
+        None if units.has_choices() => Some(
+            Scenario {
+                game: units.game()?,
+                ignored: Vec::new(),
+            }
+            .solve()?,
+        ),
+        None => None,
+    };
+    match report {
+        Some(r) => {
+            let defending = r.outcome.declared.defending;
+            match quantity {
+                "hits" => Ok(r.hits()),
+                "defender_damage" => Ok(r.damage(defending)),
+                "attacker_damage" => Ok(r.damage(ATTACKER)),
+                q => match q.strip_prefix("damage:") {
+                    Some(name) => {
+                        let i = r
+                            .scenario
+                            .game
+                            .units
+                            .iter()
+                            .position(|u| u.name == name)
+                            .ok_or_else(|| {
+                                Error::input(format!("--quantity: no unit named '{name}'"))
+                            })?;
+                        Ok(r.damage(i))
+                    }
+                    None => Err(Error::input(format!(
+                        "--quantity: '{q}' is not one of hits, defender_damage, attacker_damage, damage:<unit>"
+                    ))),
+                },
+            }
+        }
+        None => {
+            let (a, d) = units.units()?;
+            let o = attack(&a, &d)?;
+            Ok(match Quantity::parse(quantity)? {
+                Quantity::Hits => o.hits,
+                Quantity::DefenderDamage => o.defender_damage,
+                Quantity::AttackerDamage => o.attacker_damage,
+            })
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -42,7 +143,7 @@ struct ScenarioCmd {
 struct AttackArgs {
     /// Attacker's power (attack dice).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    power: u32,
+    power: Option<u32>,
     /// Attacker's Accuracy (may be negative).
     #[arg(
         long,
@@ -234,7 +335,10 @@ impl AttackArgs {
                 None => Ok(None),
             }
         };
-        let mut a = Unit::new("attacker", self.power);
+        let power = self
+            .power
+            .ok_or_else(|| Error::input("the attacker's --power is required"))?;
+        let mut a = Unit::new("attacker", power);
         a.health = health("--attacker-health", self.attacker_health)?;
         a.counters = self.attacker_counters;
         let k = &mut a.keywords;
@@ -436,7 +540,79 @@ impl TableCmd {
     }
 }
 
-fn run(cli: Cli) -> Result<String> {
+/// `sample`: the die-level simulator's counts, as JSON.
+fn sample(cmd: &SampleCmd) -> Result<String> {
+    let u = &cmd.units;
+    if u.overkill || u.other_health.is_some() || u.objective.is_some() {
+        return Err(Error::input(
+            "sample plays the static attack with simple Lucky: --overkill, --other-health and --objective are not simulated",
+        ));
+    }
+    let lucky = u.lucky.is_some() || u.defender_lucky.is_some();
+    if lucky && !matches!(u.lucky_policy, Some(LuckyArg::Simple)) {
+        return Err(Error::input(
+            "sample plays simple Lucky only: add --lucky-policy simple (so that verify compares like with like)",
+        ));
+    }
+    if lucky && (u.deflect > 0 || u.attacker_deflect > 0) {
+        return Err(Error::input(
+            "sample: with Lucky the exact model plays Deflect optimally, which the sampler does not; drop --deflect / --attacker-deflect",
+        ));
+    }
+    if cmd.trials == 0 || cmd.trials > MAX_TRIALS {
+        return Err(Error::input(format!(
+            "--trials {}: must be between 1 and {MAX_TRIALS}",
+            cmd.trials
+        )));
+    }
+    let quantity = Quantity::parse(&cmd.quantity)?;
+    let (a, d) = u.units()?;
+    let mut model = Model::new(a, d);
+    model.attacker_first = !matches!(u.lucky_order, Some(OrderArg::DefenderFirst));
+    model.variant = cmd.variant.as_deref().map(Variant::parse).transpose()?;
+    let counts = model.sample(quantity, cmd.trials, cmd.seed);
+    let obj: serde_json::Map<String, serde_json::Value> = counts
+        .into_iter()
+        .map(|(k, c)| (k.to_string(), c.into()))
+        .collect();
+    Ok(serde_json::to_string(&obj).expect("plain JSON") + "\n")
+}
+
+/// What a command prints, and its exit status (0, or 1 when `verify` finds
+/// the simulator wrong).
+struct Output {
+    text: String,
+    status: u8,
+}
+
+impl From<String> for Output {
+    fn from(text: String) -> Output {
+        Output { text, status: 0 }
+    }
+}
+
+fn run(cli: Cli) -> Result<Output> {
+    run_command(cli).map(Output::from).or_else(|e| match e {
+        Failure::Disagrees(text) => Ok(Output { text, status: 1 }),
+        Failure::Error(e) => Err(e),
+    })
+}
+
+/// Why a command did not succeed.
+enum Failure {
+    /// Bad input (exit status 2).
+    Error(Error),
+    /// The report of a verification that failed (exit status 1).
+    Disagrees(String),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::Error(e)
+    }
+}
+
+fn run_command(cli: Cli) -> std::result::Result<String, Failure> {
     match cli.command {
         Command::Attack(cmd) if cmd.units.has_choices() => {
             let scenario = Scenario {
@@ -450,6 +626,25 @@ fn run(cli: Cli) -> Result<String> {
                 report.to_text()
             })
         }
+        Command::Verify(cmd) => {
+            let text = std::fs::read_to_string(&cmd.counts)
+                .map_err(|e| Error::input(format!("--counts {}: cannot read: {e}", cmd.counts)))?;
+            let counts =
+                parse_counts(&text).map_err(|e| Error::input(format!("{}: {e}", cmd.counts)))?;
+            let exact = exact_law(&cmd.scenario, &cmd.units, &cmd.quantity)?;
+            let v = check(&exact, &counts, cmd.alpha)?;
+            let text = if cmd.json {
+                serde_json::to_string_pretty(&v.to_json(&cmd.quantity)).expect("plain JSON") + "\n"
+            } else {
+                v.to_text(&cmd.quantity)
+            };
+            if v.consistent() {
+                Ok(text)
+            } else {
+                Err(Failure::Disagrees(text))
+            }
+        }
+        Command::Sample(cmd) => Ok(sample(&cmd)?),
         Command::Scenario(cmd) => {
             let report = Scenario::from_file(&cmd.file)?.solve()?;
             Ok(if cmd.json {
@@ -503,9 +698,9 @@ fn main() -> ExitCode {
         }
     };
     match run(cli) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
+        Ok(out) => {
+            print!("{}", out.text);
+            ExitCode::from(out.status)
         }
         Err(e) => {
             eprintln!("error: {e}");

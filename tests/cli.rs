@@ -382,3 +382,175 @@ fn attack_with_lucky_is_solved_as_a_game() {
         "--other-health 0",
     );
 }
+
+#[test]
+fn sample_then_verify_both_ways() {
+    let flags = ["--power", "5", "--crit", "2", "--parry", "1"];
+    let run_sample = |extra: &[&str]| {
+        let mut args = vec!["sample", "--trials", "100000", "--seed", "11"];
+        args.extend(flags);
+        args.extend(extra);
+        let out = bin(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let good = run_sample(&[]);
+    assert_eq!(good, run_sample(&[]), "same seed, same counts");
+    let counts: Value = serde_json::from_str(&good).unwrap();
+    let total: u64 = counts
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 100_000);
+    let path = write_tmp("good.json", &good);
+    let mut args = vec!["verify", "--counts", &path];
+    args.extend(flags);
+    let out = bin(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("consistent"));
+    // JSON report.
+    let mut jargs = args.clone();
+    jargs.push("--json");
+    let v: Value = serde_json::from_slice(&bin(&jargs).stdout).unwrap();
+    for key in [
+        "samples",
+        "outcomes",
+        "pooling",
+        "bins",
+        "pearson",
+        "g_test",
+        "total_variation",
+        "verdict",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    assert_eq!(v["samples"], 100_000);
+    assert!(v["pearson"]["p_value"].as_f64().unwrap() >= 0.001);
+    // A wrong simulator: exit 1, the outcomes that disagree named.
+    let bad = write_tmp("bad.json", &run_sample(&["--variant", "parry-on-two"]));
+    let mut args = vec!["verify", "--counts", &bad];
+    args.extend(flags);
+    let out = bin(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("DISAGREES") && text.contains("most off"),
+        "{text}"
+    );
+}
+
+#[test]
+fn verify_with_a_scenario_and_hits() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/scenarios/beyghor.json"
+    );
+    // Counts the exact law calls impossible: 7 hits from 6 dice.
+    let counts = write_tmp("hits.json", r#"{"2": 10, "7": 1}"#);
+    let out = bin(&[
+        "verify",
+        "--counts",
+        &counts,
+        "--scenario",
+        path,
+        "--quantity",
+        "hits",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("impossible"));
+    let out = bin(&[
+        "verify",
+        "--counts",
+        &counts,
+        "--scenario",
+        path,
+        "--quantity",
+        "damage:Guard",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    fails(
+        &[
+            "verify",
+            "--counts",
+            &counts,
+            "--scenario",
+            path,
+            "--quantity",
+            "damage:Nobody",
+        ],
+        "no unit named 'Nobody'",
+    );
+}
+
+#[test]
+fn verify_and_sample_bad_input() {
+    let counts = write_tmp("c.json", r#"{"0": 10}"#);
+    fails(
+        &["verify", "--counts", "/no/such.json", "--power", "3"],
+        "cannot read",
+    );
+    let bad = write_tmp("c2.json", r#"{"x": 10}"#);
+    fails(
+        &["verify", "--counts", &bad, "--power", "3"],
+        "key 'x' is not an outcome",
+    );
+    fails(&["verify", "--counts", &counts], "--power is required");
+    fails(
+        &[
+            "verify", "--counts", &counts, "--power", "3", "--alpha", "2",
+        ],
+        "--alpha 2",
+    );
+    fails(
+        &[
+            "verify",
+            "--counts",
+            &counts,
+            "--power",
+            "3",
+            "--quantity",
+            "mana",
+        ],
+        "--quantity: 'mana'",
+    );
+    fails(&["sample", "--power", "3", "--trials", "0"], "--trials 0");
+    fails(
+        &[
+            "sample",
+            "--power",
+            "3",
+            "--trials",
+            "10",
+            "--variant",
+            "evil",
+        ],
+        "--variant: 'evil'",
+    );
+    fails(
+        &["sample", "--power", "3", "--trials", "10", "--lucky", "1"],
+        "--lucky-policy simple",
+    );
+    fails(
+        &[
+            "sample",
+            "--power",
+            "3",
+            "--trials",
+            "10",
+            "--objective",
+            "net",
+        ],
+        "not simulated",
+    );
+}

@@ -1,0 +1,384 @@
+//! A seeded, reproducible Monte Carlo simulator of static attacks, die by
+//! die: the reference simulator for [`crate::verify`], and the per-sequence
+//! resolver of the exhaustive oracles (which feed it every face sequence).
+//!
+//! It reads RULES.md directly and shares no code with the exact engine
+//! ([`crate::attack`]), so agreement between the two is evidence, not
+//! tautology. It plays the static attack (every ability to the full,
+//! deflected damage back at its source) with `simple` Lucky, and it can be
+//! made deliberately wrong ([`Variant`]) to show that `verify` catches
+//! wrong simulators.
+//!
+//! ```
+//! use swtcg_odds::sample::{Model, Quantity};
+//! use swtcg_odds::unit::Unit;
+//! let model = Model::new(Unit::new("a", 4), Unit::new("d", 3));
+//! let counts = model.sample(Quantity::DefenderDamage, 1000, 42);
+//! assert_eq!(counts.values().sum::<u64>(), 1000);
+//! // Same seed, same counts.
+//! assert_eq!(counts, model.sample(Quantity::DefenderDamage, 1000, 42));
+//! ```
+
+use crate::error::{Error, Result};
+use crate::unit::Unit;
+use std::collections::BTreeMap;
+
+/// xoshiro256** seeded by SplitMix64: small, fast, and the same on every
+/// platform and version (so a seed names the same samples forever).
+#[derive(Clone, Debug)]
+pub struct Rng {
+    s: [u64; 4],
+}
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        let mut x = seed;
+        let mut next = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        Rng {
+            s: [next(), next(), next(), next()],
+        }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = self.s[1] << 17;
+        self.s[2] ^= self.s[0];
+        self.s[3] ^= self.s[1];
+        self.s[1] ^= self.s[2];
+        self.s[0] ^= self.s[3];
+        self.s[2] ^= t;
+        self.s[3] = self.s[3].rotate_left(45);
+        result
+    }
+
+    /// A fair d6 (rejection sampling: no modulo bias).
+    pub fn d6(&mut self) -> i32 {
+        loop {
+            let x = self.next_u64() >> 61;
+            if x < 6 {
+                return x as i32 + 1;
+            }
+        }
+    }
+}
+
+/// A deliberately wrong rule, for testing that `verify` catches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Critical Hit added once per natural 6 (the rule: once per attack).
+    CritPerSix,
+    /// Parry triggered by a natural 2 as well as a 1.
+    ParryOnTwo,
+    /// Fury triggered by a 4 rolled on a Lucky re-roll.
+    FuryOnReroll,
+    /// The defender's Armor ignored (hits on 4+).
+    ArmorIgnored,
+}
+
+impl Variant {
+    /// The variant named `name` (`crit-per-six`, `parry-on-two`,
+    /// `fury-on-reroll`, `armor-ignored`).
+    pub fn parse(name: &str) -> Result<Variant> {
+        Ok(match name {
+            "crit-per-six" => Variant::CritPerSix,
+            "parry-on-two" => Variant::ParryOnTwo,
+            "fury-on-reroll" => Variant::FuryOnReroll,
+            "armor-ignored" => Variant::ArmorIgnored,
+            other => {
+                return Err(Error::input(format!(
+                    "--variant: '{other}' is not one of crit-per-six, parry-on-two, fury-on-reroll, armor-ignored"
+                )));
+            }
+        })
+    }
+}
+
+/// What a sample counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    /// Hits of the final roll.
+    Hits,
+    /// Counters placed on the defender.
+    DefenderDamage,
+    /// Counters placed on the attacker.
+    AttackerDamage,
+}
+
+impl Quantity {
+    /// The quantity named `name` (`hits`, `defender_damage`, `attacker_damage`).
+    pub fn parse(name: &str) -> Result<Quantity> {
+        Ok(match name {
+            "hits" => Quantity::Hits,
+            "defender_damage" => Quantity::DefenderDamage,
+            "attacker_damage" => Quantity::AttackerDamage,
+            other => {
+                return Err(Error::input(format!(
+                    "--quantity: '{other}' is not one of hits, defender_damage, attacker_damage"
+                )));
+            }
+        })
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Quantity::Hits => "hits",
+            Quantity::DefenderDamage => "defender_damage",
+            Quantity::AttackerDamage => "attacker_damage",
+        }
+    }
+}
+
+/// What one attack did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Sampled {
+    /// Hits of the final roll.
+    pub hits: u32,
+    /// Counters placed on the defender.
+    pub def_dmg: u32,
+    /// Counters placed on the attacker.
+    pub att_dmg: u32,
+}
+
+impl Sampled {
+    /// The value of a quantity.
+    pub fn get(&self, q: Quantity) -> i64 {
+        (match q {
+            Quantity::Hits => self.hits,
+            Quantity::DefenderDamage => self.def_dmg,
+            Quantity::AttackerDamage => self.att_dmg,
+        }) as i64
+    }
+}
+
+/// A simulated attack: two units, static play, simple Lucky.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The attacker.
+    pub attacker: Unit,
+    /// The defender.
+    pub defender: Unit,
+    /// Whether the attacker's Lucky comes first.
+    pub attacker_first: bool,
+    /// A deliberately wrong rule, if any.
+    pub variant: Option<Variant>,
+}
+
+fn discarded(u: &Unit, dmg: u32) -> bool {
+    u.health.is_some_and(|h| u.counters + dmg >= h)
+}
+
+impl Model {
+    /// The model of `attacker` attacking `defender`, rules as written.
+    pub fn new(attacker: Unit, defender: Unit) -> Model {
+        Model {
+            attacker,
+            defender,
+            attacker_first: true,
+            variant: None,
+        }
+    }
+
+    fn need(&self) -> i32 {
+        let armor = self.defender.keywords.armor && self.variant != Some(Variant::ArmorIgnored);
+        (if armor { 5 } else { 4 }) - self.attacker.keywords.accuracy
+    }
+
+    fn hits(&self, faces: &[i32]) -> u32 {
+        let need = self.need();
+        faces.iter().filter(|&&f| f >= need).count() as u32
+    }
+
+    /// One attack roll: the first roll, Fury's dice on a natural 4, then
+    /// simple Lucky (attacker re-rolls missed dice, 1s first; the defender
+    /// forces hitting dice, 6s first), in the model's order.
+    pub fn roll(&self, rng: &mut Rng) -> Vec<i32> {
+        let a = &self.attacker.keywords;
+        let n = self
+            .attacker
+            .power
+            .saturating_sub(self.defender.keywords.shields);
+        let mut faces: Vec<i32> = (0..n).map(|_| rng.d6()).collect();
+        let mut fury_done = false;
+        if a.fury > 0 && faces.contains(&4) {
+            faces.extend((0..a.fury).map(|_| rng.d6()));
+            fury_done = true;
+        }
+        let need = self.need();
+        let sides = if self.attacker_first {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        for attacker_side in sides {
+            let x = if attacker_side {
+                a.lucky
+            } else {
+                self.defender.keywords.lucky
+            };
+            if x == 0 {
+                continue;
+            }
+            // Rank of each die in the side's re-roll order (None: not eligible).
+            let rank = |f: i32| -> Option<u8> {
+                let hit = f >= need;
+                match attacker_side {
+                    true if !hit => Some(if f == 1 {
+                        0
+                    } else if f == 6 {
+                        2
+                    } else {
+                        1
+                    }),
+                    false if hit => Some(if f == 6 {
+                        0
+                    } else if f == 1 {
+                        2
+                    } else {
+                        1
+                    }),
+                    _ => None,
+                }
+            };
+            let mut order: Vec<usize> = (0..faces.len())
+                .filter(|&i| rank(faces[i]).is_some())
+                .collect();
+            order.sort_by_key(|&i| rank(faces[i]));
+            order.truncate(x as usize);
+            let mut rerolled_four = false;
+            for i in order {
+                faces[i] = rng.d6();
+                rerolled_four |= faces[i] == 4;
+            }
+            if self.variant == Some(Variant::FuryOnReroll)
+                && rerolled_four
+                && !fury_done
+                && a.fury > 0
+            {
+                faces.extend((0..a.fury).map(|_| rng.d6()));
+                fury_done = true;
+            }
+        }
+        faces
+    }
+
+    /// One whole attack.
+    pub fn one(&self, rng: &mut Rng) -> Sampled {
+        let faces = self.roll(rng);
+        let r: Vec<i32> = (0..self.defender.keywords.retaliate)
+            .map(|_| rng.d6())
+            .collect();
+        self.resolve(&faces, &r)
+    }
+
+    /// `trials` attacks from `seed`: outcome of `quantity` → count.
+    pub fn sample(&self, quantity: Quantity, trials: u64, seed: u64) -> BTreeMap<i64, u64> {
+        let mut rng = Rng::new(seed);
+        let mut counts = BTreeMap::new();
+        for _ in 0..trials {
+            *counts.entry(self.one(&mut rng).get(quantity)).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// Resolves one attack with every face known (the final attack faces
+    /// and the Retaliate faces), straight from RULES.md: two units, every
+    /// ability to the full, deflected damage back at its source.
+    pub fn resolve(&self, attack_faces: &[i32], retaliate_faces: &[i32]) -> Sampled {
+        let (a, d) = (&self.attacker, &self.defender);
+        let ak = &a.keywords;
+        let dk = &d.keywords;
+        let h = self.hits(attack_faces);
+        let one = attack_faces.contains(&1)
+            || (self.variant == Some(Variant::ParryOnTwo) && attack_faces.contains(&2));
+        let sixes = attack_faces.iter().filter(|&&f| f == 6).count() as u32;
+        let bonus = match (sixes, self.variant) {
+            (0, _) => 0,
+            (k, Some(Variant::CritPerSix)) => k * ak.crit,
+            _ => ak.crit,
+        };
+        // Can damage from the attacker to the defender (and back) be prevented?
+        let def_can_prevent = !ak.ferocity || dk.fortitude;
+        let att_can_prevent = !dk.ferocity || ak.fortitude;
+        let mut to_def = h + bonus;
+        let mut to_att = 0;
+        let mut def_deflect_used = false; // against the attacker
+        let mut att_deflect_used = false; // against the defender
+        let mut deflected = 0;
+        if def_can_prevent && to_def > 0 {
+            if dk.deflect > 0 {
+                deflected = to_def.min(dk.deflect);
+                to_def -= deflected;
+                def_deflect_used = true;
+            }
+            if one {
+                to_def -= to_def.min(dk.parry);
+            }
+            to_def -= to_def.min(dk.evade);
+        }
+        if deflected > 0 {
+            let mut y = deflected;
+            let mut back = 0;
+            if att_can_prevent {
+                if ak.deflect > 0 {
+                    back = y.min(ak.deflect);
+                    y -= back;
+                    att_deflect_used = true;
+                }
+                y -= y.min(ak.evade);
+            }
+            to_att += y;
+            if back > 0 {
+                // Source: the attacker; the defender's Deflect is spent on it.
+                if def_can_prevent {
+                    back -= back.min(dk.evade);
+                }
+                to_def += back;
+            }
+        }
+        let mut def_dmg = to_def;
+        let mut att_dmg = to_att;
+        // Retaliate: dice of damage, only if the attacker is still there.
+        if dk.retaliate > 0 && !discarded(a, att_dmg) {
+            let need = if ak.armor { 5 } else { 4 };
+            let mut r = retaliate_faces.iter().filter(|&&f| f >= need).count() as u32;
+            let mut back = 0;
+            let mut again = 0;
+            if att_can_prevent && r > 0 {
+                if ak.deflect > 0 && !att_deflect_used {
+                    back = r.min(ak.deflect);
+                    r -= back;
+                }
+                r -= r.min(ak.evade);
+            }
+            if back > 0 && !discarded(d, def_dmg) {
+                if def_can_prevent {
+                    if dk.deflect > 0 && !def_deflect_used {
+                        again = back.min(dk.deflect);
+                        back -= again;
+                    }
+                    back -= back.min(dk.evade);
+                }
+                if again > 0 && att_can_prevent {
+                    // Source: the defender again; the attacker's Deflect is spent.
+                    again -= again.min(ak.evade);
+                }
+                def_dmg += back;
+            }
+            att_dmg += r + again;
+        }
+        Sampled {
+            hits: h,
+            def_dmg,
+            att_dmg,
+        }
+    }
+}

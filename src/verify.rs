@@ -1,0 +1,451 @@
+//! Checking a Monte Carlo simulator against the exact law.
+//!
+//! A simulator prints counts (outcome → how many times it came up);
+//! [`check`] sets them against the exact distribution: observed and expected
+//! counts with standardized residuals, Pearson's chi-square and the G
+//! statistic on pooled bins with their p-values, the total variation
+//! distance with a confidence bound, and a verdict at a significance level.
+//! An outcome the exact law calls impossible fails at once.
+//!
+//! ```
+//! use swtcg_odds::attack::attack;
+//! use swtcg_odds::sample::{Model, Quantity};
+//! use swtcg_odds::unit::Unit;
+//! use swtcg_odds::verify::check;
+//!
+//! let (a, d) = (Unit::new("a", 5), Unit::new("d", 3));
+//! let exact = attack(&a, &d).unwrap().defender_damage;
+//! let counts = Model::new(a, d).sample(Quantity::DefenderDamage, 20_000, 7);
+//! let v = check(&exact, &counts, 0.001).unwrap();
+//! assert!(v.consistent());
+//! ```
+
+use crate::dist::{Dist, Num, fraction_string, to_f64};
+use crate::error::{Error, Result};
+use num_rational::BigRational;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Bins expecting fewer counts than this are pooled with their neighbours.
+pub const MIN_EXPECTED: f64 = 5.0;
+
+/// The pooling rule, as stated in every report.
+pub const POOLING_RULE: &str = "outcomes are pooled with their neighbours in increasing order until each bin expects at least 5 counts; a short last bin joins the one before it";
+
+/// Parses a simulator's counts: a JSON object mapping each outcome (a whole
+/// number, as a string key) to a non-negative whole count.
+pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
+    let v: Value = serde_json::from_str(text).map_err(|e| Error::input(format!("counts: {e}")))?;
+    let obj = v.as_object().ok_or_else(|| {
+        Error::input("counts: expected a JSON object such as {\"0\": 36436, \"1\": 94259}")
+    })?;
+    let mut out = BTreeMap::new();
+    for (k, c) in obj {
+        let outcome: i64 = k.trim().parse().map_err(|_| {
+            Error::input(format!(
+                "counts: key '{k}' is not an outcome (a whole number)"
+            ))
+        })?;
+        let count = c.as_u64().ok_or_else(|| {
+            Error::input(format!(
+                "counts: the count of '{k}' is {c}, not a non-negative whole number"
+            ))
+        })?;
+        *out.entry(outcome).or_insert(0) += count;
+    }
+    if out.values().sum::<u64>() == 0 {
+        return Err(Error::input("counts: no samples (every count is zero)"));
+    }
+    Ok(out)
+}
+
+/// One outcome: its exact probability, observed and expected counts, and
+/// standardized residual.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The outcome.
+    pub outcome: i64,
+    /// Its exact probability.
+    pub probability: BigRational,
+    /// Times the simulator produced it.
+    pub observed: u64,
+    /// Samples × probability.
+    pub expected: f64,
+    /// (observed − expected) / sqrt(expected (1 − p)): about N(0, 1) when the
+    /// simulator is right.
+    pub residual: f64,
+}
+
+/// A pooled bin of the chi-square tests.
+#[derive(Clone, Debug)]
+pub struct Bin {
+    /// First outcome of the bin.
+    pub from: i64,
+    /// Last outcome of the bin.
+    pub to: i64,
+    /// Observed count.
+    pub observed: u64,
+    /// Expected count.
+    pub expected: f64,
+}
+
+/// A test statistic with its degrees of freedom and p-value.
+#[derive(Clone, Copy, Debug)]
+pub struct Test {
+    /// The statistic.
+    pub statistic: f64,
+    /// Degrees of freedom (bins − 1).
+    pub df: usize,
+    /// P(chi-square with `df` degrees of freedom ≥ statistic).
+    pub p_value: f64,
+}
+
+/// The result of checking counts against the exact law.
+#[derive(Clone, Debug)]
+pub struct Verification {
+    /// Number of samples.
+    pub samples: u64,
+    /// Every outcome possible or observed.
+    pub rows: Vec<Row>,
+    /// The pooled bins.
+    pub bins: Vec<Bin>,
+    /// Pearson's chi-square test.
+    pub pearson: Test,
+    /// The G (likelihood ratio) test.
+    pub g_test: Test,
+    /// Total variation distance between the observed frequencies and the
+    /// exact law.
+    pub total_variation: f64,
+    /// With confidence 1 − alpha, the simulator's own law is within this
+    /// total variation distance of the exact law.
+    pub total_variation_bound: f64,
+    /// The significance level.
+    pub alpha: f64,
+    /// Outcomes observed that the exact law calls impossible.
+    pub impossible: Vec<i64>,
+}
+
+impl Verification {
+    /// Whether the counts are consistent with the exact law at `alpha`: no
+    /// impossible outcome, and Pearson's p-value at least alpha.
+    pub fn consistent(&self) -> bool {
+        self.impossible.is_empty() && self.pearson.p_value >= self.alpha
+    }
+
+    /// The outcomes that disagree most (largest |residual| first), up to `k`.
+    pub fn worst(&self, k: usize) -> Vec<&Row> {
+        let mut rows: Vec<&Row> = self.rows.iter().collect();
+        rows.sort_by(|a, b| b.residual.abs().total_cmp(&a.residual.abs()));
+        rows.truncate(k);
+        rows
+    }
+
+    /// The verdict in one line.
+    pub fn verdict(&self) -> String {
+        if !self.impossible.is_empty() {
+            let list: Vec<String> = self.impossible.iter().map(|k| k.to_string()).collect();
+            return format!(
+                "FAIL: the simulator produced outcome(s) {} that the exact law calls impossible",
+                list.join(", ")
+            );
+        }
+        if self.consistent() {
+            return format!(
+                "consistent: Pearson p = {:.4} >= alpha = {}",
+                self.pearson.p_value, self.alpha
+            );
+        }
+        let worst: Vec<String> = self
+            .worst(3)
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} (observed {}, expected {:.1}, residual {:+.2})",
+                    r.outcome, r.observed, r.expected, r.residual
+                )
+            })
+            .collect();
+        format!(
+            "DISAGREES: Pearson p = {:.3e} < alpha = {}; most off: {}",
+            self.pearson.p_value,
+            self.alpha,
+            worst.join("; ")
+        )
+    }
+
+    /// The report as JSON.
+    pub fn to_json(&self, quantity: &str) -> Value {
+        let rows: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                json!({"outcome": r.outcome, "probability": fraction_string(&r.probability),
+                       "observed": r.observed, "expected": r.expected, "residual": r.residual})
+            })
+            .collect();
+        let bins: Vec<Value> = self
+            .bins
+            .iter()
+            .map(|b| json!({"from": b.from, "to": b.to, "observed": b.observed, "expected": b.expected}))
+            .collect();
+        let test = |t: &Test| json!({"statistic": t.statistic, "df": t.df, "p_value": t.p_value});
+        json!({
+            "quantity": quantity,
+            "samples": self.samples,
+            "outcomes": rows,
+            "pooling": POOLING_RULE,
+            "bins": bins,
+            "pearson": test(&self.pearson),
+            "g_test": test(&self.g_test),
+            "total_variation": {"observed": self.total_variation, "upper_bound": self.total_variation_bound,
+                                "confidence": 1.0 - self.alpha},
+            "alpha": self.alpha,
+            "impossible": self.impossible,
+            "worst": self.worst(3).iter().map(|r| r.outcome).collect::<Vec<_>>(),
+            "consistent": self.consistent(),
+            "verdict": self.verdict(),
+        })
+    }
+
+    /// The report as text.
+    pub fn to_text(&self, quantity: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{} samples of {quantity}", self.samples);
+        let _ = writeln!(
+            out,
+            "{:>8} {:>12} {:>10} {:>12} {:>9}",
+            "outcome", "exact P", "observed", "expected", "residual"
+        );
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "{:>8} {:>12.6} {:>10} {:>12.1} {:>+9.2}",
+                r.outcome,
+                to_f64(&r.probability),
+                r.observed,
+                r.expected,
+                r.residual
+            );
+        }
+        let _ = writeln!(out, "pooling: {POOLING_RULE} ({} bins)", self.bins.len());
+        for (name, t) in [
+            ("Pearson chi-square", &self.pearson),
+            ("G statistic", &self.g_test),
+        ] {
+            let _ = writeln!(
+                out,
+                "{name}: {:.3} on {} df, p = {:.4e}",
+                t.statistic, t.df, t.p_value
+            );
+        }
+        let _ = writeln!(
+            out,
+            "total variation: {:.5} observed; the simulator is within {:.5} of the exact law with confidence {}",
+            self.total_variation,
+            self.total_variation_bound,
+            1.0 - self.alpha
+        );
+        let _ = writeln!(out, "{}", self.verdict());
+        out
+    }
+}
+
+/// Checks `counts` against the exact law `exact` at significance `alpha`.
+pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Result<Verification> {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(Error::input(format!(
+            "--alpha {alpha}: must be between 0 and 1"
+        )));
+    }
+    let n: u64 = counts.values().sum();
+    if n == 0 {
+        return Err(Error::input("counts: no samples"));
+    }
+    let zero = BigRational::from_integer(0.into());
+    let mut outcomes: Vec<i64> = exact
+        .pmf()
+        .into_iter()
+        .filter(|(_, p)| *p != zero)
+        .map(|(k, _)| k)
+        .collect();
+    outcomes.extend(counts.keys().copied());
+    outcomes.sort_unstable();
+    outcomes.dedup();
+    let nf = n as f64;
+    let mut rows = Vec::new();
+    let mut impossible = Vec::new();
+    let mut tv = 0.0;
+    for &k in &outcomes {
+        let p = exact.prob(k);
+        let observed = counts.get(&k).copied().unwrap_or(0);
+        let pf = to_f64(&p);
+        if p == zero {
+            impossible.push(k);
+        }
+        let expected = nf * pf;
+        let var = expected * (1.0 - pf);
+        let residual = if var > 0.0 {
+            (observed as f64 - expected) / var.sqrt()
+        } else {
+            0.0
+        };
+        tv += (observed as f64 / nf - pf).abs();
+        rows.push(Row {
+            outcome: k,
+            probability: p,
+            observed,
+            expected,
+            residual,
+        });
+    }
+    tv /= 2.0;
+    // Pooling, over the possible outcomes only.
+    let mut bins: Vec<Bin> = Vec::new();
+    let mut cur: Option<Bin> = None;
+    for r in rows.iter().filter(|r| r.probability != zero) {
+        let b = cur.get_or_insert(Bin {
+            from: r.outcome,
+            to: r.outcome,
+            observed: 0,
+            expected: 0.0,
+        });
+        b.to = r.outcome;
+        b.observed += r.observed;
+        b.expected += r.expected;
+        if b.expected >= MIN_EXPECTED {
+            bins.push(cur.take().expect("just set"));
+        }
+    }
+    if let Some(rest) = cur {
+        match bins.last_mut() {
+            Some(last) => {
+                last.to = rest.to;
+                last.observed += rest.observed;
+                last.expected += rest.expected;
+            }
+            None => bins.push(rest),
+        }
+    }
+    let df = bins.len().saturating_sub(1);
+    let mut x2 = 0.0;
+    let mut g = 0.0;
+    for b in &bins {
+        let o = b.observed as f64;
+        x2 += (o - b.expected).powi(2) / b.expected;
+        if b.observed > 0 {
+            g += 2.0 * o * (o / b.expected).ln();
+        }
+    }
+    let test = |s: f64| Test {
+        statistic: s,
+        df,
+        p_value: if df == 0 {
+            1.0
+        } else {
+            chi_square_sf(s, df as f64)
+        },
+    };
+    let categories = outcomes.len() as f64;
+    let bound =
+        tv + ((categories * std::f64::consts::LN_2 + (1.0 / alpha).ln()) / (2.0 * nf)).sqrt();
+    Ok(Verification {
+        samples: n,
+        rows,
+        bins,
+        pearson: test(x2),
+        g_test: test(g),
+        total_variation: tv,
+        total_variation_bound: bound.min(1.0),
+        alpha,
+        impossible,
+    })
+}
+
+/// P(X ≥ x) for X chi-square with `df` degrees of freedom: the regularized
+/// upper incomplete gamma function Q(df/2, x/2).
+///
+/// ```
+/// use swtcg_odds::verify::chi_square_sf;
+/// assert!((chi_square_sf(3.841458820694124, 1.0) - 0.05).abs() < 1e-9);
+/// assert!((chi_square_sf(18.307038053275146, 10.0) - 0.05).abs() < 1e-9);
+/// ```
+pub fn chi_square_sf(x: f64, df: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    gamma_q(df / 2.0, x / 2.0)
+}
+
+/// ln Γ(x), Lanczos approximation (g = 7, n = 9), for x > 0.
+fn ln_gamma(x: f64) -> f64 {
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        // Reflection.
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + 7.5;
+    for (i, &c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// Regularized upper incomplete gamma Q(a, x): series below a + 1,
+/// continued fraction above (Numerical Recipes' gser / gcf).
+fn gamma_q(a: f64, x: f64) -> f64 {
+    let gln = ln_gamma(a);
+    if x < a + 1.0 {
+        let mut ap = a;
+        let mut sum = 1.0 / a;
+        let mut del = sum;
+        for _ in 0..10_000 {
+            ap += 1.0;
+            del *= x / ap;
+            sum += del;
+            if del.abs() < sum.abs() * 1e-16 {
+                break;
+            }
+        }
+        let p = sum * (-x + a * x.ln() - gln).exp();
+        (1.0 - p).max(0.0)
+    } else {
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..10_000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < tiny {
+                d = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            d = 1.0 / d;
+            let del = d * c;
+            h *= del;
+            if (del - 1.0).abs() < 1e-16 {
+                break;
+            }
+        }
+        (-x + a * x.ln() - gln).exp() * h
+    }
+}

@@ -1,0 +1,212 @@
+//! `verify` both ways: the seeded sampler's own samples pass; deliberately
+//! wrong simulators fail at realistic sample sizes. The tests measure the
+//! rates (printed with `cargo test -- --nocapture`) and bound them.
+
+use std::collections::BTreeMap;
+use swtcg_odds::attack::{Side, attack};
+use swtcg_odds::dist::{Dist, Num};
+use swtcg_odds::policy::{Game, LuckyPolicy, Policy};
+use swtcg_odds::sample::{Model, Quantity, Variant};
+use swtcg_odds::scenario::{Scenario, unit_from_texts};
+use swtcg_odds::unit::Unit;
+use swtcg_odds::verify::{check, chi_square_sf, parse_counts};
+
+fn unit(name: &str, power: u32, kws: &[&str]) -> Unit {
+    unit_from_texts(name, power, None, 0, kws, false).unwrap().0
+}
+
+/// The exact law of the model's defender damage: the static attack, or the
+/// game with simple Lucky when a side has Lucky.
+fn exact(model: &Model) -> Dist<Num> {
+    let (a, d) = (&model.attacker, &model.defender);
+    if a.keywords.lucky + d.keywords.lucky == 0 {
+        return attack(a, d).unwrap().defender_damage;
+    }
+    let game = Game {
+        units: vec![a.clone(), d.clone()],
+        sides: vec![Side::Attacking, Side::Defending],
+        policy: Policy {
+            lucky: LuckyPolicy::Simple,
+            ..Policy::default()
+        },
+    };
+    let report = Scenario {
+        game,
+        ignored: vec![],
+    }
+    .solve()
+    .unwrap();
+    report.damage(1)
+}
+
+/// How many of `seeds` samples of size `n` verify rejects at alpha 0.001.
+fn rejections(model: &Model, n: u64, seeds: u64) -> u64 {
+    let law = exact(model);
+    (1..=seeds)
+        .filter(|&seed| {
+            let counts = model.sample(Quantity::DefenderDamage, n, seed);
+            !check(&law, &counts, 0.001).unwrap().consistent()
+        })
+        .count() as u64
+}
+
+fn configs() -> Vec<(&'static str, Model)> {
+    vec![
+        (
+            "crit",
+            Model::new(unit("a", 6, &["Critical Hit 2"]), unit("d", 3, &[])),
+        ),
+        (
+            "parry",
+            Model::new(unit("a", 4, &[]), unit("d", 3, &["Parry 2"])),
+        ),
+        (
+            "fury+lucky",
+            Model::new(unit("a", 3, &["Fury 2", "Lucky 2"]), unit("d", 3, &[])),
+        ),
+        (
+            "armor",
+            Model::new(
+                unit("a", 4, &["Accuracy 1"]),
+                unit("d", 3, &["Armor", "Deflect 1", "Retaliate 1"]),
+            ),
+        ),
+    ]
+}
+
+#[test]
+fn the_samplers_own_samples_pass() {
+    let mut total = 0;
+    for (name, model) in configs() {
+        let r = rejections(&model, 100_000, 10);
+        println!("false alarms, {name}, 10 samples of 10^5 at alpha 0.001: {r}/10");
+        total += r;
+    }
+    // Expected 40 x 0.001 = 0.04 false alarms.
+    assert!(total <= 1, "{total} false alarms in 40 runs");
+}
+
+#[test]
+fn wrong_simulators_fail() {
+    let cases = [
+        (Variant::CritPerSix, 0),
+        (Variant::ParryOnTwo, 1),
+        (Variant::FuryOnReroll, 2),
+        (Variant::ArmorIgnored, 3),
+    ];
+    let configs = configs();
+    for (variant, i) in cases {
+        let (name, model) = &configs[i];
+        let mut wrong = model.clone();
+        wrong.variant = Some(variant);
+        let law = exact(model);
+        let power = |n: u64| {
+            (1..=10)
+                .filter(|&seed| {
+                    let counts = wrong.sample(Quantity::DefenderDamage, n, seed);
+                    !check(&law, &counts, 0.001).unwrap().consistent()
+                })
+                .count()
+        };
+        for exp in 2..=4 {
+            let n = 10u64.pow(exp);
+            println!(
+                "power against {variant:?} ({name}), 10 samples of 10^{exp} at alpha 0.001: {}/10",
+                power(n)
+            );
+        }
+        let r = power(100_000);
+        println!("power against {variant:?} ({name}), 10 samples of 10^5 at alpha 0.001: {r}/10");
+        assert!(r >= 9, "{variant:?}: only {r}/10 rejected");
+    }
+}
+
+#[test]
+fn an_impossible_outcome_fails_at_once() {
+    let law = attack(&unit("a", 2, &[]), &unit("d", 3, &[]))
+        .unwrap()
+        .defender_damage;
+    let mut counts: BTreeMap<i64, u64> = BTreeMap::from([(0, 250), (1, 500), (2, 250)]);
+    assert!(check(&law, &counts, 0.001).unwrap().consistent());
+    counts.insert(3, 1);
+    let v = check(&law, &counts, 0.001).unwrap();
+    assert!(!v.consistent());
+    assert_eq!(v.impossible, vec![3]);
+    assert!(v.verdict().contains("impossible"));
+}
+
+#[test]
+fn chi_square_tail_matches_tables() {
+    // df = 2: the tail is exp(-x/2) exactly.
+    for x in [0.1, 1.0, 5.0, 20.0, 60.0] {
+        let want: f64 = (-x / 2.0f64).exp();
+        assert!(
+            (chi_square_sf(x, 2.0) - want).abs() < 1e-12 * want.max(1e-300) + 1e-15,
+            "{x}"
+        );
+    }
+    // Critical values from standard tables.
+    for (x, df, p) in [
+        (6.634896601021214, 1.0, 0.01),
+        (10.827566170662733, 1.0, 0.001),
+        (11.070497693516351, 5.0, 0.05),
+        (124.34211340400407, 100.0, 0.05),
+        (2.7326367934996, 8.0, 0.95),
+    ] {
+        let got = chi_square_sf(x, df);
+        assert!((got - p).abs() < 1e-8, "x={x} df={df}: {got} vs {p}");
+    }
+    assert_eq!(chi_square_sf(0.0, 3.0), 1.0);
+}
+
+#[test]
+fn pooling_keeps_every_bin_at_five_expected() {
+    let law = attack(&unit("a", 8, &["Critical Hit 3"]), &unit("d", 3, &[]))
+        .unwrap()
+        .defender_damage;
+    let counts = Model::new(unit("a", 8, &["Critical Hit 3"]), unit("d", 3, &[])).sample(
+        Quantity::DefenderDamage,
+        2_000,
+        5,
+    );
+    let v = check(&law, &counts, 0.001).unwrap();
+    assert!(v.bins.len() >= 2);
+    for b in &v.bins {
+        assert!(b.expected >= 5.0, "{b:?}");
+    }
+    let total: u64 = v.bins.iter().map(|b| b.observed).sum();
+    assert_eq!(total, 2_000);
+    assert_eq!(v.pearson.df, v.bins.len() - 1);
+    assert!(v.total_variation_bound >= v.total_variation);
+}
+
+#[test]
+fn counts_are_parsed_with_clear_errors() {
+    assert_eq!(
+        parse_counts(r#"{"0": 3, "2": 5}"#).unwrap(),
+        BTreeMap::from([(0, 3), (2, 5)])
+    );
+    for (text, needle) in [
+        ("[1, 2]", "expected a JSON object"),
+        (r#"{"x": 3}"#, "key 'x' is not an outcome"),
+        (r#"{"1": -3}"#, "not a non-negative whole number"),
+        (r#"{"1": 0}"#, "no samples"),
+        ("{", "counts:"),
+    ] {
+        let e = parse_counts(text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text}: {e}");
+    }
+}
+
+#[test]
+fn the_sampler_is_reproducible_and_seeded() {
+    let m = Model::new(unit("a", 5, &["Fury 1"]), unit("d", 3, &["Parry 1"]));
+    assert_eq!(
+        m.sample(Quantity::Hits, 5_000, 9),
+        m.sample(Quantity::Hits, 5_000, 9)
+    );
+    assert_ne!(
+        m.sample(Quantity::Hits, 5_000, 9),
+        m.sample(Quantity::Hits, 5_000, 10)
+    );
+}
