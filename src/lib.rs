@@ -21,10 +21,12 @@
 //! ```
 
 pub mod attack;
+pub mod cards;
 pub mod dice;
 pub mod dist;
 pub mod error;
 pub mod keywords;
+pub mod matchups;
 pub mod policy;
 pub mod report;
 pub mod sample;

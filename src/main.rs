@@ -3,8 +3,12 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use swtcg_odds::attack::{ATTACKER, Objective, Side, attack};
+use swtcg_odds::cards::{Card, CardDb, Target};
 use swtcg_odds::dist::{Dist, Num};
 use swtcg_odds::error::{Error, Result};
+use swtcg_odds::matchups::{
+    docs_page, duel, matrix, render_csv, render_json, render_markdown, resolve_conditions,
+};
 use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_odds::report::{attack_json, attack_text};
 use swtcg_odds::sample::{Model, Quantity, Variant};
@@ -33,6 +37,70 @@ enum Command {
     Verify(VerifyCmd),
     /// A seeded, reproducible Monte Carlo sample of an attack, as counts.
     Sample(SampleCmd),
+    /// Real cards from a LackeyCCG card database: find them, attack with them.
+    Cards(CardsCmd),
+    /// Matrices of expected damage and P(discard) between sets of cards, both directions.
+    Matchups(MatchupsCmd),
+}
+
+#[derive(Args, Debug)]
+struct CardsCmd {
+    /// The card database (LackeyCCG tab-separated file).
+    #[arg(long, value_name = "FILE")]
+    db: String,
+    #[command(subcommand)]
+    action: CardsAction,
+}
+
+#[derive(Subcommand, Debug)]
+enum CardsAction {
+    /// Cards whose name, set, type or text contains TEXT, with what their text says.
+    Find {
+        /// Text to look for.
+        text: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One card (or stack "Top + Beneath + ...") attacking another, solved exactly.
+    Attack(CardAttackCmd),
+}
+
+#[derive(Args, Debug)]
+struct CardAttackCmd {
+    /// The attacking card, or a stack: "Top card + card beneath + ...".
+    attacker: String,
+    /// The defending card, or a stack.
+    defender: String,
+    /// Switch on a conditional ability: text it contains, or a:N / d:N (as `cards find` numbers them).
+    #[arg(long, value_name = "C")]
+    condition: Vec<String>,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+#[derive(Args, Debug)]
+struct MatchupsCmd {
+    /// The card database.
+    #[arg(long, value_name = "FILE")]
+    db: String,
+    /// Attacking cards: all, name:TEXT, set:CODE, type:TYPE, or a name fragment (comma-separated).
+    #[arg(long, default_value = "all")]
+    attackers: String,
+    /// Defending cards, selected the same way.
+    #[arg(long, default_value = "all")]
+    defenders: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    format: FormatArg,
+    /// Write the documentation page of every unit against every other instead (md only).
+    #[arg(long)]
+    page: bool,
+    #[command(flatten)]
+    policy: PolicyArgs,
 }
 
 #[derive(Args, Debug)]
@@ -292,6 +360,13 @@ struct AttackArgs {
     /// Adds a third unit on the defender's side, with this health (a target for Overkill and Deflect).
     #[arg(long, value_name = "H", allow_negative_numbers = true)]
     other_health: Option<i64>,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+/// How choices are played.
+#[derive(Args, Debug, Clone)]
+struct PolicyArgs {
     /// How Lucky is played.
     #[arg(long, value_enum)]
     lucky_policy: Option<LuckyArg>,
@@ -301,6 +376,36 @@ struct AttackArgs {
     /// What the attacker maximises and the defender minimises (choices are then played exactly).
     #[arg(long, value_enum)]
     objective: Option<ObjectiveArg>,
+}
+
+impl PolicyArgs {
+    fn any(&self) -> bool {
+        self.lucky_policy.is_some() || self.lucky_order.is_some() || self.objective.is_some()
+    }
+
+    fn policy(&self) -> Policy {
+        let mut policy = Policy::default();
+        if let Some(l) = self.lucky_policy {
+            policy.lucky = match l {
+                LuckyArg::Optimal => LuckyPolicy::Optimal,
+                LuckyArg::Simple => LuckyPolicy::Simple,
+            };
+        }
+        if let Some(o) = self.lucky_order {
+            policy.lucky_order = match o {
+                OrderArg::AttackerFirst => LuckyOrder::AttackerFirst,
+                OrderArg::DefenderFirst => LuckyOrder::DefenderFirst,
+            };
+        }
+        if let Some(o) = self.objective {
+            policy.objective = match o {
+                ObjectiveArg::Damage => Objective::Damage,
+                ObjectiveArg::Discard => Objective::Discard,
+                ObjectiveArg::Net => Objective::Net,
+            };
+        }
+        policy
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -390,9 +495,7 @@ impl AttackArgs {
             || self.defender_lucky.is_some()
             || self.overkill
             || self.other_health.is_some()
-            || self.lucky_policy.is_some()
-            || self.lucky_order.is_some()
-            || self.objective.is_some()
+            || self.policy.any()
     }
 
     /// The attack as a game: the two units (and the other unit, if any),
@@ -413,26 +516,7 @@ impl AttackArgs {
             units.push(o);
             sides.push(Side::Defending);
         }
-        let mut policy = Policy::default();
-        if let Some(l) = self.lucky_policy {
-            policy.lucky = match l {
-                LuckyArg::Optimal => LuckyPolicy::Optimal,
-                LuckyArg::Simple => LuckyPolicy::Simple,
-            };
-        }
-        if let Some(o) = self.lucky_order {
-            policy.lucky_order = match o {
-                OrderArg::AttackerFirst => LuckyOrder::AttackerFirst,
-                OrderArg::DefenderFirst => LuckyOrder::DefenderFirst,
-            };
-        }
-        if let Some(o) = self.objective {
-            policy.objective = match o {
-                ObjectiveArg::Damage => Objective::Damage,
-                ObjectiveArg::Discard => Objective::Discard,
-                ObjectiveArg::Net => Objective::Net,
-            };
-        }
+        let policy = self.policy.policy();
         Ok(Game {
             units,
             sides,
@@ -540,16 +624,146 @@ impl TableCmd {
     }
 }
 
+/// `cards find` and `cards attack`.
+fn cards(cmd: &CardsCmd) -> Result<String> {
+    let db = CardDb::from_file(&cmd.db)?;
+    match &cmd.action {
+        CardsAction::Find { text, json } => {
+            let found = db.find(text);
+            if *json {
+                let v: Vec<serde_json::Value> = found.iter().map(|c| card_json(c)).collect();
+                return Ok(serde_json::to_string_pretty(&v).expect("plain JSON") + "\n");
+            }
+            let mut out = String::new();
+            for c in &found {
+                out.push_str(&card_text(c));
+            }
+            out.push_str(&format!("{} card(s) found", found.len()));
+            if !db.skipped.is_empty() {
+                out.push_str(&format!(
+                    " ({} row(s) of the file skipped: not units)",
+                    db.skipped.len()
+                ));
+            }
+            out.push('\n');
+            Ok(out)
+        }
+        CardsAction::Attack(a) => {
+            let attacker = db.stack(&a.attacker)?;
+            let defender = db.stack(&a.defender)?;
+            let on = resolve_conditions(&attacker, &defender, &a.condition)?;
+            let report = duel(&attacker, &defender, &on, &a.policy.policy())?.solve()?;
+            Ok(if a.json {
+                serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
+            } else {
+                let mut t = String::new();
+                for (stack, list) in [(&attacker, &on.0), (&defender, &on.1)] {
+                    for &i in list {
+                        t.push_str(&format!(
+                            "condition on: {}: {}\n",
+                            stack.top().name,
+                            stack.conditions()[i].text
+                        ));
+                    }
+                }
+                t + &report.to_text()
+            })
+        }
+    }
+}
+
+/// A card as text: stats, keywords, numbered conditions, what was not understood.
+fn card_text(c: &Card) -> String {
+    let mut out = format!(
+        "{} [{} {} {}] power {} health {}{}{} (row {})\n",
+        c.name,
+        c.set,
+        c.side,
+        c.card_type,
+        c.power,
+        c.health,
+        c.cost.map_or(String::new(), |v| format!(" cost {v}")),
+        c.speed.map_or(String::new(), |v| format!(" speed {v}")),
+        c.row
+    );
+    for a in &c.read.abilities {
+        out.push_str(&format!("  keyword: {a}\n"));
+    }
+    for (i, k) in c.read.conditions.iter().enumerate() {
+        let mut grants: Vec<String> = k.grants.iter().map(|a| a.to_string()).collect();
+        if k.power != 0 {
+            grants.push(format!("{:+} power", k.power));
+        }
+        let to = match k.target {
+            Target::This => "",
+            Target::ItsAttacker => " (to the unit attacking it)",
+        };
+        out.push_str(&format!(
+            "  condition {}: \"{}\" -> {}{to}\n",
+            i + 1,
+            k.text,
+            grants.join(", ")
+        ));
+    }
+    for n in &c.read.not_understood {
+        out.push_str(&format!("  not understood: {n}\n"));
+    }
+    out
+}
+
+/// A card as JSON.
+fn card_json(c: &Card) -> serde_json::Value {
+    serde_json::json!({
+        "name": c.name, "set": c.set, "side": c.side, "type": c.card_type, "subtype": c.subtype,
+        "cost": c.cost, "speed": c.speed, "power": c.power, "health": c.health, "row": c.row,
+        "keywords": c.read.abilities.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+        "conditions": c.read.conditions.iter().enumerate().map(|(i, k)| serde_json::json!({
+            "index": i + 1, "text": k.text,
+            "grants": k.grants.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            "power": k.power,
+            "to": match k.target { Target::This => "itself", Target::ItsAttacker => "its attacker" },
+        })).collect::<Vec<_>>(),
+        "not_understood": c.read.not_understood,
+    })
+}
+
+/// `matchups`.
+fn matchups(cmd: &MatchupsCmd) -> Result<String> {
+    let db = CardDb::from_file(&cmd.db)?;
+    if cmd.page {
+        return docs_page(&db, &cmd.db);
+    }
+    let attackers = db.select(&cmd.attackers)?;
+    let defenders = db.select(&cmd.defenders)?;
+    let policy = cmd.policy.policy();
+    let forward = matrix(&attackers, &defenders, &policy)?;
+    let same = cmd.attackers == cmd.defenders;
+    let backward = if same {
+        None
+    } else {
+        Some(matrix(&defenders, &attackers, &policy)?)
+    };
+    Ok(match cmd.format {
+        FormatArg::Md => render_markdown(&forward, backward.as_ref()),
+        FormatArg::Csv => render_csv(&forward, backward.as_ref()),
+        FormatArg::Json => {
+            serde_json::to_string_pretty(&render_json(&forward, backward.as_ref()))
+                .expect("plain JSON")
+                + "\n"
+        }
+    })
+}
+
 /// `sample`: the die-level simulator's counts, as JSON.
 fn sample(cmd: &SampleCmd) -> Result<String> {
     let u = &cmd.units;
-    if u.overkill || u.other_health.is_some() || u.objective.is_some() {
+    if u.overkill || u.other_health.is_some() || u.policy.objective.is_some() {
         return Err(Error::input(
             "sample plays the static attack with simple Lucky: --overkill, --other-health and --objective are not simulated",
         ));
     }
     let lucky = u.lucky.is_some() || u.defender_lucky.is_some();
-    if lucky && !matches!(u.lucky_policy, Some(LuckyArg::Simple)) {
+    if lucky && !matches!(u.policy.lucky_policy, Some(LuckyArg::Simple)) {
         return Err(Error::input(
             "sample plays simple Lucky only: add --lucky-policy simple (so that verify compares like with like)",
         ));
@@ -568,7 +782,7 @@ fn sample(cmd: &SampleCmd) -> Result<String> {
     let quantity = Quantity::parse(&cmd.quantity)?;
     let (a, d) = u.units()?;
     let mut model = Model::new(a, d);
-    model.attacker_first = !matches!(u.lucky_order, Some(OrderArg::DefenderFirst));
+    model.attacker_first = !matches!(u.policy.lucky_order, Some(OrderArg::DefenderFirst));
     model.variant = cmd.variant.as_deref().map(Variant::parse).transpose()?;
     let counts = model.sample(quantity, cmd.trials, cmd.seed);
     let obj: serde_json::Map<String, serde_json::Value> = counts
@@ -645,6 +859,8 @@ fn run_command(cli: Cli) -> std::result::Result<String, Failure> {
             }
         }
         Command::Sample(cmd) => Ok(sample(&cmd)?),
+        Command::Cards(cmd) => Ok(cards(&cmd)?),
+        Command::Matchups(cmd) => Ok(matchups(&cmd)?),
         Command::Scenario(cmd) => {
             let report = Scenario::from_file(&cmd.file)?.solve()?;
             Ok(if cmd.json {

@@ -554,3 +554,126 @@ fn verify_and_sample_bad_input() {
         "not simulated",
     );
 }
+
+fn fixture() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cards.tsv")
+}
+
+#[test]
+fn cards_find_and_attack() {
+    let out = bin(&["cards", "--db", fixture(), "find", "anakin skywalker (b)"]);
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("keyword: Critical Hit 1"), "{s}");
+    assert!(
+        s.contains("condition 1: \"Anakin gets Lucky 1 when attacking a Sith.\" -> Lucky 1"),
+        "{s}"
+    );
+    let v = json(&["cards", "--db", fixture(), "find", "Dooku", "--json"]);
+    assert_eq!(v[0]["conditions"][0]["to"], "its attacker");
+    assert_eq!(v[0]["not_understood"][0], "Bombard 3");
+    let v = json(&[
+        "cards",
+        "--db",
+        fixture(),
+        "attack",
+        "Anakin Skywalker (B)",
+        "Dooku (A)",
+        "--condition",
+        "sith",
+        "--json",
+    ]);
+    assert!(v["damage_by_unit"]["Dooku (A)"]["pmf"].is_object());
+    assert!(v["used"]["Anakin Skywalker (B): Lucky 1"].is_string());
+    let stack = json(&[
+        "cards",
+        "--db",
+        fixture(),
+        "attack",
+        "Anakin Skywalker (C) + Anakin Skywalker (A)",
+        "Dooku (A)",
+        "--json",
+    ]);
+    // 7 dice against no Armor: 7/2 hits on average.
+    assert_eq!(stack["hits"]["mean"], "7/2");
+    fails(
+        &["cards", "--db", fixture(), "attack", "Anakin", "Dooku (A)"],
+        "names 5 cards",
+    );
+    fails(
+        &[
+            "cards",
+            "--db",
+            fixture(),
+            "attack",
+            "Anakin Skywalker (A) + Dooku (A)",
+            "Dooku (A)",
+        ],
+        "different unique units",
+    );
+    fails(
+        &[
+            "cards",
+            "--db",
+            fixture(),
+            "attack",
+            "Anakin Skywalker (B)",
+            "Dooku (A)",
+            "--condition",
+            "zzz",
+        ],
+        "matches no condition",
+    );
+    fails(
+        &["cards", "--db", "/no/such.tsv", "find", "x"],
+        "cannot read",
+    );
+}
+
+#[test]
+fn matchups_in_every_format() {
+    let md = bin(&[
+        "matchups",
+        "--db",
+        fixture(),
+        "--attackers",
+        "name:Anakin Skywalker (A)",
+        "--defenders",
+        "type:Ground",
+    ]);
+    assert!(
+        md.status.success(),
+        "{}",
+        String::from_utf8_lossy(&md.stderr)
+    );
+    let s = String::from_utf8(md.stdout).unwrap();
+    assert!(
+        s.contains("### Attackers against defenders")
+            && s.contains("### Defenders against attackers"),
+        "{s}"
+    );
+    let v = json(&[
+        "matchups",
+        "--db",
+        fixture(),
+        "--attackers",
+        "set:ROTS",
+        "--defenders",
+        "Dooku",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["forward"].as_array().unwrap().len(), 3);
+    assert_eq!(v["backward"].as_array().unwrap().len(), 3);
+    assert!(is_reduced_fraction(
+        v["forward"][0]["p_discard"].as_str().unwrap()
+    ));
+    let csv = bin(&["matchups", "--db", fixture(), "--format", "csv"]);
+    let s = String::from_utf8(csv.stdout).unwrap();
+    // 9 units, each against the 8 others.
+    assert_eq!(s.lines().count(), 1 + 9 * 8);
+    fails(
+        &["matchups", "--db", fixture(), "--attackers", "set:XYZ"],
+        "selector 'set:XYZ' picks no unit card",
+    );
+}

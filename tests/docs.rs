@@ -26,3 +26,24 @@ fn rules_md_names_existing_tests() {
     }
     assert!(named >= 20, "{named}");
 }
+
+/// docs/matchups.md is what the documented command generates today.
+#[test]
+fn matchups_page_is_fresh() {
+    use swtcg_odds::cards::CardDb;
+    use swtcg_odds::matchups::{PAGE_COMMAND, PAGE_SOURCE, docs_page};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/").to_string() + PAGE_SOURCE;
+    if !std::path::Path::new(&path).exists() {
+        // The sample lives beside the repository, not in it.
+        eprintln!("SKIPPED: {path} is not there");
+        return;
+    }
+    let db = CardDb::from_file(&path).unwrap();
+    let page = docs_page(&db, PAGE_SOURCE).unwrap();
+    let committed =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/matchups.md")).unwrap();
+    assert!(
+        page == committed,
+        "docs/matchups.md is stale: regenerate it with `{PAGE_COMMAND}`"
+    );
+}
