@@ -639,7 +639,8 @@ impl<W: Weight> Resolver<'_, '_, W> {
 
     /// The Deflect options of the target of packet `p` under optimal play
     /// (its Deflect is ready): hold it, or play its free part or all of it,
-    /// at any unit still in play or at none.
+    /// at any unit still in play or at none. The first best option is
+    /// played, so on a tie: holding, then back at the source.
     fn deflect_choices(&self, pop: &Pop, p: &Packet) -> Vec<DeflectChoice> {
         let a = self.arena;
         let k = &a.units[p.target].keywords;
@@ -650,12 +651,20 @@ impl<W: Weight> Resolver<'_, '_, W> {
             if amount == 0 || (i == 1 && k.paid_deflect == 0) {
                 continue;
             }
+            // Back at the source first (static play's choice, kept on ties),
+            // then at no unit, then at any other unit still in play.
+            if !a.discarded(&pop.tally, p.source) {
+                out.push(DeflectChoice::Play {
+                    amount,
+                    target: Some(p.source),
+                });
+            }
             out.push(DeflectChoice::Play {
                 amount,
                 target: None,
             });
             for t in 0..a.units.len() {
-                if !a.discarded(&pop.tally, t) {
+                if t != p.source && !a.discarded(&pop.tally, t) {
                     out.push(DeflectChoice::Play {
                         amount,
                         target: Some(t),

@@ -27,6 +27,8 @@ pub mod dist;
 pub mod error;
 pub mod keywords;
 pub mod matchups;
+pub mod plan;
+pub mod plot;
 pub mod policy;
 pub mod report;
 pub mod sample;

@@ -9,10 +9,12 @@ use swtcg_odds::error::{Error, Result};
 use swtcg_odds::matchups::{
     docs_page, duel, matrix, render_csv, render_json, render_markdown, resolve_conditions,
 };
+use swtcg_odds::plan::Plan;
+use swtcg_odds::plot::{Series, svg};
 use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_odds::report::{attack_json, attack_text};
 use swtcg_odds::sample::{Model, Quantity, Variant};
-use swtcg_odds::scenario::Scenario;
+use swtcg_odds::scenario::{Scenario, ScenarioReport};
 use swtcg_odds::table::{Format, Grid, parse_range, parse_switch, render};
 use swtcg_odds::unit::Unit;
 use swtcg_odds::verify::{check, parse_counts};
@@ -41,6 +43,31 @@ enum Command {
     Cards(CardsCmd),
     /// Matrices of expected damage and P(discard) between sets of cards, both directions.
     Matchups(MatchupsCmd),
+    /// A battle plan: several attacks in order against one defender, exactly.
+    Plan(PlanCmd),
+}
+
+/// Writes an SVG picture, if asked to.
+fn write_plot(path: &Option<String>, title: &str, series: &[Series]) -> Result<()> {
+    if let Some(p) = path {
+        std::fs::write(p, svg(title, "damage k", series))
+            .map_err(|e| Error::input(format!("--plot {p}: cannot write: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The curves of a solved scenario: damage to every unit that took some.
+fn scenario_series(r: &ScenarioReport) -> Vec<Series> {
+    r.scenario
+        .game
+        .units
+        .iter()
+        .enumerate()
+        .filter_map(|(i, u)| {
+            let d = r.damage(i);
+            (d.max() > 0).then(|| Series::at_least(&format!("damage to {}", u.name), &d))
+        })
+        .collect()
 }
 
 #[derive(Args, Debug)]
@@ -78,6 +105,9 @@ struct CardAttackCmd {
     /// One JSON object.
     #[arg(long)]
     json: bool,
+    /// Also draw the exact P(damage >= k) curves to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
     #[command(flatten)]
     policy: PolicyArgs,
 }
@@ -204,6 +234,21 @@ struct ScenarioCmd {
     /// One JSON object, every probability a reduced fraction "num/den".
     #[arg(long)]
     json: bool,
+    /// Also draw the exact P(damage >= k) curves to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct PlanCmd {
+    /// The plan file (JSON): a defender, attackers, the order of their attacks.
+    file: String,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Also draw P(total damage >= k) after each step to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
 }
 
 /// The two units of one attack, as flags.
@@ -532,6 +577,9 @@ struct AttackCmd {
     /// One JSON object, every probability a reduced fraction "num/den".
     #[arg(long)]
     json: bool,
+    /// Also draw the exact P(damage >= k) curves to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -653,6 +701,11 @@ fn cards(cmd: &CardsCmd) -> Result<String> {
             let defender = db.stack(&a.defender)?;
             let on = resolve_conditions(&attacker, &defender, &a.condition)?;
             let report = duel(&attacker, &defender, &on, &a.policy.policy())?.solve()?;
+            write_plot(
+                &a.plot,
+                &format!("{} attacks {}", attacker.name(), defender.name()),
+                &scenario_series(&report),
+            )?;
             Ok(if a.json {
                 serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
             } else {
@@ -834,6 +887,7 @@ fn run_command(cli: Cli) -> std::result::Result<String, Failure> {
                 ignored: Vec::new(),
             };
             let report = scenario.solve()?;
+            write_plot(&cmd.plot, "Attack", &scenario_series(&report))?;
             Ok(if cmd.json {
                 serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
             } else {
@@ -861,8 +915,33 @@ fn run_command(cli: Cli) -> std::result::Result<String, Failure> {
         Command::Sample(cmd) => Ok(sample(&cmd)?),
         Command::Cards(cmd) => Ok(cards(&cmd)?),
         Command::Matchups(cmd) => Ok(matchups(&cmd)?),
+        Command::Plan(cmd) => {
+            let report = Plan::from_file(&cmd.file)?.solve()?;
+            let series: Vec<Series> = report
+                .steps
+                .iter()
+                .enumerate()
+                .map(|(k, st)| {
+                    Series::at_least(
+                        &format!("after step {} ({})", k + 1, st.attacker),
+                        &st.total_so_far,
+                    )
+                })
+                .collect();
+            write_plot(
+                &cmd.plot,
+                &format!("Plan against {}", report.plan.defender.name),
+                &series,
+            )?;
+            Ok(if cmd.json {
+                serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
+            } else {
+                report.to_text()
+            })
+        }
         Command::Scenario(cmd) => {
             let report = Scenario::from_file(&cmd.file)?.solve()?;
+            write_plot(&cmd.plot, &cmd.file, &scenario_series(&report))?;
             Ok(if cmd.json {
                 serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
             } else {
@@ -872,6 +951,17 @@ fn run_command(cli: Cli) -> std::result::Result<String, Failure> {
         Command::Attack(cmd) => {
             let (a, d) = cmd.units.units()?;
             let out = attack(&a, &d)?;
+            let mut series = vec![Series::at_least(
+                "damage to the defender",
+                &out.defender_damage,
+            )];
+            if out.attacker_damage.max() > 0 {
+                series.push(Series::at_least(
+                    "damage to the attacker",
+                    &out.attacker_damage,
+                ));
+            }
+            write_plot(&cmd.plot, "Attack", &series)?;
             Ok(if cmd.json {
                 serde_json::to_string_pretty(&attack_json(&out)).expect("plain JSON") + "\n"
             } else {

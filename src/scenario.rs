@@ -28,9 +28,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
+/// A unit as written in scenario and plan files.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct UnitFile {
+pub(crate) struct UnitFile {
     name: String,
     #[serde(default)]
     power: u32,
@@ -42,12 +43,47 @@ struct UnitFile {
     side: Option<String>,
 }
 
+impl UnitFile {
+    /// The unit, and the keyword texts ignored (with `ignore_unknown`).
+    pub(crate) fn unit(&self, ignore_unknown: bool) -> Result<(Unit, Vec<String>)> {
+        if self.side.is_some() {
+            return Err(Error::input(format!(
+                "unit '{}': \"side\" is only for the others of a scenario",
+                self.name
+            )));
+        }
+        unit_from_texts(
+            &self.name,
+            self.power,
+            self.health,
+            self.counters,
+            &self.keywords,
+            ignore_unknown,
+        )
+    }
+}
+
+/// The policy words of scenario and plan files.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PolicyFile {
+pub(crate) struct PolicyFile {
     objective: Option<String>,
     lucky: Option<String>,
     lucky_order: Option<String>,
+}
+
+impl PolicyFile {
+    /// The policy (defaults where a word is missing).
+    pub(crate) fn policy(file: &Option<PolicyFile>) -> Result<Policy> {
+        match file {
+            Some(p) => Policy::from_words(
+                p.objective.as_deref(),
+                p.lucky.as_deref(),
+                p.lucky_order.as_deref(),
+            ),
+            None => Ok(Policy::default()),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -168,14 +204,7 @@ impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario> {
         let file: ScenarioFile =
             serde_json::from_str(text).map_err(|e| Error::input(format!("scenario: {e}")))?;
-        let policy = match &file.policy {
-            Some(p) => Policy::from_words(
-                p.objective.as_deref(),
-                p.lucky.as_deref(),
-                p.lucky_order.as_deref(),
-            )?,
-            None => Policy::default(),
-        };
+        let policy = PolicyFile::policy(&file.policy)?;
         let mut units = Vec::new();
         let mut sides = Vec::new();
         let mut ignored = Vec::new();

@@ -677,3 +677,51 @@ fn matchups_in_every_format() {
         "selector 'set:XYZ' picks no unit card",
     );
 }
+
+#[test]
+fn plan_and_plots() {
+    let plan = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scenarios/plan.json");
+    let svg_path = write_tmp("plan.svg", "");
+    let v = json(&["plan", plan, "--json", "--plot", &svg_path]);
+    let by_step = v["defender_discarded_by_step"].as_array().unwrap();
+    assert_eq!(by_step.len(), 3);
+    for p in by_step {
+        assert!(is_reduced_fraction(p.as_str().unwrap()));
+    }
+    for key in [
+        "total_damage",
+        "damage_taken_back",
+        "damage_taken_back_by_unit",
+        "attacker_discarded",
+        "steps",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    roxmltree::Document::parse(&svg).expect("well-formed");
+    assert!(svg.contains("after step 3 (Luke Skywalker (A))"));
+    // attack, scenario and cards attack draw too.
+    let a_svg = write_tmp("attack.svg", "");
+    assert!(
+        bin(&["attack", "--power", "4", "--deflect", "1", "--plot", &a_svg])
+            .status
+            .success()
+    );
+    let s = std::fs::read_to_string(&a_svg).unwrap();
+    roxmltree::Document::parse(&s).expect("well-formed");
+    assert!(s.contains("damage to the defender") && s.contains("damage to the attacker"));
+    // P(damage >= 1) of 4 dice hitting on 4+, with 1 deflected: P(2+ hits) = 11/16.
+    assert!(s.contains("data-p=\"11/16\""), "{s}");
+    let sc = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/scenarios/beyghor.json"
+    );
+    let s_svg = write_tmp("scenario.svg", "");
+    assert!(bin(&["scenario", sc, "--plot", &s_svg]).status.success());
+    roxmltree::Document::parse(&std::fs::read_to_string(&s_svg).unwrap()).expect("well-formed");
+    fails(
+        &["attack", "--power", "3", "--plot", "/no/such/dir/x.svg"],
+        "--plot /no/such/dir/x.svg: cannot write",
+    );
+    fails(&["plan", "/no/such/plan.json"], "cannot read");
+}

@@ -210,3 +210,14 @@ fn optimal_lucky_beats_simple_when_a_reroll_only_adds_risk() {
     let simple = duel(a, d, simple()).solution.value;
     assert!(opt > simple, "{opt} <= {simple}");
 }
+
+#[test]
+fn a_tied_deflect_goes_back_at_its_source() {
+    // For the damage objective, where the deflected damage goes does not
+    // matter to the defender: it goes back at the attacker, as in static play.
+    let a = unit("a", 2, None, 0, &["Accuracy 3"]); // 2 hits always
+    let d = unit("d", 1, None, 0, &["Deflect 1"]);
+    let o = duel(a, d, Policy::default());
+    assert_eq!(o.solution.tallies.prob(|t| t.damage[0] == 1), q(1, 1));
+    assert_eq!(o.solution.value, q(1, 1));
+}

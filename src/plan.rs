@@ -1,0 +1,337 @@
+//! Battle plans: several attacks in order against one defender, exactly.
+//!
+//! Damage counters carry over from attack to attack; a discarded defender
+//! ends the plan; an attacker discarded by damage taken back makes no later
+//! attack; Stun placed on an attacker (by the defender's deflected or
+//! Retaliate damage) lowers its power for its later attacks. The plan is a
+//! Markov chain over (counters on the defender, counters and Stun on each
+//! attacker), each step one exactly solved attack ([`crate::policy`]), so
+//! every probability is exact.
+//!
+//! ```json
+//! {
+//!   "defender": {"name": "Vader", "power": 6, "health": 6, "keywords": ["Pay 2 Force -> Evade 2"]},
+//!   "attackers": [{"name": "Luke", "power": 4, "health": 4, "keywords": ["Critical Hit 1"]},
+//!                 {"name": "Han", "power": 3, "health": 4}],
+//!   "steps": ["Luke", "Han", "Luke"],
+//!   "policy": {"objective": "damage"}
+//! }
+//! ```
+
+use crate::attack::{ATTACKER, DEFENDER, Side};
+use crate::dist::{Dist, Joint, Num, fraction_string, to_f64};
+use crate::error::{Error, Result};
+use crate::policy::{Game, Policy, solve};
+use crate::report::dist_json;
+use crate::scenario::{PolicyFile, UnitFile};
+use crate::unit::Unit;
+use num_rational::BigRational;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Most steps one plan may have.
+pub const MAX_STEPS: usize = 20;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlanFile {
+    defender: UnitFile,
+    attackers: Vec<UnitFile>,
+    steps: Option<Vec<String>>,
+    policy: Option<PolicyFile>,
+    #[serde(default)]
+    ignore_unknown: bool,
+}
+
+/// A battle plan.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The defender.
+    pub defender: Unit,
+    /// The attacking units.
+    pub attackers: Vec<Unit>,
+    /// Which attacker attacks at each step (index into `attackers`).
+    pub steps: Vec<usize>,
+    /// How every attack's choices are played.
+    pub policy: Policy,
+    /// `(unit, text)` of keywords ignored under `ignore_unknown`.
+    pub ignored: Vec<(String, String)>,
+}
+
+/// Where a plan stands between attacks.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct State {
+    /// Counters the plan has placed on the defender.
+    defender: u32,
+    /// Per attacker: counters taken back, and power lost to Stun.
+    attackers: Vec<(u32, u32)>,
+}
+
+/// One step of a solved plan.
+#[derive(Clone, Debug)]
+pub struct StepReport {
+    /// Who attacked.
+    pub attacker: String,
+    /// P(the defender is discarded by the end of this step).
+    pub defender_discarded: BigRational,
+    /// Expected counters placed on the defender by this step.
+    pub damage: BigRational,
+    /// The law of the counters placed on the defender so far.
+    pub total_so_far: Dist<Num>,
+}
+
+/// A solved plan.
+#[derive(Clone, Debug)]
+pub struct PlanReport {
+    /// The plan.
+    pub plan: Plan,
+    /// Step by step.
+    pub steps: Vec<StepReport>,
+    /// The law of all the counters the plan placed on the defender.
+    pub total_damage: Dist<Num>,
+    /// Per attacker, the law of the counters it took back.
+    pub taken_back: Vec<Dist<Num>>,
+    /// The law of all the counters taken back.
+    pub total_taken_back: Dist<Num>,
+    /// Per attacker, P(it was discarded).
+    pub attacker_discarded: Vec<BigRational>,
+}
+
+impl Plan {
+    /// Reads a plan from JSON text.
+    pub fn from_json(text: &str) -> Result<Plan> {
+        let file: PlanFile =
+            serde_json::from_str(text).map_err(|e| Error::input(format!("plan: {e}")))?;
+        let policy = PolicyFile::policy(&file.policy)?;
+        let mut ignored = Vec::new();
+        let (defender, ign) = file.defender.unit(file.ignore_unknown)?;
+        ignored.extend(ign.into_iter().map(|t| (defender.name.clone(), t)));
+        if defender.health.is_none() {
+            return Err(Error::input(format!(
+                "plan: the defender '{}' needs its health (a plan ends when it is discarded)",
+                defender.name
+            )));
+        }
+        let mut attackers: Vec<Unit> = Vec::new();
+        for f in &file.attackers {
+            let (u, ign) = f.unit(file.ignore_unknown)?;
+            if attackers.iter().any(|a| a.name == u.name) || u.name == defender.name {
+                return Err(Error::input(format!(
+                    "plan: two units are named '{}'",
+                    u.name
+                )));
+            }
+            ignored.extend(ign.into_iter().map(|t| (u.name.clone(), t)));
+            attackers.push(u);
+        }
+        if attackers.is_empty() {
+            return Err(Error::input("plan: no attackers"));
+        }
+        let steps = match &file.steps {
+            None => (0..attackers.len()).collect(),
+            Some(names) => names
+                .iter()
+                .map(|n| {
+                    attackers
+                        .iter()
+                        .position(|a| &a.name == n)
+                        .ok_or_else(|| Error::input(format!("plan: step '{n}' names no attacker")))
+                })
+                .collect::<Result<Vec<_>>>()?,
+        };
+        if steps.is_empty() || steps.len() > MAX_STEPS {
+            return Err(Error::input(format!(
+                "plan: {} steps; a plan has 1 to {MAX_STEPS}",
+                steps.len()
+            )));
+        }
+        Ok(Plan {
+            defender,
+            attackers,
+            steps,
+            policy,
+            ignored,
+        })
+    }
+
+    /// Reads a plan file.
+    pub fn from_file(path: &str) -> Result<Plan> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
+        Plan::from_json(&text).map_err(|e| Error::input(format!("{path}: {e}")))
+    }
+
+    fn defender_gone(&self, s: &State) -> bool {
+        self.defender
+            .remaining_health()
+            .is_some_and(|r| s.defender >= r)
+    }
+
+    fn attacker_gone(&self, s: &State, i: usize) -> bool {
+        self.attackers[i]
+            .remaining_health()
+            .is_some_and(|r| s.attackers[i].0 >= r)
+    }
+
+    /// The law of the next state when attacker `i` attacks from state `s`.
+    fn step(&self, s: &State, i: usize) -> Result<Joint<State, Num>> {
+        if self.defender_gone(s) || self.attacker_gone(s, i) {
+            return Ok(Joint::point(s.clone()));
+        }
+        let mut a = self.attackers[i].clone();
+        a.counters += s.attackers[i].0;
+        a.power = a.power.saturating_sub(s.attackers[i].1);
+        let mut d = self.defender.clone();
+        d.counters += s.defender;
+        let game = Game {
+            units: vec![a, d],
+            sides: vec![Side::Attacking, Side::Defending],
+            policy: self.policy,
+        };
+        let out = solve(&game)?;
+        let stun = self.defender.keywords.stun;
+        Ok(out.solution.tallies.map(|t| {
+            let mut next = s.clone();
+            next.defender += t.damage[DEFENDER];
+            next.attackers[i].0 += t.damage[ATTACKER];
+            if t.damage[ATTACKER] > 0 && t.damaged_by & (1 << DEFENDER) != 0 {
+                next.attackers[i].1 += stun;
+            }
+            next
+        }))
+    }
+
+    /// Solves the plan exactly.
+    pub fn solve(&self) -> Result<PlanReport> {
+        let mut law: Joint<State, Num> = Joint::point(State {
+            defender: 0,
+            attackers: vec![(0, 0); self.attackers.len()],
+        });
+        let mut steps = Vec::new();
+        let mut before = BigRational::from_integer(0.into());
+        for &i in &self.steps {
+            // Each distinct state is solved once.
+            let mut memo: HashMap<State, Joint<State, Num>> = HashMap::new();
+            for (s, _) in law.entries() {
+                if !memo.contains_key(s) {
+                    memo.insert(s.clone(), self.step(s, i)?);
+                }
+            }
+            law = law.bind(|s| memo[s].clone());
+            let total = law.marginal(|s| s.defender as i64);
+            let mean = total.mean();
+            steps.push(StepReport {
+                attacker: self.attackers[i].name.clone(),
+                defender_discarded: law.prob(|s| self.defender_gone(s)),
+                damage: &mean - &before,
+                total_so_far: total,
+            });
+            before = mean;
+        }
+        let n = self.attackers.len();
+        Ok(PlanReport {
+            plan: self.clone(),
+            total_damage: law.marginal(|s| s.defender as i64),
+            taken_back: (0..n)
+                .map(|i| law.marginal(|s| s.attackers[i].0 as i64))
+                .collect(),
+            total_taken_back: law.marginal(|s| s.attackers.iter().map(|a| a.0 as i64).sum()),
+            attacker_discarded: (0..n)
+                .map(|i| law.prob(|s| self.attacker_gone(s, i)))
+                .collect(),
+            steps,
+        })
+    }
+}
+
+impl PlanReport {
+    /// The report as JSON: `defender_discarded_by_step` (P(discarded by the
+    /// end of step k), k from 1), per-step details, the law of the total
+    /// damage, and the damage taken back, every probability a fraction.
+    pub fn to_json(&self) -> Value {
+        let by_step: Vec<Value> = self
+            .steps
+            .iter()
+            .map(|s| Value::String(fraction_string(&s.defender_discarded)))
+            .collect();
+        let steps: Vec<Value> = self
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                json!({"step": k + 1, "attacker": s.attacker,
+                       "defender_discarded": fraction_string(&s.defender_discarded),
+                       "expected_damage": fraction_string(&s.damage)})
+            })
+            .collect();
+        let mut back = Map::new();
+        let mut disc = Map::new();
+        for (i, a) in self.plan.attackers.iter().enumerate() {
+            back.insert(a.name.clone(), dist_json(&self.taken_back[i]));
+            disc.insert(
+                a.name.clone(),
+                fraction_string(&self.attacker_discarded[i]).into(),
+            );
+        }
+        json!({
+            "defender": self.plan.defender.name,
+            "defender_discarded_by_step": by_step,
+            "steps": steps,
+            "total_damage": dist_json(&self.total_damage),
+            "damage_taken_back": dist_json(&self.total_taken_back),
+            "damage_taken_back_by_unit": back,
+            "attacker_discarded": disc,
+        })
+    }
+
+    /// The report as text.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "Plan against {}", self.plan.defender.name);
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<24} {:>14} {:>24}",
+            "step", "attacker", "E[damage]", "P(defender discarded)"
+        );
+        for (k, s) in self.steps.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{:>4}  {:<24} {:>14.4} {:>15} = {:>6.2}%",
+                k + 1,
+                s.attacker,
+                to_f64(&s.damage),
+                fraction_string(&s.defender_discarded),
+                100.0 * to_f64(&s.defender_discarded)
+            );
+        }
+        let total = self.total_damage.mean();
+        let back = self.total_taken_back.mean();
+        let _ = writeln!(
+            out,
+            "expected total damage: {} = {:.4}",
+            fraction_string(&total),
+            to_f64(&total)
+        );
+        let _ = writeln!(
+            out,
+            "expected damage taken back: {} = {:.4}",
+            fraction_string(&back),
+            to_f64(&back)
+        );
+        for (i, a) in self.plan.attackers.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {}: {:.4} taken back, P(discarded) = {:.2}%",
+                a.name,
+                to_f64(&self.taken_back[i].mean()),
+                100.0 * to_f64(&self.attacker_discarded[i])
+            );
+        }
+        for (u, t) in &self.plan.ignored {
+            let _ = writeln!(out, "ignored: {u}: '{t}'");
+        }
+        out
+    }
+}

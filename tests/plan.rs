@@ -1,0 +1,216 @@
+//! Battle plans against brute force: every face of every attack of every
+//! step, counters carried over, Stun lowering later power, a discarded
+//! defender ending the plan; and the pictures.
+
+use num_rational::BigRational;
+use std::collections::BTreeMap;
+use swtcg_odds::plan::Plan;
+use swtcg_odds::plot::{Series, svg};
+use swtcg_odds::sample::Model;
+use swtcg_odds::unit::Unit;
+
+/// Every face sequence of `n` dice.
+fn seqs(n: u32) -> Vec<Vec<i32>> {
+    let mut out = vec![vec![]];
+    for _ in 0..n {
+        out = out
+            .into_iter()
+            .flat_map(|s: Vec<i32>| {
+                (1..=6).map(move |f| {
+                    let mut t = s.clone();
+                    t.push(f);
+                    t
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+type State = (u32, Vec<(u32, u32)>); // defender counters, per attacker (counters, Stun taken)
+
+/// The exact law of the plan's states after each step, by enumeration with
+/// the die-level simulator. These plans have no Lucky and no paid
+/// abilities; their one choice, the Deflect's target, ties for the damage
+/// objective and optimal play then sends it back at the source, as the
+/// simulator does.
+fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
+    let one = BigRational::from_integer(1.into());
+    let mut law: BTreeMap<State, BigRational> =
+        BTreeMap::from([((0, vec![(0, 0); plan.attackers.len()]), one)]);
+    let mut out = vec![];
+    let d_left = plan.defender.health.unwrap() - plan.defender.counters;
+    for &i in &plan.steps {
+        let mut next: BTreeMap<State, BigRational> = BTreeMap::new();
+        for (s, p) in &law {
+            let a0 = &plan.attackers[i];
+            let gone_a = a0.health.is_some_and(|h| a0.counters + s.1[i].0 >= h);
+            if s.0 >= d_left || gone_a {
+                *next.entry(s.clone()).or_default() += p;
+                continue;
+            }
+            let mut a = a0.clone();
+            a.counters += s.1[i].0;
+            a.power = a.power.saturating_sub(s.1[i].1);
+            let mut d = plan.defender.clone();
+            d.counters += s.0;
+            let model = Model::new(a.clone(), d.clone());
+            let n = a.power.saturating_sub(d.keywords.shields);
+            let faces = seqs(n);
+            let rets = seqs(d.keywords.retaliate);
+            let w = p / BigRational::from_integer(((faces.len() * rets.len()) as i64).into());
+            for f in &faces {
+                for r in &rets {
+                    let x = model.resolve(f, r);
+                    let mut t = s.clone();
+                    t.0 += x.def_dmg;
+                    t.1[i].0 += x.att_dmg;
+                    if x.att_dmg > 0 {
+                        t.1[i].1 += d.keywords.stun;
+                    }
+                    *next.entry(t).or_default() += &w;
+                }
+            }
+        }
+        law = next;
+        out.push(law.clone());
+    }
+    out
+}
+
+fn check(json: &str) {
+    let plan = Plan::from_json(json).unwrap();
+    let report = plan.solve().unwrap();
+    let laws = brute(&plan);
+    let d_left = plan.defender.health.unwrap() - plan.defender.counters;
+    for (k, law) in laws.iter().enumerate() {
+        let p: BigRational = law
+            .iter()
+            .filter(|(s, _)| s.0 >= d_left)
+            .map(|(_, p)| p)
+            .sum();
+        assert_eq!(report.steps[k].defender_discarded, p, "step {}", k + 1);
+        let mean: BigRational = law
+            .iter()
+            .map(|(s, p)| p * BigRational::from_integer(s.0.into()))
+            .sum();
+        assert_eq!(report.steps[k].total_so_far.mean(), mean, "step {}", k + 1);
+    }
+    let last = laws.last().unwrap();
+    for (v, p) in report.total_damage.pmf() {
+        let want: BigRational = last
+            .iter()
+            .filter(|(s, _)| s.0 as i64 == v)
+            .map(|(_, p)| p)
+            .sum();
+        assert_eq!(p, want, "P(total = {v})");
+    }
+    for i in 0..plan.attackers.len() {
+        let want: BigRational = last
+            .iter()
+            .map(|(s, p)| p * BigRational::from_integer(s.1[i].0.into()))
+            .sum();
+        assert_eq!(report.taken_back[i].mean(), want, "taken back by {i}");
+    }
+    assert!(report.total_damage.sums_to_one());
+}
+
+#[test]
+fn plans_match_brute_force() {
+    // Counters carry over; the defender's Stun (through Retaliate) lowers
+    // the repeated attacker's later power.
+    check(
+        r#"{"defender": {"name": "D", "power": 3, "health": 5, "counters": 1, "keywords": ["Retaliate 1", "Stun 1"]},
+            "attackers": [{"name": "A", "power": 3, "health": 4, "keywords": ["Critical Hit 1"]},
+                          {"name": "B", "power": 2, "health": 2}],
+            "steps": ["A", "B", "A"]}"#,
+    );
+    // Deflect back at the attackers, an attacker discarded by it, Armor.
+    check(
+        r#"{"defender": {"name": "D", "power": 3, "health": 4, "keywords": ["Deflect 1", "Armor", "Stun 2"]},
+            "attackers": [{"name": "A", "power": 3, "health": 1}, {"name": "B", "power": 2, "health": 3, "keywords": ["Accuracy 1"]}],
+            "steps": ["A", "A", "B"]}"#,
+    );
+}
+
+#[test]
+fn a_discarded_defender_ends_the_plan() {
+    let plan = Plan::from_json(
+        r#"{"defender": {"name": "D", "power": 1, "health": 1},
+            "attackers": [{"name": "A", "power": 2, "keywords": ["Accuracy 3"]}],
+            "steps": ["A", "A"]}"#,
+    )
+    .unwrap();
+    let r = plan.solve().unwrap();
+    // 2 hits always: discarded by step 1; step 2 adds nothing.
+    assert_eq!(
+        r.steps[0].defender_discarded,
+        BigRational::from_integer(1.into())
+    );
+    assert_eq!(r.steps[1].damage, BigRational::from_integer(0.into()));
+    assert_eq!(r.total_damage.mean(), BigRational::from_integer(2.into()));
+}
+
+#[test]
+fn bad_plans_are_clear_errors() {
+    for (text, needle) in [
+        (
+            r#"{"defender": {"name": "D", "power": 1}, "attackers": [{"name": "A", "power": 2}]}"#,
+            "needs its health",
+        ),
+        (
+            r#"{"defender": {"name": "D", "health": 3}, "attackers": []}"#,
+            "no attackers",
+        ),
+        (
+            r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A", "power": 2}], "steps": ["Z"]}"#,
+            "step 'Z' names no attacker",
+        ),
+        (
+            r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A", "power": 2, "keywords": ["Jump"]}]}"#,
+            "unit 'A': keyword 'Jump'",
+        ),
+        (
+            r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A"}], "extra": 1}"#,
+            "unknown field",
+        ),
+    ] {
+        let e = Plan::from_json(text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text}: {e}");
+    }
+}
+
+#[test]
+fn pictures_are_well_formed_and_carry_the_numbers() {
+    let mut d = Unit::new("d", 3);
+    d.keywords.parry = 1;
+    let o = swtcg_odds::attack::attack(&Unit::new("a <&> \"b\"", 4), &d).unwrap();
+    let series = vec![
+        Series::at_least("damage <&>", &o.defender_damage),
+        Series::at_least("hits", &o.hits),
+    ];
+    let text = svg("Attack \"4\" & <Parry>", "damage k", &series);
+    let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    // Every point carries its exact P(at least k).
+    let circles: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .collect();
+    let expected: usize = series.iter().map(|s| s.points.len()).sum();
+    assert_eq!(circles.len(), expected);
+    for (k, p) in o.defender_damage.tail() {
+        let found = circles.iter().any(|c| {
+            c.attribute("data-k") == Some(&k.to_string())
+                && c.attribute("data-p") == Some(&swtcg_odds::dist::fraction_string(&p))
+        });
+        assert!(found, "P(damage >= {k}) = {p} not drawn");
+    }
+    let labels: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(labels.contains(&"damage <&>"), "{labels:?}");
+    assert!(labels.contains(&"50%"));
+}
