@@ -61,11 +61,13 @@ fn powers<W: Weight>(b: u64, n: u32) -> Vec<W> {
     out
 }
 
-/// Counts of face sequences of `n` dice by `(hits, present)`, where `present`
-/// is the set (bit mask) of marked faces that appear. `mark[f - 1]` is the bit
-/// of face `f` (0 for an unmarked face); every mark is a single bit below
-/// `1 << marks`. Returns `counts[hits * 2^marks + present]`, summing to `6^n`.
-fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> Vec<W> {
+/// Zeta-domain counts of face sequences of `n` dice: `zeta[hits * 2^marks +
+/// T]` is the number of sequences with `hits` hits whose marked faces all
+/// lie in the set `T` (bit mask), `C(n, hits) a^hits b^(n-hits)` with `a`
+/// hitting and `b` missing faces allowed. `mark[f - 1]` is the bit of face
+/// `f` (0 for an unmarked face); every mark is a single bit below
+/// `1 << marks`.
+fn face_zeta<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> Vec<W> {
     let subsets = 1usize << marks;
     let binom = binomial_row::<W>(n);
     // For each allowed set T: (#hitting faces, #missing faces) allowed.
@@ -94,18 +96,25 @@ fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> 
             }
         }
     }
-    let mut counts = vec![W::zero(); subsets * (n as usize + 1)];
-    for (h, row) in counts.chunks_mut(subsets).enumerate() {
-        // Sequences with h hits using only the faces allowed by T ...
+    let mut zeta = vec![W::zero(); subsets * (n as usize + 1)];
+    for (h, row) in zeta.chunks_mut(subsets).enumerate() {
         for (t, cell) in row.iter_mut().enumerate() {
             let (a, b) = ab[t];
             *cell = binom[h]
                 .mul_ref(&pows[a as usize][h])
                 .mul_ref(&pows[b as usize][n as usize - h]);
         }
-        // ... and by Möbius inversion over the subsets, those in which every
-        // mark of M is present. After each bit, every cell still counts
-        // sequences, so unsigned subtraction never goes below zero.
+    }
+    zeta
+}
+
+/// Möbius inversion over the subsets, row by row (rows of `2^marks`): from
+/// "marked faces within T" to "exactly the marked faces M present". After
+/// each bit every cell still counts sequences, so unsigned subtraction never
+/// goes below zero.
+fn mobius<W: Weight>(counts: &mut [W], marks: u32) {
+    let subsets = 1usize << marks;
+    for row in counts.chunks_mut(subsets) {
         for bit in 0..marks {
             let b = 1usize << bit;
             for m in 0..subsets {
@@ -116,7 +125,6 @@ fn face_counts<W: Weight>(n: u32, threshold: i32, mark: [u8; 6], marks: u32) -> 
             }
         }
     }
-    counts
 }
 
 const ONE: u8 = 1;
@@ -128,36 +136,42 @@ const FOUR: u8 = 4;
 /// 4, `fury` more dice are rolled, once). The denominator is `6^(dice+fury)`.
 pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) -> Joint<Roll, W> {
     let t = hit_threshold(accuracy, armor);
-    // Dense accumulation by (hits, one, six), the order of `Roll`.
-    let mut dense = vec![W::zero(); 4 * (dice + fury + 1) as usize];
-    let index =
-        |hits: usize, m: u8| 4 * hits + 2 * (m & ONE != 0) as usize + (m & SIX != 0) as usize;
-    if fury == 0 {
-        let counts = face_counts::<W>(dice, t, [ONE, 0, 0, 0, 0, SIX], 2);
-        for (i, w) in counts.into_iter().enumerate() {
-            dense[index(i / 4, (i % 4) as u8)] = w;
-        }
+    // Zeta domain over the marks (ONE, SIX): cell [hits * 4 + T] counts the
+    // sequences whose natural 1s and 6s are allowed by T.
+    let mut zeta = if fury == 0 {
+        face_zeta::<W>(dice, t, [ONE, 0, 0, 0, 0, SIX], 2)
     } else {
-        let first = face_counts::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
-        let extra = face_counts::<W>(fury, t, [ONE, 0, 0, 0, 0, SIX], 2);
+        // First roll with FOUR marked; Fury's dice join the sequences that
+        // show a 4. In the zeta domain, the OR of the marks of two
+        // independent rolls is a plain product, so only the hits convolve.
+        let first = face_zeta::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
+        let extra = face_zeta::<W>(fury, t, [ONE, 0, 0, 0, 0, SIX], 2);
         let no_fury_scale = W::pow(6, fury);
-        for (i, w) in first.into_iter().enumerate() {
-            let (h, m) = (i / 8, (i % 8) as u8);
-            if w.is_zero() {
-                continue;
-            }
-            if m & FOUR == 0 {
-                dense[index(h, m)].add_assign_ref(&w.mul_ref(&no_fury_scale));
-                continue;
-            }
-            for (j, w2) in extra.iter().enumerate() {
-                if !w2.is_zero() {
-                    let (h2, m2) = (j / 4, (j % 4) as u8);
-                    dense[index(h + h2, m | m2)].add_assign_ref(&w.mul_ref(w2));
+        let mut z = vec![W::zero(); 4 * (dice + fury + 1) as usize];
+        for h in 0..=dice as usize {
+            for m in 0..4usize {
+                let without_four = &first[8 * h + m];
+                let mut with_four = first[8 * h + (m | FOUR as usize)].clone();
+                with_four.sub_assign_ref(without_four);
+                z[4 * h + m].add_assign_ref(&without_four.mul_ref(&no_fury_scale));
+                if with_four.is_zero() {
+                    continue;
+                }
+                for h2 in 0..=fury as usize {
+                    z[4 * (h + h2) + m].add_assign_ref(&with_four.mul_ref(&extra[4 * h2 + m]));
                 }
             }
         }
-    }
+        z
+    };
+    mobius(&mut zeta, 2);
+    // Mask bit 0 is ONE and bit 1 is SIX; `Roll` orders (hits, one, six).
+    let dense: Vec<W> = (0..zeta.len())
+        .map(|i| {
+            let (h, one, six) = (i / 4, (i >> 1) & 1, i & 1);
+            zeta[4 * h + one + 2 * six].clone()
+        })
+        .collect();
     let entries = dense
         .into_iter()
         .enumerate()
