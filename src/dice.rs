@@ -241,6 +241,50 @@ mod tests {
     }
 
     #[test]
+    fn fury_matches_small_enumeration() {
+        let seq = |n: u32| -> Vec<Vec<i32>> {
+            (0..6u32.pow(n))
+                .map(|mut c| {
+                    (0..n)
+                        .map(|_| {
+                            let f = (c % 6 + 1) as i32;
+                            c /= 6;
+                            f
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        for (n, fury, acc) in
+            (0..=3u32).flat_map(|n| (1..=2u32).flat_map(move |f| (-2..=3).map(move |a| (n, f, a))))
+        {
+            let t = hit_threshold(acc, false);
+            let roll = |faces: &[i32]| Roll {
+                hits: faces.iter().filter(|&&f| f >= t).count() as u32,
+                one: faces.contains(&1),
+                six: faces.contains(&6),
+            };
+            let mut pairs = Vec::new();
+            for first in seq(n) {
+                if first.contains(&4) {
+                    for extra in seq(fury) {
+                        let all: Vec<i32> = first.iter().chain(&extra).copied().collect();
+                        pairs.push((roll(&all), 1u128));
+                    }
+                } else {
+                    pairs.push((roll(&first), 6u128.pow(fury)));
+                }
+            }
+            let want = Joint::from_pairs(pairs, 6u128.pow(n + fury));
+            assert_eq!(
+                attack_roll::<u128>(n, acc, false, fury),
+                want,
+                "n={n} fury={fury} acc={acc}"
+            );
+        }
+    }
+
+    #[test]
     fn big_weights_agree() {
         let s = attack_roll::<u128>(7, 1, true, 2);
         let b = attack_roll::<BigUint>(7, 1, true, 2);
