@@ -23,7 +23,7 @@
 //! assert_eq!(t.not_understood, vec!["Bombard 6".to_string()]);
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, read_file};
 use crate::keywords::{Ability, Keyword, parse};
 use crate::unit::{Keywords, Unit};
 
@@ -284,10 +284,7 @@ const COLUMNS: [&str; 14] = [
 impl CardDb {
     /// Reads a database file.
     pub fn from_file(path: &str) -> Result<CardDb> {
-        let bytes =
-            std::fs::read(path).map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
-        let text = String::from_utf8_lossy(&bytes);
-        CardDb::parse(&text).map_err(|e| Error::input(format!("{path}: {e}")))
+        CardDb::parse(&read_file(path)?).map_err(|e| e.about(path))
     }
 
     /// Parses database text: a header row naming the columns, then cards.

@@ -22,6 +22,19 @@ impl Error {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The same error, said of `what` (a file, a flag): `what: message`.
+    pub fn about(self, what: &str) -> Self {
+        Error::input(format!("{what}: {}", self.message))
+    }
+}
+
+/// Reads a whole file as text (invalid UTF-8 replaced), or says which file
+/// could not be read and why.
+pub fn read_file(path: &str) -> Result<String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 impl fmt::Display for Error {

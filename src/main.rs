@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use swtcg_odds::attack::{ATTACKER, Objective, Side, attack};
 use swtcg_odds::cards::{Card, CardDb, Target};
 use swtcg_odds::dist::{Dist, Num};
-use swtcg_odds::error::{Error, Result};
+use swtcg_odds::error::{Error, Result, read_file};
 use swtcg_odds::matchups::{
     docs_page, duel, matrix, render_csv, render_json, render_markdown, resolve_conditions,
 };
@@ -895,10 +895,8 @@ fn run_command(cli: Cli) -> std::result::Result<String, Failure> {
             })
         }
         Command::Verify(cmd) => {
-            let text = std::fs::read_to_string(&cmd.counts)
-                .map_err(|e| Error::input(format!("--counts {}: cannot read: {e}", cmd.counts)))?;
-            let counts =
-                parse_counts(&text).map_err(|e| Error::input(format!("{}: {e}", cmd.counts)))?;
+            let text = read_file(&cmd.counts).map_err(|e| e.about("--counts"))?;
+            let counts = parse_counts(&text).map_err(|e| e.about(&cmd.counts))?;
             let exact = exact_law(&cmd.scenario, &cmd.units, &cmd.quantity)?;
             let v = check(&exact, &counts, cmd.alpha)?;
             let text = if cmd.json {

@@ -20,7 +20,7 @@
 
 use crate::attack::{ATTACKER, DEFENDER, Side};
 use crate::dist::{Dist, Joint, Num, fraction_string, to_f64};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, read_file};
 use crate::policy::{Game, Policy, solve};
 use crate::report::dist_json;
 use crate::scenario::{PolicyFile, UnitFile};
@@ -158,9 +158,7 @@ impl Plan {
 
     /// Reads a plan file.
     pub fn from_file(path: &str) -> Result<Plan> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
-        Plan::from_json(&text).map_err(|e| Error::input(format!("{path}: {e}")))
+        Plan::from_json(&read_file(path)?).map_err(|e| e.about(path))
     }
 
     fn defender_gone(&self, s: &State) -> bool {

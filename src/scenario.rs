@@ -18,7 +18,7 @@
 
 use crate::attack::{ATTACKER, MAX_UNITS, Objective, Side, Tally, used};
 use crate::dist::{Dist, Num, fraction_string, to_f64};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, read_file};
 use crate::keywords::{Ability, parse};
 use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
 use crate::report::{dist_json, dist_text, fraction_and_percent};
@@ -266,9 +266,7 @@ impl Scenario {
 
     /// Reads a scenario file.
     pub fn from_file(path: &str) -> Result<Scenario> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
-        Scenario::from_json(&text).map_err(|e| Error::input(format!("{path}: {e}")))
+        Scenario::from_json(&read_file(path)?).map_err(|e| e.about(path))
     }
 
     /// Solves the scenario exactly.
