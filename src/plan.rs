@@ -23,7 +23,7 @@ use crate::dist::{Dist, Joint, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, read_file};
 use crate::policy::{Game, Policy, solve};
 use crate::report::dist_json;
-use crate::scenario::{PolicyFile, UnitFile};
+use crate::scenario::{FileContext, PolicyFile, UnitFile};
 use crate::unit::Unit;
 use num_rational::BigRational;
 use serde::Deserialize;
@@ -43,6 +43,8 @@ struct PlanFile {
     policy: Option<PolicyFile>,
     #[serde(default)]
     ignore_unknown: bool,
+    /// A card database for units given as `"card"`.
+    db: Option<String>,
 }
 
 /// A battle plan.
@@ -105,9 +107,23 @@ impl Plan {
         let file: PlanFile =
             serde_json::from_str(text).map_err(|e| Error::input(format!("plan: {e}")))?;
         let policy = PolicyFile::policy(&file.policy)?;
+        let ctx = FileContext::new(file.ignore_unknown, &file.db)?;
         let mut ignored = Vec::new();
-        let (defender, ign) = file.defender.unit(file.ignore_unknown)?;
-        ignored.extend(ign.into_iter().map(|t| (defender.name.clone(), t)));
+        if file.defender.side.is_some() || file.attackers.iter().any(|a| a.side.is_some()) {
+            return Err(Error::input(
+                "plan: \"side\" is for the others of a scenario, not a plan",
+            ));
+        }
+        let built = file.defender.build(&ctx)?;
+        let defender = built.unit;
+        // The defender's conditions on the units attacking it.
+        let attacker_power = built.power_for_attacker;
+        ignored.extend(
+            built
+                .ignored
+                .into_iter()
+                .map(|t| (defender.name.clone(), t)),
+        );
         if defender.health.is_none() {
             return Err(Error::input(format!(
                 "plan: the defender '{}' needs its health (a plan ends when it is discarded)",
@@ -116,7 +132,9 @@ impl Plan {
         }
         let mut attackers: Vec<Unit> = Vec::new();
         for f in &file.attackers {
-            let (u, ign) = f.unit(file.ignore_unknown)?;
+            let built = f.build(&ctx)?;
+            let (mut u, ign) = (built.unit, built.ignored);
+            u.power = (u.power as i64 + attacker_power as i64).max(0) as u32;
             if attackers.iter().any(|a| a.name == u.name) || u.name == defender.name {
                 return Err(Error::input(format!(
                     "plan: two units are named '{}'",

@@ -17,6 +17,7 @@
 //! [`ScenarioReport`] renders the result as JSON or text.
 
 use crate::attack::{ATTACKER, MAX_UNITS, Objective, Side, Tally, used};
+use crate::cards::CardDb;
 use crate::dist::{Dist, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, read_file};
 use crate::keywords::{Ability, parse};
@@ -28,38 +29,151 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
-/// A unit as written in scenario and plan files.
+/// A unit as written in scenario and plan files: numbers and keyword
+/// texts, or a card (or stack) of the file's card database, with
+/// conditions switched on and keywords added.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct UnitFile {
-    name: String,
+    name: Option<String>,
+    card: Option<String>,
     #[serde(default)]
-    power: u32,
+    conditions: Vec<String>,
+    power: Option<u32>,
     health: Option<u32>,
     #[serde(default)]
     counters: u32,
     #[serde(default)]
     keywords: Vec<String>,
-    side: Option<String>,
+    pub(crate) side: Option<String>,
+}
+
+/// What a file's units are read with.
+pub(crate) struct FileContext {
+    /// List unknown keywords instead of failing.
+    pub ignore_unknown: bool,
+    /// The card database named by the file's `"db"`.
+    pub db: Option<CardDb>,
+}
+
+impl FileContext {
+    /// The context of a file: its `ignore_unknown` and its card database
+    /// (`db`, a path relative to the working directory).
+    pub(crate) fn new(ignore_unknown: bool, db: &Option<String>) -> Result<FileContext> {
+        Ok(FileContext {
+            ignore_unknown,
+            db: db.as_deref().map(CardDb::from_file).transpose()?,
+        })
+    }
+}
+
+/// A unit read from a file.
+pub(crate) struct Built {
+    /// The unit.
+    pub unit: Unit,
+    /// Keyword texts ignored.
+    pub ignored: Vec<String>,
+    /// Power its conditions give the unit attacking it.
+    pub power_for_attacker: i32,
 }
 
 impl UnitFile {
-    /// The unit, and the keyword texts ignored (with `ignore_unknown`).
-    pub(crate) fn unit(&self, ignore_unknown: bool) -> Result<(Unit, Vec<String>)> {
-        if self.side.is_some() {
-            return Err(Error::input(format!(
-                "unit '{}': \"side\" is only for the others of a scenario",
-                self.name
-            )));
+    /// Its name, as given or from its card.
+    pub(crate) fn label(&self) -> String {
+        self.name
+            .clone()
+            .or_else(|| self.card.clone())
+            .unwrap_or_default()
+    }
+
+    /// The unit, the keyword texts ignored, and the power its conditions
+    /// give its attacker.
+    pub(crate) fn build(&self, ctx: &FileContext) -> Result<Built> {
+        let Some(spec) = &self.card else {
+            let name = self
+                .name
+                .as_deref()
+                .ok_or_else(|| Error::input("a unit needs a \"name\" (or a \"card\")"))?;
+            if !self.conditions.is_empty() {
+                return Err(Error::input(format!(
+                    "unit '{name}': \"conditions\" go with a \"card\""
+                )));
+            }
+            let (unit, ignored) = unit_from_texts(
+                name,
+                self.power.unwrap_or(0),
+                self.health,
+                self.counters,
+                &self.keywords,
+                ctx.ignore_unknown,
+            )?;
+            return Ok(Built {
+                unit,
+                ignored,
+                power_for_attacker: 0,
+            });
+        };
+        let label = self.label();
+        let db = ctx.db.as_ref().ok_or_else(|| {
+            Error::input(format!(
+                "unit '{label}': a \"card\" needs the file's \"db\" (a card database)"
+            ))
+        })?;
+        let stack = db
+            .stack(spec)
+            .map_err(|e| e.about(&format!("unit '{label}'")))?;
+        let mut on = Vec::new();
+        for c in &self.conditions {
+            let needle = c.to_lowercase();
+            let found: Vec<usize> = stack
+                .conditions()
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.text.to_lowercase().contains(&needle))
+                .map(|(i, _)| i)
+                .collect();
+            if found.is_empty() {
+                return Err(Error::input(format!(
+                    "unit '{label}': condition '{c}' matches none of {}'s conditions",
+                    stack.top().name
+                )));
+            }
+            on.extend(found);
         }
-        unit_from_texts(
-            &self.name,
-            self.power,
-            self.health,
-            self.counters,
-            &self.keywords,
-            ignore_unknown,
-        )
+        let mut unit = stack.unit(&on, 0);
+        if let Some(n) = &self.name {
+            unit.name = n.clone();
+        }
+        if let Some(p) = self.power {
+            unit.power = p;
+        }
+        if let Some(h) = self.health {
+            unit.health = Some(h);
+        }
+        unit.counters = self.counters;
+        let mut ignored = Vec::new();
+        let mut abilities = Vec::new();
+        for t in &self.keywords {
+            match parse(t) {
+                Ok(a) => abilities.push(a),
+                Err(_) if ctx.ignore_unknown => ignored.push(t.clone()),
+                Err(e) => return Err(e.about(&format!("unit '{label}'"))),
+            }
+        }
+        if !abilities.is_empty() {
+            let mut all: Vec<Ability> = stack.top().read.abilities.clone();
+            for &i in &on {
+                all.extend(stack.conditions()[i].grants.iter().cloned());
+            }
+            all.extend(abilities);
+            unit.keywords = Keywords::from_abilities(&all);
+        }
+        unit.validate()?;
+        Ok(Built {
+            unit,
+            ignored,
+            power_for_attacker: stack.power_for_attacker(&on),
+        })
     }
 }
 
@@ -96,6 +210,8 @@ struct ScenarioFile {
     policy: Option<PolicyFile>,
     #[serde(default)]
     ignore_unknown: bool,
+    /// A card database for units given as `"card"`.
+    db: Option<String>,
 }
 
 /// A scenario: the game to solve, and the keyword texts that were ignored.
@@ -214,13 +330,15 @@ impl Scenario {
         ]
         .into_iter()
         .chain(file.others.iter().map(|u| (u, None)));
+        let ctx = FileContext::new(file.ignore_unknown, &file.db)?;
+        let mut attacker_power = 0;
         for (u, fixed) in all {
             let side = match (fixed, u.side.as_deref()) {
                 (Some(s), None) => s,
                 (Some(_), Some(_)) => {
                     return Err(Error::input(format!(
                         "unit '{}': \"side\" is only for the others (the attacker and defender have theirs)",
-                        u.name
+                        u.label()
                     )));
                 }
                 (None, Some(s)) if s.eq_ignore_ascii_case("attacker") => Side::Attacking,
@@ -228,26 +346,33 @@ impl Scenario {
                 (None, other) => {
                     return Err(Error::input(format!(
                         "unit '{}': \"side\" must be \"attacker\" or \"defender\", found {:?}",
-                        u.name,
+                        u.label(),
                         other.unwrap_or("nothing")
                     )));
                 }
             };
-            if units.iter().any(|x: &Unit| x.name == u.name) {
-                return Err(Error::input(format!("two units are named '{}'", u.name)));
+            let built = u.build(&ctx)?;
+            if units.iter().any(|x: &Unit| x.name == built.unit.name) {
+                return Err(Error::input(format!(
+                    "two units are named '{}'",
+                    built.unit.name
+                )));
             }
-            let (unit, ign) = unit_from_texts(
-                &u.name,
-                u.power,
-                u.health,
-                u.counters,
-                &u.keywords,
-                file.ignore_unknown,
-            )?;
-            ignored.extend(ign.into_iter().map(|t| (u.name.clone(), t)));
-            units.push(unit);
+            if fixed == Some(Side::Defending) {
+                attacker_power = built.power_for_attacker;
+            }
+            ignored.extend(
+                built
+                    .ignored
+                    .into_iter()
+                    .map(|t| (built.unit.name.clone(), t)),
+            );
+            units.push(built.unit);
             sides.push(side);
         }
+        // The declared defender's conditions on the unit attacking it.
+        let a = &mut units[ATTACKER];
+        a.power = (a.power as i64 + attacker_power as i64).max(0) as u32;
         if units.len() > MAX_UNITS {
             return Err(Error::input(format!(
                 "scenario: {} units; at most {MAX_UNITS} can take part in one attack",

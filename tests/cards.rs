@@ -252,3 +252,73 @@ fn the_real_sample_lines() {
     );
     assert!(db.stack("Luke Skywalker (B2) + Luke Skywalker (A)").is_ok());
 }
+
+#[test]
+fn scenario_and_plan_units_from_cards() {
+    use swtcg_odds::plan::Plan;
+    use swtcg_odds::scenario::Scenario;
+    let db = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cards.tsv");
+    let sc = Scenario::from_json(&format!(
+        r#"{{"db": "{db}",
+            "attacker": {{"card": "Anakin Skywalker (B)", "conditions": ["sith"]}},
+            "defender": {{"card": "Dooku (A)", "conditions": ["non-Sith"], "counters": 2, "keywords": ["Armor"]}}}}"#
+    ))
+    .unwrap();
+    let (a, d) = (&sc.game.units[0], &sc.game.units[1]);
+    // Lucky 1 from its condition; power 4 - 1 from Dooku's.
+    assert_eq!(
+        (a.name.as_str(), a.power, a.keywords.lucky),
+        ("Anakin Skywalker (B)", 3, 1)
+    );
+    assert_eq!(
+        (
+            d.health,
+            d.counters,
+            d.keywords.armor,
+            d.keywords.paid_deflect
+        ),
+        (Some(6), 2, true, 2)
+    );
+    let r = sc.solve().unwrap();
+    assert!(r.outcome.solution.tallies.sums_to_one());
+    let plan = Plan::from_json(&format!(
+        r#"{{"db": "{db}", "defender": {{"card": "Dooku (A)", "conditions": ["non-Sith"]}},
+            "attackers": [{{"card": "Anakin Skywalker (C) + Anakin Skywalker (A)", "name": "Anakin"}},
+                          {{"card": "Clone Trooper Squad"}}]}}"#
+    ))
+    .unwrap();
+    // The stack: 6 + 1 power, less Dooku's 1.
+    assert_eq!(plan.attackers[0].power, 6);
+    assert_eq!(plan.attackers[1].power, 2);
+    assert!(plan.solve().unwrap().total_damage.sums_to_one());
+    for (text, needle) in [
+        (
+            r#"{"attacker": {"card": "Dooku (A)"}, "defender": {"name": "D"}}"#.to_string(),
+            "needs the file's \"db\"",
+        ),
+        (
+            format!(
+                r#"{{"db": "{db}", "attacker": {{"card": "Dooku (A)", "conditions": ["flying"]}}, "defender": {{"name": "D"}}}}"#
+            ),
+            "condition 'flying' matches none",
+        ),
+        (
+            format!(r#"{{"db": "{db}", "attacker": {{"power": 3}}, "defender": {{"name": "D"}}}}"#),
+            "needs a \"name\"",
+        ),
+        (
+            format!(
+                r#"{{"db": "{db}", "attacker": {{"card": "Nobody"}}, "defender": {{"name": "D"}}}}"#
+            ),
+            "no unit card named",
+        ),
+        (
+            r#"{"db": "/no/such.tsv", "attacker": {"name": "A"}, "defender": {"name": "D"}}"#
+                .to_string(),
+            "cannot read",
+        ),
+    ] {
+        let e = Scenario::from_json(&text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text}: {e}");
+    }
+}
