@@ -20,6 +20,8 @@
 //! assert_eq!(out.defender_damage.mean().to_string(), "4/3");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod attack;
 pub mod cards;
 pub mod dice;

@@ -71,6 +71,9 @@ impl Default for Policy {
 
 /// Most (states × re-roll choices) one Lucky stage may examine.
 pub const MAX_LUCKY_WORK: u64 = 200_000_000;
+/// Most values one Lucky stage may hold at once (states × (re-rolls + 2)),
+/// which keeps memory well under 1 GiB.
+pub const MAX_LUCKY_VALUES: u64 = 4_500_000;
 
 /// The classes of faces that matter after the roll: 0 a natural 1, 1 a
 /// natural 6, 2 another hitting face, 3 another missing face.
@@ -348,6 +351,31 @@ fn forward(
     (next, used)
 }
 
+/// Refuses a Lucky stage that would examine more than [`MAX_LUCKY_WORK`]
+/// (state, choice) pairs — `C(m+3, 3)` states of `m` dice times `C(x+4, 4)`
+/// ways to pick up to `x` dice to re-roll — or hold more than
+/// [`MAX_LUCKY_VALUES`] values.
+fn check_lucky_work(unit: &str, x: u32, m: u32, lucky: LuckyPolicy) -> Result<()> {
+    let (m, x) = (m as u64, x as u64);
+    let states = (m + 1) * (m + 2) * (m + 3) / 6;
+    let choices = match lucky {
+        LuckyPolicy::Optimal => (x + 1) * (x + 2) * (x + 3) * (x + 4) / 24,
+        LuckyPolicy::Simple => 1,
+    };
+    if states.saturating_mul(choices) > MAX_LUCKY_WORK {
+        return Err(Error::input(format!(
+            "{unit}: Lucky {x} over {m} attack dice is beyond the solver's bound ({states} states x {choices} choices > {MAX_LUCKY_WORK})"
+        )));
+    }
+    if states.saturating_mul(x + 2) > MAX_LUCKY_VALUES {
+        return Err(Error::input(format!(
+            "{unit}: Lucky {x} over {m} attack dice is beyond the solver's memory bound ({states} states x {} values > {MAX_LUCKY_VALUES})",
+            x + 2
+        )));
+    }
+    Ok(())
+}
+
 /// The exact solution of one attack with a fixed defending unit.
 #[derive(Clone, Debug)]
 pub struct AttackSolution {
@@ -406,21 +434,12 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
             LuckyOrder::DefenderFirst => ([Side::Defending, Side::Attacking], [luck[1], luck[0]]),
         };
         for (&x, side) in xs.iter().zip(order) {
-            let m = n as u64 + fury as u64;
-            let states = (m + 1) * (m + 2) * (m + 3) / 6;
-            let choices = (x as u64 + 1).pow(4).min(states);
-            if policy.lucky == LuckyPolicy::Optimal && states * choices > MAX_LUCKY_WORK {
-                return Err(Error::input(format!(
-                    "{}: Lucky {x} over {m} attack dice is beyond the solver's bound ({} states x {} choices > {MAX_LUCKY_WORK})",
-                    if side == Side::Attacking {
-                        &a.name
-                    } else {
-                        &d.name
-                    },
-                    states,
-                    choices
-                )));
-            }
+            let name = if side == Side::Attacking {
+                &a.name
+            } else {
+                &d.name
+            };
+            check_lucky_work(name, x, n + fury, policy.lucky)?;
         }
         let mut value = Num::zero();
         let mut pairs: Vec<(Roll, Num)> = Vec::new();
