@@ -246,6 +246,65 @@ impl Card {
     }
 }
 
+impl Card {
+    /// A card as text: stats, keywords, numbered conditions, what was not understood.
+    pub fn to_text(&self) -> String {
+        let c = self;
+        let mut out = format!(
+            "{} [{} {} {}] power {} health {}{}{} (row {})\n",
+            c.name,
+            c.set,
+            c.side,
+            c.card_type,
+            c.power,
+            c.health,
+            c.cost.map_or(String::new(), |v| format!(" cost {v}")),
+            c.speed.map_or(String::new(), |v| format!(" speed {v}")),
+            c.row
+        );
+        for a in &c.read.abilities {
+            out.push_str(&format!("  keyword: {a}\n"));
+        }
+        for (i, k) in c.read.conditions.iter().enumerate() {
+            let mut grants: Vec<String> = k.grants.iter().map(|a| a.to_string()).collect();
+            if k.power != 0 {
+                grants.push(format!("{:+} power", k.power));
+            }
+            let to = match k.target {
+                Target::This => "",
+                Target::ItsAttacker => " (to the unit attacking it)",
+            };
+            out.push_str(&format!(
+                "  condition {}: \"{}\" -> {}{to}\n",
+                i + 1,
+                k.text,
+                grants.join(", ")
+            ));
+        }
+        for n in &c.read.not_understood {
+            out.push_str(&format!("  not understood: {n}\n"));
+        }
+        out
+    }
+
+    /// A card as JSON.
+    pub fn to_json(&self) -> serde_json::Value {
+        let c = self;
+        serde_json::json!({
+            "name": c.name, "set": c.set, "side": c.side, "type": c.card_type, "subtype": c.subtype,
+            "cost": c.cost, "speed": c.speed, "power": c.power, "health": c.health, "row": c.row,
+            "keywords": c.read.abilities.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            "conditions": c.read.conditions.iter().enumerate().map(|(i, k)| serde_json::json!({
+                "index": i + 1, "text": k.text,
+                "grants": k.grants.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+                "power": k.power,
+                "to": match k.target { Target::This => "itself", Target::ItsAttacker => "its attacker" },
+            })).collect::<Vec<_>>(),
+            "not_understood": c.read.not_understood,
+        })
+    }
+}
+
 /// A name without its trailing `(version)`.
 pub fn base_name(name: &str) -> &str {
     let n = name.trim();

@@ -3,7 +3,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use swtcg_odds::attack::{ATTACKER, Objective, Side, attack};
-use swtcg_odds::cards::{Card, CardDb, Target};
+use swtcg_odds::cards::CardDb;
 use swtcg_odds::dist::{Dist, Num};
 use swtcg_odds::error::{Error, Result, read_file};
 use swtcg_odds::matchups::{
@@ -679,12 +679,12 @@ fn cards(cmd: &CardsCmd) -> Result<String> {
         CardsAction::Find { text, json } => {
             let found = db.find(text);
             if *json {
-                let v: Vec<serde_json::Value> = found.iter().map(|c| card_json(c)).collect();
+                let v: Vec<serde_json::Value> = found.iter().map(|c| c.to_json()).collect();
                 return Ok(serde_json::to_string_pretty(&v).expect("plain JSON") + "\n");
             }
             let mut out = String::new();
             for c in &found {
-                out.push_str(&card_text(c));
+                out.push_str(&c.to_text());
             }
             out.push_str(&format!("{} card(s) found", found.len()));
             if !db.skipped.is_empty() {
@@ -723,61 +723,6 @@ fn cards(cmd: &CardsCmd) -> Result<String> {
             })
         }
     }
-}
-
-/// A card as text: stats, keywords, numbered conditions, what was not understood.
-fn card_text(c: &Card) -> String {
-    let mut out = format!(
-        "{} [{} {} {}] power {} health {}{}{} (row {})\n",
-        c.name,
-        c.set,
-        c.side,
-        c.card_type,
-        c.power,
-        c.health,
-        c.cost.map_or(String::new(), |v| format!(" cost {v}")),
-        c.speed.map_or(String::new(), |v| format!(" speed {v}")),
-        c.row
-    );
-    for a in &c.read.abilities {
-        out.push_str(&format!("  keyword: {a}\n"));
-    }
-    for (i, k) in c.read.conditions.iter().enumerate() {
-        let mut grants: Vec<String> = k.grants.iter().map(|a| a.to_string()).collect();
-        if k.power != 0 {
-            grants.push(format!("{:+} power", k.power));
-        }
-        let to = match k.target {
-            Target::This => "",
-            Target::ItsAttacker => " (to the unit attacking it)",
-        };
-        out.push_str(&format!(
-            "  condition {}: \"{}\" -> {}{to}\n",
-            i + 1,
-            k.text,
-            grants.join(", ")
-        ));
-    }
-    for n in &c.read.not_understood {
-        out.push_str(&format!("  not understood: {n}\n"));
-    }
-    out
-}
-
-/// A card as JSON.
-fn card_json(c: &Card) -> serde_json::Value {
-    serde_json::json!({
-        "name": c.name, "set": c.set, "side": c.side, "type": c.card_type, "subtype": c.subtype,
-        "cost": c.cost, "speed": c.speed, "power": c.power, "health": c.health, "row": c.row,
-        "keywords": c.read.abilities.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
-        "conditions": c.read.conditions.iter().enumerate().map(|(i, k)| serde_json::json!({
-            "index": i + 1, "text": k.text,
-            "grants": k.grants.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
-            "power": k.power,
-            "to": match k.target { Target::This => "itself", Target::ItsAttacker => "its attacker" },
-        })).collect::<Vec<_>>(),
-        "not_understood": c.read.not_understood,
-    })
 }
 
 /// `matchups`.
