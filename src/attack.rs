@@ -41,9 +41,10 @@
 
 use crate::dice::{Roll, attack_roll, damage_dice};
 use crate::dist::{Dist, Joint, Num, Weight, fits_u128};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::unit::Unit;
 use num_rational::BigRational;
+use std::rc::Rc;
 
 /// Index of the attacking unit in an arena.
 pub const ATTACKER: usize = 0;
@@ -57,7 +58,7 @@ pub const MAX_UNITS: usize = 6;
 const STACK: usize = 3;
 
 /// What kind of damage a packet carries (RULES.md: an *instance* of damage).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// The attack damage to the defending unit (hits plus Critical Hit).
     Attack,
@@ -70,7 +71,7 @@ pub enum Kind {
 }
 
 /// One instance of damage: from a source unit to a target unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Packet {
     /// The unit doing the damage (the source, for Deflect's once-per-source).
     pub source: usize,
@@ -158,6 +159,15 @@ pub struct Strike {
     pub one: bool,
 }
 
+/// Optimal play of the damage steps after one strike.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    /// Expected objective plus the arena's value offset, times `6^retaliate`.
+    pub value: Num,
+    /// The law of the final tallies, weights over `6^retaliate`.
+    pub tallies: Vec<(Tally, Num)>,
+}
+
 /// The units of one attack and how its choices are made.
 #[derive(Clone, Debug)]
 pub struct Arena<'a> {
@@ -171,10 +181,18 @@ pub struct Arena<'a> {
     pub retaliate: u32,
     /// How choices are made.
     pub play: Play,
+    /// Search nodes the optimal play of this arena may still visit (see
+    /// [`MAX_SEARCH_NODES`]).
+    pub budget: std::cell::Cell<u64>,
 }
 
+/// Most nodes (packets and choices) the optimal play of one attack may
+/// visit: scenarios with many units that can all deflect at each other grow
+/// exponentially, and are refused rather than left to run for hours.
+pub const MAX_SEARCH_NODES: u64 = 20_000_000;
+
 /// Which phase follows a prevention POP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Phase {
     /// The attack's POP: Retaliate follows.
     Attack,
@@ -182,8 +200,9 @@ enum Phase {
     End,
 }
 
-/// One prevention POP in progress.
-#[derive(Clone, Copy, Debug)]
+/// One prevention POP in progress (unused stack slots hold [`NO_PACKET`],
+/// so that equal POPs compare equal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Pop {
     tally: Tally,
     landed: Landed,
@@ -192,18 +211,20 @@ struct Pop {
     natural_one: bool,
 }
 
+/// An empty stack slot.
+const NO_PACKET: Packet = Packet {
+    source: 0,
+    target: 0,
+    amount: 0,
+    kind: Kind::Attack,
+};
+
 impl Pop {
     fn new(tally: Tally, packets: &[Packet], natural_one: bool) -> Pop {
-        let none = Packet {
-            source: 0,
-            target: 0,
-            amount: 0,
-            kind: Kind::Attack,
-        };
         let mut pop = Pop {
             tally,
             landed: Landed::default(),
-            stack: [none; STACK],
+            stack: [NO_PACKET; STACK],
             len: 0,
             natural_one,
         };
@@ -217,7 +238,7 @@ impl Pop {
 }
 
 /// The damage of one POP that got through prevention, not yet placed.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct Landed {
     incoming: [u32; MAX_UNITS],
     sources: [u8; MAX_UNITS],
@@ -242,6 +263,11 @@ enum DeflectChoice {
     Play { amount: u32, target: Option<usize> },
 }
 
+/// A solved subtree of optimal play, for unit weight: its value (expected
+/// objective plus offset, times the dice denominator still to come) and the
+/// tallies it ends in (shared, as the best option's is passed up unchanged).
+type Solved<W> = Rc<(Num, Vec<(Tally, W)>)>;
+
 /// The resolver of the damage steps for one arena, with weights `W`.
 struct Resolver<'r, 'a, W: Weight> {
     arena: &'r Arena<'a>,
@@ -261,6 +287,7 @@ impl<'a> Arena<'a> {
             defending: DEFENDER,
             retaliate: defender.keywords.retaliate,
             play: Play::Static,
+            budget: std::cell::Cell::new(MAX_SEARCH_NODES),
         }
     }
 
@@ -306,17 +333,31 @@ impl<'a> Arena<'a> {
             + self.retaliate as u64
     }
 
-    /// The exact law of the final tallies after one strike (steps 4–8), over
-    /// `6^retaliate`, each tally weighted by `weight`, pushed into `out`;
-    /// returns the strike's value (expected objective plus offset, times
-    /// `6^retaliate`) under optimal play, 0 under static play.
-    pub fn resolve_strike<W: Weight>(
-        &self,
-        strike: Strike,
-        weight: &W,
-        out: &mut Vec<(Tally, W)>,
-    ) -> Num {
-        self.resolver::<W>().strike(strike, weight, out)
+    /// Optimal play of steps 4–8 after each strike: its value (expected
+    /// objective plus [`Self::value_offset`], times `6^retaliate`) and the
+    /// law of the final tallies (weights over `6^retaliate`). One search
+    /// serves all the strikes, so POPs reached again are not solved again.
+    /// Fails when the search exceeds [`MAX_SEARCH_NODES`].
+    pub fn resolve_optimal(&self, strikes: &[Strike]) -> Result<Vec<Resolved>> {
+        let r = self.resolver::<Num>();
+        let out = strikes
+            .iter()
+            .map(|s| {
+                let solved = r.strike(*s);
+                Resolved {
+                    value: solved.0.clone(),
+                    tallies: solved.1.clone(),
+                }
+            })
+            .collect();
+        if self.budget.get() == 0 {
+            return Err(Error::input(format!(
+                "the choices of this attack ({} units, {} with Deflect) are beyond the solver's bound of {MAX_SEARCH_NODES} search nodes",
+                self.units.len(),
+                self.units.iter().filter(|u| u.keywords.deflect > 0).count()
+            )));
+        }
+        Ok(out)
     }
 
     /// The constant added to every objective value under optimal play, so
@@ -356,7 +397,7 @@ impl<'a> Arena<'a> {
             r.static_retaliate(&placed, &mut out);
         } else {
             for (s, w) in strikes.entries() {
-                r.strike(*s, w, &mut out);
+                out.extend(r.strike(*s).1.iter().map(|(t, wt)| (*t, wt.mul_ref(w))));
             }
         }
         Joint::from_pairs(out, strikes.denom().mul_ref(&r.dice_denom))
@@ -443,8 +484,8 @@ impl<W: Weight> Resolver<'_, '_, W> {
         }
     }
 
-    /// Steps 4–8 from a strike, with the Overkill decision.
-    fn strike(&self, s: Strike, weight: &W, out: &mut Vec<(Tally, W)>) -> Num {
+    /// Optimal play of steps 4–8 from a strike, with the Overkill decision.
+    fn strike(&self, s: Strike) -> Solved<W> {
         let a = self.arena;
         let d = a.defending;
         let attack = |hits: u32| self.attack_packet(&s, hits);
@@ -452,12 +493,12 @@ impl<W: Weight> Resolver<'_, '_, W> {
             Some(r) if a.units[ATTACKER].keywords.overkill => s.hits.saturating_sub(r),
             _ => 0,
         };
-        if excess == 0 || self.optimal().is_none() {
-            let pop = Pop::new(Tally::default(), &[attack(s.hits)], s.one);
-            return self.run(pop, Phase::Attack, weight, out);
+        let plain = Pop::new(Tally::default(), &[attack(s.hits)], s.one);
+        if excess == 0 {
+            return self.run(plain, Phase::Attack);
         }
         // Overkill: the attacker moves 0..=excess hits to one other unit.
-        let mut options = vec![Pop::new(Tally::default(), &[attack(s.hits)], s.one)];
+        let mut options = vec![plain];
         for u in 0..a.units.len() {
             if u == d || u == ATTACKER {
                 continue;
@@ -474,36 +515,26 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 options.push(Pop::new(t, &[attack(s.hits - m), moved], s.one));
             }
         }
-        self.branch(Side::Attacking, options, Phase::Attack, weight, out)
+        self.best(Side::Attacking, options, Phase::Attack)
     }
 
-    /// The owner's best child (first on ties), its tallies appended to `out`.
-    fn branch(
-        &self,
-        owner: Side,
-        options: Vec<Pop>,
-        phase: Phase,
-        weight: &W,
-        out: &mut Vec<(Tally, W)>,
-    ) -> Num {
-        let mut best: Option<(Num, Vec<(Tally, W)>)> = None;
+    /// The owner's best option (the first, on ties).
+    fn best(&self, owner: Side, options: Vec<Pop>, phase: Phase) -> Solved<W> {
+        let mut best: Option<Solved<W>> = None;
         for pop in options {
-            let mut tmp = Vec::new();
-            let v = self.run(pop, phase, weight, &mut tmp);
+            let s = self.run(pop, phase);
             let better = match &best {
                 None => true,
-                Some((bv, _)) => match owner {
-                    Side::Attacking => v > *bv,
-                    Side::Defending => v < *bv,
+                Some(b) => match owner {
+                    Side::Attacking => s.0 > b.0,
+                    Side::Defending => s.0 < b.0,
                 },
             };
             if better {
-                best = Some((v, tmp));
+                best = Some(s);
             }
         }
-        let (v, tallies) = best.expect("at least one option");
-        out.extend(tallies);
-        v
+        best.expect("at least one option")
     }
 
     /// Whether packet `p` meets any prevention: it has damage, its target is
@@ -589,15 +620,24 @@ impl<W: Weight> Resolver<'_, '_, W> {
 
     /// Optimal play of a POP to its end (branching at each choice, every
     /// option of the damaged unit's owner: Deflect held or played at any
-    /// target, paid Evade or not), then what follows.
-    fn run(&self, mut pop: Pop, phase: Phase, weight: &W, out: &mut Vec<(Tally, W)>) -> Num {
+    /// target, paid Evade or not), then what follows. Not memoized: a table
+    /// of POPs (tried) outgrows memory long before it saves time; the search
+    /// is bounded by the arena's budget instead.
+    fn run(&self, mut pop: Pop, phase: Phase) -> Solved<W> {
         loop {
+            // Out of budget: stop searching (the caller reports it).
+            let left = self.arena.budget.get();
+            if left == 0 {
+                return Rc::new((Num::zero(), Vec::new()));
+            }
+            self.arena.budget.set(left - 1);
             if pop.len == 0 {
                 let tally = self.place(&pop.tally, &pop.landed);
-                return self.after(tally, phase, weight, out);
+                return self.after(tally, phase);
             }
             pop.len -= 1;
             let p = pop.stack[pop.len];
+            pop.stack[pop.len] = NO_PACKET;
             if !self.preventable(&pop.tally, &p) {
                 pop.landed.land(&p);
                 continue;
@@ -633,7 +673,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                     options.push(child);
                 }
             }
-            return self.branch(self.arena.sides[p.target], options, phase, weight, out);
+            return self.best(self.arena.sides[p.target], options, phase);
         }
     }
 
@@ -689,46 +729,36 @@ impl<W: Weight> Resolver<'_, '_, W> {
         t
     }
 
-    /// What follows a POP: the Retaliate roll (a chance node) after the
-    /// attack's POP, the end of the attack after Retaliate's.
-    fn after(&self, tally: Tally, phase: Phase, weight: &W, out: &mut Vec<(Tally, W)>) -> Num {
+    /// What follows a POP under optimal play: the Retaliate roll (a chance
+    /// node) after the attack's POP, the end of the attack after Retaliate's.
+    fn after(&self, tally: Tally, phase: Phase) -> Solved<W> {
         let a = self.arena;
         if phase == Phase::End {
-            out.push((tally, weight.clone()));
-            return match self.optimal() {
-                Some(o) => {
-                    let v = a.objective_value(o, &tally) + self.offset as i64;
-                    Num::from_u64(v as u64)
-                }
-                None => Num::zero(),
-            };
+            let objective = self.optimal().expect("optimal play");
+            let v = a.objective_value(objective, &tally) + self.offset as i64;
+            return Rc::new((Num::from_u64(v as u64), vec![(tally, W::one())]));
         }
-        let optimal = self.optimal().is_some();
         if a.retaliate == 0 || a.discarded(&tally, ATTACKER) {
             // No roll, or nothing left for it to damage: the roll does not
             // matter, so the whole weight of the dice goes to this tally.
-            let v = self.after(tally, Phase::End, &weight.mul_ref(&self.dice_denom), out);
-            return if optimal {
-                v.mul_ref(&self.dice_denom.to_num())
-            } else {
-                v
-            };
+            let leaf = self.after(tally, Phase::End);
+            return Rc::new((
+                leaf.0.mul_ref(&self.dice_denom.to_num()),
+                vec![(tally, self.dice_denom.clone())],
+            ));
         }
         let mut value = Num::zero();
+        let mut tallies = Vec::new();
         for (hits, w) in self.dice.iter().enumerate() {
             if w.is_zero() {
                 continue;
             }
-            let packet = self.retaliate_packet(hits as u32);
-            if optimal {
-                let pop = Pop::new(tally, &[packet], false);
-                let v = self.run(pop, Phase::End, &weight.mul_ref(w), out);
-                value.add_assign_ref(&v.mul_ref(&w.to_num()));
-            } else {
-                out.push((self.static_pop(tally, packet, false), weight.mul_ref(w)));
-            }
+            let pop = Pop::new(tally, &[self.retaliate_packet(hits as u32)], false);
+            let child = self.run(pop, Phase::End);
+            value.add_assign_ref(&child.0.mul_ref(&w.to_num()));
+            tallies.extend(child.1.iter().map(|(t, wt)| (*t, wt.mul_ref(w))));
         }
-        value
+        Rc::new((value, tallies))
     }
 }
 

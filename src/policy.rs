@@ -19,7 +19,9 @@
 //! the attacker re-rolls its missed dice, natural 1s first; the defender
 //! makes it re-roll hitting dice, natural 6s first.
 
-use crate::attack::{ATTACKER, Arena, Objective, Play, Side, Strike, Tally, attack_dice};
+use crate::attack::{
+    ATTACKER, Arena, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally, attack_dice,
+};
 use crate::dice::{Roll, attack_roll, hit_threshold};
 use crate::dist::{Joint, Num, Weight, ratio};
 use crate::error::{Error, Result};
@@ -400,39 +402,13 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
     let crit = a.keywords.crit;
     let luck = [a.keywords.lucky, d.keywords.lucky];
     let classes = FaceClasses::new(hit_threshold(a.keywords.accuracy, d.keywords.armor));
-    // The damage steps, once per distinct final roll.
-    let mut memo: HashMap<Roll, (Num, Vec<(Tally, Num)>)> = HashMap::new();
-    let mut resolve = |roll: Roll| -> (Num, Vec<(Tally, Num)>) {
-        memo.entry(roll)
-            .or_insert_with(|| {
-                let strike = Strike {
-                    hits: roll.hits,
-                    bonus: if roll.six { crit } else { 0 },
-                    one: roll.one,
-                };
-                let mut out = Vec::new();
-                let v = arena.resolve_strike(strike, &Num::one(), &mut out);
-                (v, out)
-            })
-            .clone()
+    // Whose Lucky comes first, and how many dice each re-rolls; refused
+    // before any work when beyond the bounds.
+    let (order, xs) = match policy.lucky_order {
+        LuckyOrder::AttackerFirst => ([Side::Attacking, Side::Defending], [luck[0], luck[1]]),
+        LuckyOrder::DefenderFirst => ([Side::Defending, Side::Attacking], [luck[1], luck[0]]),
     };
-    let ret_denom = Num::pow(6, arena.retaliate);
-    let offset = arena.value_offset();
-    let zero = BigRational::from_integer(0.into());
-    let (final_roll, value_num, lucky_used): (Joint<Roll, Num>, Num, [BigRational; 2]) = if luck
-        == [0, 0]
-    {
-        let roll = attack_roll::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury);
-        let mut v = Num::zero();
-        for (r, w) in roll.entries() {
-            v.add_assign_ref(&resolve(*r).0.mul_ref(w));
-        }
-        (roll, v, [zero.clone(), zero.clone()])
-    } else {
-        let (order, xs) = match policy.lucky_order {
-            LuckyOrder::AttackerFirst => ([Side::Attacking, Side::Defending], [luck[0], luck[1]]),
-            LuckyOrder::DefenderFirst => ([Side::Defending, Side::Attacking], [luck[1], luck[0]]),
-        };
+    if luck != [0, 0] {
         for (&x, side) in xs.iter().zip(order) {
             let name = if side == Side::Attacking {
                 &a.name
@@ -441,43 +417,94 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
             };
             check_lucky_work(name, x, n + fury, policy.lucky)?;
         }
-        let mut value = Num::zero();
-        let mut pairs: Vec<(Roll, Num)> = Vec::new();
-        let mut used = [Num::zero(), Num::zero()];
-        for (m, start) in initial_states(&classes, n, fury) {
-            let simplex = Simplex::new(m);
-            let states = simplex.states();
-            let finals: Vec<Num> = states.iter().map(|c| resolve(classes.roll(c)).0).collect();
-            let second = lucky_stage(&classes, m, xs[1], order[1], policy.lucky, &finals);
-            let first = lucky_stage(&classes, m, xs[0], order[0], policy.lucky, &second.value);
-            for (w, v) in start.iter().zip(&first.value) {
-                value.add_assign_ref(&w.mul_ref(v));
+    }
+    // Every final roll that can occur: from the roll itself, or from any
+    // state of the dice after Lucky.
+    let plain_roll = (luck == [0, 0])
+        .then(|| attack_roll::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury));
+    let starts = if luck == [0, 0] {
+        Vec::new()
+    } else {
+        initial_states(&classes, n, fury)
+    };
+    let mut rolls: Vec<Roll> = match &plain_roll {
+        Some(r) => r.entries().iter().map(|e| e.0).collect(),
+        None => starts
+            .iter()
+            .flat_map(|(m, _)| {
+                Simplex::new(*m)
+                    .states()
+                    .into_iter()
+                    .map(|c| classes.roll(&c))
+            })
+            .collect(),
+    };
+    rolls.sort_unstable();
+    rolls.dedup();
+    // The damage steps, once per distinct final roll, in one search: its
+    // value, and the law of its tallies (over 6^retaliate).
+    let strikes: Vec<Strike> = rolls
+        .iter()
+        .map(|r| Strike {
+            hits: r.hits,
+            bonus: if r.six { crit } else { 0 },
+            one: r.one,
+        })
+        .collect();
+    let memo: HashMap<Roll, Resolved> = rolls
+        .into_iter()
+        .zip(arena.resolve_optimal(&strikes)?)
+        .collect();
+    let value_of = |roll: Roll| -> Num { memo[&roll].value.clone() };
+    let ret_denom = Num::pow(6, arena.retaliate);
+    let offset = arena.value_offset();
+    let zero = BigRational::from_integer(0.into());
+    let (final_roll, value_num, lucky_used): (Joint<Roll, Num>, Num, [BigRational; 2]) =
+        if luck == [0, 0] {
+            let roll = plain_roll.expect("computed without Lucky");
+            let mut v = Num::zero();
+            for (r, w) in roll.entries() {
+                v.add_assign_ref(&value_of(*r).mul_ref(w));
             }
-            let (mid, used0) = forward(&classes, m, xs[0], &start, &first.choice);
-            let (end, used1) = forward(&classes, m, xs[1], &mid, &second.choice);
-            // Over 6^(n+fury) and 6^(n+fury+x0): scaled to the final denominator.
-            let scaled = [
-                used0.mul_ref(&Num::pow(6, xs[0] + xs[1])),
-                used1.mul_ref(&Num::pow(6, xs[1])),
-            ];
-            for (u, side) in scaled.iter().zip(order) {
-                used[if side == Side::Attacking { 0 } else { 1 }].add_assign_ref(u);
-            }
-            for (c, w) in states.iter().zip(end) {
-                if !w.is_zero() {
-                    pairs.push((classes.roll(c), w));
+            (roll, v, [zero.clone(), zero.clone()])
+        } else {
+            let mut value = Num::zero();
+            let mut pairs: Vec<(Roll, Num)> = Vec::new();
+            let mut used = [Num::zero(), Num::zero()];
+            for (m, start) in starts {
+                let simplex = Simplex::new(m);
+                let states = simplex.states();
+                let finals: Vec<Num> = states.iter().map(|c| value_of(classes.roll(c))).collect();
+                let second = lucky_stage(&classes, m, xs[1], order[1], policy.lucky, &finals);
+                let first = lucky_stage(&classes, m, xs[0], order[0], policy.lucky, &second.value);
+                for (w, v) in start.iter().zip(&first.value) {
+                    value.add_assign_ref(&w.mul_ref(v));
+                }
+                let (mid, used0) = forward(&classes, m, xs[0], &start, &first.choice);
+                let (end, used1) = forward(&classes, m, xs[1], &mid, &second.choice);
+                // Over 6^(n+fury) and 6^(n+fury+x0): scaled to the final denominator.
+                let scaled = [
+                    used0.mul_ref(&Num::pow(6, xs[0] + xs[1])),
+                    used1.mul_ref(&Num::pow(6, xs[1])),
+                ];
+                for (u, side) in scaled.iter().zip(order) {
+                    used[if side == Side::Attacking { 0 } else { 1 }].add_assign_ref(u);
+                }
+                for (c, w) in states.iter().zip(end) {
+                    if !w.is_zero() {
+                        pairs.push((classes.roll(c), w));
+                    }
                 }
             }
-        }
-        let denom = Num::pow(6, n + fury + xs[0] + xs[1]);
-        let used = used.map(|u| ratio(&u, &denom));
-        (Joint::from_pairs(pairs, denom), value, used)
-    };
+            let denom = Num::pow(6, n + fury + xs[0] + xs[1]);
+            let used = used.map(|u| ratio(&u, &denom));
+            (Joint::from_pairs(pairs, denom), value, used)
+        };
     // The tallies: each final roll's law, weighted by its probability.
     let mut tallies = Vec::new();
     for (r, w) in final_roll.entries() {
-        for (t, wt) in resolve(*r).1 {
-            tallies.push((t, wt.mul_ref(w)));
+        for (t, wt) in &memo[r].tallies {
+            tallies.push((*t, wt.mul_ref(w)));
         }
     }
     let tallies = Joint::from_pairs(tallies, final_roll.denom().mul_ref(&ret_denom));
@@ -587,6 +614,7 @@ impl Game {
                     k.paid_retaliate
                 },
             play: Play::Optimal(self.policy.objective),
+            budget: std::cell::Cell::new(MAX_SEARCH_NODES),
         }
     }
 

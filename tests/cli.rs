@@ -725,3 +725,17 @@ fn plan_and_plots() {
     );
     fails(&["plan", "/no/such/plan.json"], "cannot read");
 }
+
+#[test]
+fn exponential_choice_trees_are_refused_not_run_for_hours() {
+    let path = write_tmp(
+        "deflectors.json",
+        r#"{"attacker": {"name": "A", "power": 6, "keywords": ["Deflect 2", "Overkill"]},
+            "defender": {"name": "D", "health": 3, "keywords": ["Deflect 2", "Pay 1 Force -> Evade 1"]},
+            "others": [{"name": "O1", "side": "defender", "health": 4, "keywords": ["Deflect 2"]},
+                       {"name": "O2", "side": "attacker", "health": 4, "keywords": ["Deflect 2"]},
+                       {"name": "O3", "side": "defender", "health": 4, "keywords": ["Deflect 2"]},
+                       {"name": "O4", "side": "attacker", "health": 4, "keywords": ["Deflect 2"]}]}"#,
+    );
+    fails(&["scenario", &path], "beyond the solver's bound");
+}
