@@ -170,9 +170,20 @@ fn cell(r: &ScenarioReport, attacker: &str, defender: &str) -> Cell {
     }
 }
 
+/// Most matchups one matrix may hold.
+pub const MAX_MATCHUPS: usize = 250_000;
+
 /// Every attacker against every defender (a card never against itself),
 /// conditions off, on all cores.
 pub fn matrix(attackers: &[&Card], defenders: &[&Card], policy: &Policy) -> Result<Matrix> {
+    let size = attackers.len().saturating_mul(defenders.len());
+    if size > MAX_MATCHUPS {
+        return Err(Error::input(format!(
+            "{} attackers x {} defenders = {size} matchups; the limit is {MAX_MATCHUPS} (select fewer cards)",
+            attackers.len(),
+            defenders.len()
+        )));
+    }
     let mut pairs = Vec::new();
     let mut grid = Vec::new();
     for a in attackers {
