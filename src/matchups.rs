@@ -21,6 +21,7 @@ use crate::dist::{fraction_string, to_f64};
 use crate::error::{Error, Result};
 use crate::policy::{Game, Policy};
 use crate::scenario::{Scenario, ScenarioReport};
+use ndarray::Array2;
 use num_rational::BigRational;
 use serde_json::{Value, json};
 use std::fmt::Write;
@@ -139,9 +140,9 @@ pub struct Matrix {
     pub attackers: Vec<String>,
     /// Defending cards, in order.
     pub defenders: Vec<String>,
-    /// `cells[i * defenders.len() + j]`: attacker i against defender j
+    /// `grid[[i, j]]`: the index in `cells` of attacker i against defender j
     /// (`None` for a card against itself).
-    pub grid: Vec<Option<usize>>,
+    pub grid: Array2<Option<usize>>,
     /// The computed matchups.
     pub cells: Vec<Cell>,
 }
@@ -149,7 +150,7 @@ pub struct Matrix {
 impl Matrix {
     /// Attacker `i` against defender `j`.
     pub fn cell(&self, i: usize, j: usize) -> Option<&Cell> {
-        self.grid[i * self.defenders.len() + j].map(|k| &self.cells[k])
+        self.grid[[i, j]].map(|k| &self.cells[k])
     }
 }
 
@@ -185,13 +186,11 @@ pub fn matrix(attackers: &[&Card], defenders: &[&Card], policy: &Policy) -> Resu
         )));
     }
     let mut pairs = Vec::new();
-    let mut grid = Vec::new();
-    for a in attackers {
-        for d in defenders {
-            if std::ptr::eq(*a, *d) {
-                grid.push(None);
-            } else {
-                grid.push(Some(pairs.len()));
+    let mut grid = Array2::from_elem((attackers.len(), defenders.len()), None);
+    for (i, a) in attackers.iter().enumerate() {
+        for (j, d) in defenders.iter().enumerate() {
+            if !std::ptr::eq(*a, *d) {
+                grid[[i, j]] = Some(pairs.len());
                 pairs.push((*a, *d));
             }
         }
