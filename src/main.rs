@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
-use swtcg_odds::attack::{ATTACKER, Objective, Side, attack};
+use swtcg_odds::attack::{ATTACKER, Side, attack};
 use swtcg_odds::cards::CardDb;
 use swtcg_odds::dist::{Dist, Num};
 use swtcg_odds::error::{Error, Result, read_file};
@@ -409,18 +409,18 @@ struct AttackArgs {
     policy: PolicyArgs,
 }
 
-/// How choices are played.
+/// How choices are played: the words of a scenario file's policy.
 #[derive(Args, Debug, Clone)]
 struct PolicyArgs {
     /// How Lucky is played.
-    #[arg(long, value_enum)]
-    lucky_policy: Option<LuckyArg>,
+    #[arg(long, value_parser = ["optimal", "simple"])]
+    lucky_policy: Option<String>,
     /// Whose Lucky comes first.
-    #[arg(long, value_enum)]
-    lucky_order: Option<OrderArg>,
+    #[arg(long, value_parser = ["attacker-first", "defender-first"])]
+    lucky_order: Option<String>,
     /// What the attacker maximises and the defender minimises (choices are then played exactly).
-    #[arg(long, value_enum)]
-    objective: Option<ObjectiveArg>,
+    #[arg(long, value_parser = ["damage", "discard", "net"])]
+    objective: Option<String>,
 }
 
 impl PolicyArgs {
@@ -428,48 +428,14 @@ impl PolicyArgs {
         self.lucky_policy.is_some() || self.lucky_order.is_some() || self.objective.is_some()
     }
 
-    fn policy(&self) -> Policy {
-        let mut policy = Policy::default();
-        if let Some(l) = self.lucky_policy {
-            policy.lucky = match l {
-                LuckyArg::Optimal => LuckyPolicy::Optimal,
-                LuckyArg::Simple => LuckyPolicy::Simple,
-            };
-        }
-        if let Some(o) = self.lucky_order {
-            policy.lucky_order = match o {
-                OrderArg::AttackerFirst => LuckyOrder::AttackerFirst,
-                OrderArg::DefenderFirst => LuckyOrder::DefenderFirst,
-            };
-        }
-        if let Some(o) = self.objective {
-            policy.objective = match o {
-                ObjectiveArg::Damage => Objective::Damage,
-                ObjectiveArg::Discard => Objective::Discard,
-                ObjectiveArg::Net => Objective::Net,
-            };
-        }
-        policy
+    /// The policy, read as a scenario file's words are.
+    fn policy(&self) -> Result<Policy> {
+        Policy::from_words(
+            self.objective.as_deref(),
+            self.lucky_policy.as_deref(),
+            self.lucky_order.as_deref(),
+        )
     }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum LuckyArg {
-    Optimal,
-    Simple,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum OrderArg {
-    AttackerFirst,
-    DefenderFirst,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ObjectiveArg {
-    Damage,
-    Discard,
-    Net,
 }
 
 impl AttackArgs {
@@ -561,7 +527,7 @@ impl AttackArgs {
             units.push(o);
             sides.push(Side::Defending);
         }
-        let policy = self.policy.policy();
+        let policy = self.policy.policy()?;
         Ok(Game {
             units,
             sides,
@@ -700,7 +666,7 @@ fn cards(cmd: &CardsCmd) -> Result<String> {
             let attacker = db.stack(&a.attacker)?;
             let defender = db.stack(&a.defender)?;
             let on = resolve_conditions(&attacker, &defender, &a.condition)?;
-            let report = duel(&attacker, &defender, &on, &a.policy.policy())?.solve()?;
+            let report = duel(&attacker, &defender, &on, &a.policy.policy()?)?.solve()?;
             write_plot(
                 &a.plot,
                 &format!("{} attacks {}", attacker.name(), defender.name()),
@@ -733,7 +699,7 @@ fn matchups(cmd: &MatchupsCmd) -> Result<String> {
     }
     let attackers = db.select(&cmd.attackers)?;
     let defenders = db.select(&cmd.defenders)?;
-    let policy = cmd.policy.policy();
+    let policy = cmd.policy.policy()?;
     let forward = matrix(&attackers, &defenders, &policy)?;
     let same = cmd.attackers == cmd.defenders;
     let backward = if same {
@@ -761,7 +727,7 @@ fn sample(cmd: &SampleCmd) -> Result<String> {
         ));
     }
     let lucky = u.lucky.is_some() || u.defender_lucky.is_some();
-    if lucky && !matches!(u.policy.lucky_policy, Some(LuckyArg::Simple)) {
+    if lucky && u.policy.policy()?.lucky != LuckyPolicy::Simple {
         return Err(Error::input(
             "sample plays simple Lucky only: add --lucky-policy simple (so that verify compares like with like)",
         ));
@@ -780,7 +746,7 @@ fn sample(cmd: &SampleCmd) -> Result<String> {
     let quantity = Quantity::parse(&cmd.quantity)?;
     let (a, d) = u.units()?;
     let mut model = Model::new(a, d);
-    model.attacker_first = !matches!(u.policy.lucky_order, Some(OrderArg::DefenderFirst));
+    model.attacker_first = u.policy.policy()?.lucky_order == LuckyOrder::AttackerFirst;
     model.variant = cmd.variant.as_deref().map(Variant::parse).transpose()?;
     let counts = model.sample(quantity, cmd.trials, cmd.seed);
     let obj: serde_json::Map<String, serde_json::Value> = counts
