@@ -168,6 +168,18 @@ pub struct Resolved {
     pub tallies: Vec<(Tally, Num)>,
 }
 
+impl Strike {
+    /// What reaches the damage steps from a final roll, with Critical Hit
+    /// `crit` (added on a natural 6, once).
+    pub fn from_roll(r: &Roll, crit: u32) -> Strike {
+        Strike {
+            hits: r.hits,
+            bonus: if r.six { crit } else { 0 },
+            one: r.one,
+        }
+    }
+}
+
 /// The units of one attack and how its choices are made.
 #[derive(Clone, Debug)]
 pub struct Arena<'a> {
@@ -850,10 +862,10 @@ pub fn strikes<W: Weight>(
     parry: bool,
 ) -> Joint<Strike, W> {
     if overkill {
-        return roll.map(|r| Strike {
-            hits: r.hits,
-            bonus: if r.six { crit } else { 0 },
-            one: r.one && parry,
+        return roll.map(|r| {
+            let mut s = Strike::from_roll(r, crit);
+            s.one &= parry;
+            s
         });
     }
     let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;

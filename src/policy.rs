@@ -443,14 +443,7 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
     rolls.dedup();
     // The damage steps, once per distinct final roll, in one search: its
     // value, and the law of its tallies (over 6^retaliate).
-    let strikes: Vec<Strike> = rolls
-        .iter()
-        .map(|r| Strike {
-            hits: r.hits,
-            bonus: if r.six { crit } else { 0 },
-            one: r.one,
-        })
-        .collect();
+    let strikes: Vec<Strike> = rolls.iter().map(|r| Strike::from_roll(r, crit)).collect();
     let memo: HashMap<Roll, Resolved> = rolls
         .into_iter()
         .zip(arena.resolve_optimal(&strikes)?)
