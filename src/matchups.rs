@@ -21,6 +21,7 @@ use crate::dist::{fraction_string, to_f64};
 use crate::error::{Error, Result};
 use crate::policy::{Game, Policy};
 use crate::scenario::{Scenario, ScenarioReport};
+use crate::unit::{Keywords, MAX_GAME_WORK, attack_work};
 use ndarray::Array2;
 use num_rational::BigRational;
 use serde_json::{Value, json};
@@ -194,6 +195,14 @@ pub fn matrix(attackers: &[&Card], defenders: &[&Card], policy: &Policy) -> Resu
                 pairs.push((*a, *d));
             }
         }
+    }
+    let dice = |c: &Card| c.power + Keywords::from_abilities(&c.read.abilities).fury;
+    let work: u64 = pairs.iter().map(|(a, _)| attack_work(dice(a))).sum();
+    if work > MAX_GAME_WORK {
+        return Err(Error::input(format!(
+            "{} matchups would take {work} units of work (matchups x (dice + 1)^2); the limit is {MAX_GAME_WORK} (select fewer cards)",
+            pairs.len()
+        )));
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = pairs.len().div_ceil(threads).max(1);

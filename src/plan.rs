@@ -24,7 +24,7 @@ use crate::error::{Error, Result, read_file};
 use crate::policy::{Game, Policy, solve};
 use crate::report::dist_json;
 use crate::scenario::{FileContext, PolicyFile, UnitFile};
-use crate::unit::Unit;
+use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
 use num_rational::BigRational;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -227,11 +227,20 @@ impl Plan {
         });
         let mut steps = Vec::new();
         let mut before = BigRational::from_integer(0.into());
+        let mut work = 0u64;
         for &i in &self.steps {
             // Each distinct state is solved once.
             let mut memo: HashMap<State, Joint<State, Num>> = HashMap::new();
             for (s, _) in law.entries() {
                 if !memo.contains_key(s) {
+                    work += attack_work(self.attackers[i].power + self.attackers[i].keywords.fury);
+                    if work > MAX_GAME_WORK {
+                        return Err(Error::input(format!(
+                            "plan: {} distinct situations by step {} take more than {MAX_GAME_WORK} units of work (situations x (dice + 1)^2)",
+                            law.len(),
+                            steps.len() + 1
+                        )));
+                    }
                     memo.insert(s.clone(), self.step(s, i)?);
                 }
             }

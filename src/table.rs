@@ -18,7 +18,7 @@ use crate::dice::Roll;
 use crate::dist::{Joint, Num, Weight, fits_u128};
 use crate::dist::{fraction_string, to_f64};
 use crate::error::{Error, Result};
-use crate::unit::Unit;
+use crate::unit::{MAX_STATIC_WORK, Unit, attack_work};
 use num_rational::BigRational;
 use serde_json::{Map, Value, json};
 use std::fmt::Write;
@@ -265,6 +265,12 @@ impl Grid {
             )));
         }
         let mut rows = self.params();
+        let work: u64 = rows.iter().map(|r| attack_work(r.power + r.fury)).sum();
+        if work > MAX_STATIC_WORK {
+            return Err(Error::input(format!(
+                "the table would take {work} units of work (rows x (dice + 1)^2); the limit is {MAX_STATIC_WORK}: fewer rows or less power"
+            )));
+        }
         for row in &rows {
             let (a, d) = row.units();
             a.validate()?;

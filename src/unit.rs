@@ -17,6 +17,19 @@ pub const MAX_EXTRA_DICE: u32 = 100;
 /// The largest value accepted for any other keyword number and for health.
 pub const MAX_VALUE: u32 = 1000;
 
+/// The work of solving one attack of `dice` attack dice, in units of
+/// `(dice + 1)^2` (what the exact pipeline costs, roughly, as dice grow).
+pub fn attack_work(dice: u32) -> u64 {
+    (dice as u64 + 1).pow(2)
+}
+
+/// Most work one command may do with static play (a table): about 3 s at
+/// power 1000, far more rows at everyday powers.
+pub const MAX_STATIC_WORK: u64 = 2_000_000_000;
+
+/// Most work one command may do with every choice solved (matchups, plans).
+pub const MAX_GAME_WORK: u64 = 10_000_000;
+
 /// The combat keywords of a unit, with their summed values (0 / `false` =
 /// absent).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

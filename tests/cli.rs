@@ -739,3 +739,20 @@ fn exponential_choice_trees_are_refused_not_run_for_hours() {
     );
     fails(&["scenario", &path], "beyond the solver's bound");
 }
+
+#[test]
+fn heavy_tables_and_plans_are_refused() {
+    fails(
+        &[
+            "table", "--power", "1..1000", "--crit", "0..9", "--armor", "both",
+        ],
+        "units of work",
+    );
+    let plan = write_tmp(
+        "heavy-plan.json",
+        r#"{"defender": {"name": "D", "power": 1, "health": 1000, "keywords": ["Retaliate 3", "Stun 1"]},
+            "attackers": [{"name": "A", "power": 300, "health": 50}, {"name": "B", "power": 250, "health": 40}],
+            "steps": ["A", "B", "A", "B", "A", "B"]}"#,
+    );
+    fails(&["plan", &plan], "units of work");
+}
