@@ -1,0 +1,124 @@
+//! Property tests of the choice solver, the keyword parser and the card
+//! reader: distributions sum to 1, values stay in range, optimal Lucky is
+//! never worse than simple, parsing round-trips, messy input never panics.
+
+use num_rational::BigRational;
+use proptest::prelude::*;
+use swtcg_odds::attack::{Objective, Side};
+use swtcg_odds::cards::{CardDb, read_text};
+use swtcg_odds::keywords::parse;
+use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
+use swtcg_odds::unit::Unit;
+
+const KEYWORDS: [&str; 16] = [
+    "Accuracy 1",
+    "Accuracy -1",
+    "Armor",
+    "Critical Hit 2",
+    "Parry 1",
+    "Evade 1",
+    "Pay 1 Force -> Evade 1",
+    "Deflect 1",
+    "Pay 1 Force -> Deflect 1",
+    "Retaliate 1",
+    "Pay 1 Force -> Retaliate 2",
+    "Ferocity",
+    "Fortitude",
+    "Lucky 1",
+    "Overkill",
+    "Fury 1",
+];
+
+fn unit(name: &'static str) -> impl Strategy<Value = Unit> {
+    (
+        0u32..6,
+        proptest::option::of(1u32..6),
+        proptest::sample::subsequence(KEYWORDS.to_vec(), 0..4),
+    )
+        .prop_map(move |(power, health, kws)| {
+            swtcg_odds::scenario::unit_from_texts(name, power, health, 0, &kws, false)
+                .unwrap()
+                .0
+        })
+}
+
+fn policy() -> impl Strategy<Value = Policy> {
+    (0..3usize, any::<bool>(), any::<bool>()).prop_map(|(o, simple, first)| Policy {
+        objective: [Objective::Damage, Objective::Discard, Objective::Net][o],
+        lucky: if simple {
+            LuckyPolicy::Simple
+        } else {
+            LuckyPolicy::Optimal
+        },
+        lucky_order: if first {
+            LuckyOrder::AttackerFirst
+        } else {
+            LuckyOrder::DefenderFirst
+        },
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    #[test]
+    fn solved_games_are_distributions(a in unit("a"), d in unit("d"), third in unit("t"), three in any::<bool>(), p in policy()) {
+        let mut units = vec![a, d];
+        let mut sides = vec![Side::Attacking, Side::Defending];
+        if three {
+            units.push(third);
+            sides.push(Side::Defending);
+        }
+        let out = solve(&Game { units: units.clone(), sides, policy: p }).unwrap();
+        let s = &out.solution;
+        prop_assert!(s.tallies.sums_to_one());
+        prop_assert!(s.final_roll.sums_to_one());
+        // The value is an expectation of the objective: within its range.
+        let most: i64 = units.iter().map(|u| (u.power + 3 * 2 + 2 + 1) as i64).sum::<i64>() * 4;
+        let v = s.value.clone();
+        prop_assert!(v <= BigRational::from_integer(most.into()));
+        prop_assert!(v >= BigRational::from_integer((-most).into()));
+        if p.objective != Objective::Net {
+            prop_assert!(v >= BigRational::from_integer(0.into()));
+        }
+        for u in &s.lucky_used {
+            prop_assert!(*u >= BigRational::from_integer(0.into()) && *u <= BigRational::from_integer(1.into()));
+        }
+    }
+
+    #[test]
+    fn optimal_lucky_is_never_worse_for_its_side(power in 1u32..8, x in 1u32..3, crit in 0u32..3, parry in 0u32..3, health in 1u32..6, attacker in any::<bool>()) {
+        let mut a = Unit::new("a", power);
+        a.keywords.crit = crit;
+        let mut d = Unit::new("d", 1);
+        d.keywords.parry = parry;
+        d.health = Some(health);
+        if attacker { a.keywords.lucky = x } else { d.keywords.lucky = x }
+        let value = |lucky| {
+            let g = Game { units: vec![a.clone(), d.clone()], sides: vec![Side::Attacking, Side::Defending], policy: Policy { lucky, ..Policy::default() } };
+            solve(&g).unwrap().solution.value
+        };
+        let (opt, simple) = (value(LuckyPolicy::Optimal), value(LuckyPolicy::Simple));
+        if attacker { prop_assert!(opt >= simple) } else { prop_assert!(opt <= simple) }
+    }
+
+    #[test]
+    fn keywords_round_trip(i in 0..KEYWORDS.len(), n in 0u32..50) {
+        let text = KEYWORDS[i].replace('1', &n.to_string());
+        if let Ok(a) = parse(&text) {
+            prop_assert_eq!(parse(&a.to_string()).unwrap(), a);
+        }
+    }
+
+    #[test]
+    fn card_text_and_databases_never_panic(text in "\\PC{0,120}", rows in proptest::collection::vec("[A-Za-z0-9 |\\t()\\-:>.]{0,40}", 0..6)) {
+        // Every ability text is accounted for: applied, a condition, or
+        // reported as not understood.
+        let read = read_text(&text);
+        let segments = text.split('|').filter(|s| !s.trim().is_empty()).count();
+        prop_assert!(read.abilities.len() + read.conditions.len() + read.not_understood.len() >= segments);
+        let db = format!("Name\tPower\tHealth\tText\n{}", rows.join("\n"));
+        let _ = CardDb::parse(&db);
+        let _ = parse(&text);
+    }
+}
