@@ -641,6 +641,29 @@ impl<'a> Stacked<'a> {
         &self.top().read.conditions
     }
 
+    /// The conditions this stack meets by itself: `As long as X is in
+    /// ...'s stack` with a card of X beneath the top one.
+    pub fn met_conditions(&self) -> Vec<usize> {
+        self.conditions()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| {
+                let t = c.text.to_lowercase();
+                let Some(rest) = t.strip_prefix("as long as ") else {
+                    return false;
+                };
+                let Some((who, place)) = rest.split_once(" is in ") else {
+                    return false;
+                };
+                place.contains("stack")
+                    && self.cards[1..]
+                        .iter()
+                        .any(|b| b.base_name().to_lowercase() == who.trim())
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// The unit, with the given conditions (indices into [`Self::conditions`])
     /// switched on for itself, and `power_change` from its opponent's
     /// conditions.

@@ -38,14 +38,16 @@ pub enum Side2 {
 
 /// Resolves `--condition` arguments against the two cards' conditions:
 /// `a:N` / `d:N` by index (from 1, as `cards find` lists them), or text
-/// contained in exactly the conditions meant (case-insensitive). Returns the
-/// indices switched on for the attacker and the defender.
+/// contained in exactly the conditions meant (case-insensitive). A stack's
+/// own conditions (`As long as X is in ...'s stack`, with X beneath) are on
+/// by themselves. Returns the indices switched on for the attacker and the
+/// defender.
 pub fn resolve_conditions(
     attacker: &Stacked,
     defender: &Stacked,
     args: &[String],
 ) -> Result<(Vec<usize>, Vec<usize>)> {
-    let mut on = (Vec::new(), Vec::new());
+    let mut on = (attacker.met_conditions(), defender.met_conditions());
     for arg in args {
         let by_index = arg.split_once(':').and_then(|(side, n)| {
             Some((

@@ -140,6 +140,8 @@ impl UnitFile {
             }
             on.extend(found);
         }
+        on.sort_unstable();
+        on.dedup();
         let mut unit = stack.unit(&on, 0);
         if let Some(n) = &self.name {
             unit.name = n.clone();
