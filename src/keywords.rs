@@ -3,7 +3,7 @@
 //! A keyword is written as on the cards: its name and number (`Parry 3`,
 //! `Critical Hit 4`, `Accuracy -1`), optionally behind a cost
 //! (`Pay 2 Force -> Evade 2`, with `->`, `-->` or `→`). [`parse`] turns one
-//! such text into an [`Ability`]; [`Keywords::from_abilities`] sums them into
+//! such text into an [`Ability`]; [`crate::unit::Keywords::from_abilities`] sums them into
 //! the typed values the attack pipeline reads.
 //!
 //! ```
@@ -53,11 +53,11 @@ pub enum Keyword {
     Intercept,
     /// Precision (old name Elude): can't be intercepted.
     Precision,
-    /// Foresight: [effect]: guess the attack's hits to gain the effect.
+    /// Foresight: \[effect\]: guess the attack's hits to gain the effect.
     Foresight(String),
-    /// Forewarning: [effect]: the defender's twin of Foresight.
+    /// Forewarning: \[effect\]: the defender's twin of Foresight.
     Forewarning(String),
-    /// Stack: [list]: the listed cards may go beneath this one.
+    /// Stack: \[list\]: the listed cards may go beneath this one.
     Stack(Vec<String>),
 }
 

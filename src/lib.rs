@@ -5,7 +5,7 @@
 //! probabilities, and the keyword rules (Critical Hit, Parry, Deflect,
 //! Retaliate, ...) are composed over them in the order of the attack.
 //!
-//! Data flows one way: units with typed keywords ([`unit`]) → attack dice
+//! Data flows one way: units with typed keywords ([`unit`](mod@unit)) → attack dice
 //! ([`dice`]) → the attack pipeline ([`attack`]) → exact distributions
 //! ([`dist`]) → reports ([`report`], [`table`]).
 //!
