@@ -59,7 +59,14 @@ fn policy() -> impl Strategy<Value = Policy> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    // A fixed seed: the same 300 cases on every run, so CI is
+    // reproducible (a new seed is one edit away when hunting).
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20261129),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn solved_games_are_distributions(a in unit("a"), d in unit("d"), third in unit("t"), three in any::<bool>(), p in policy()) {
