@@ -129,3 +129,41 @@ proptest! {
         let _ = parse(&text);
     }
 }
+
+/// Past 49 dice the weights no longer fit a u128 and `Num` promotes to big
+/// integers: the laws still sum to 1 exactly, and the Lucky laws still hold.
+#[test]
+fn big_games_stay_exact() {
+    let mut a = Unit::new("a", 50);
+    a.keywords.crit = 2;
+    a.keywords.lucky = 2;
+    let mut d = Unit::new("d", 1);
+    d.keywords.parry = 1;
+    d.health = Some(30);
+    let game = |a: &Unit, lucky| Game {
+        units: vec![a.clone(), d.clone()],
+        sides: vec![Side::Attacking, Side::Defending],
+        policy: Policy {
+            lucky,
+            ..Policy::default()
+        },
+    };
+    let opt = solve(&game(&a, LuckyPolicy::Optimal)).unwrap();
+    let simple = solve(&game(&a, LuckyPolicy::Simple)).unwrap();
+    assert!(opt.solution.tallies.sums_to_one());
+    assert!(opt.solution.final_roll.sums_to_one());
+    assert!(simple.solution.final_roll.sums_to_one());
+    assert!(opt.solution.value >= simple.solution.value);
+    // Without Lucky the solver's law is the static engine's (no other choices here).
+    a.keywords.lucky = 0;
+    let plain = solve(&game(&a, LuckyPolicy::Optimal)).unwrap();
+    let stat = swtcg_odds::attack::attack(&a, &d).unwrap();
+    assert_eq!(
+        plain
+            .solution
+            .tallies
+            .marginal(|t| t.damage[1] as i64)
+            .pmf(),
+        stat.defender_damage.pmf()
+    );
+}
