@@ -668,8 +668,14 @@ impl<'a> Stacked<'a> {
     /// switched on for itself, and `power_change` from its opponent's
     /// conditions.
     pub fn unit(&self, on: &[usize], power_change: i32) -> Unit {
+        self.unit_with(on, power_change, &[])
+    }
+
+    /// [`Self::unit`] with `extra` abilities added to the card's.
+    pub fn unit_with(&self, on: &[usize], power_change: i32, extra: &[Ability]) -> Unit {
         let top = self.top();
         let mut abilities = top.read.abilities.clone();
+        abilities.extend(extra.iter().cloned());
         let mut power = self.power() as i64 + power_change as i64;
         for &i in on {
             let c = &top.read.conditions[i];

@@ -24,23 +24,43 @@ pub fn dist_json<W: Weight>(d: &Dist<W>) -> Value {
 /// `attacker_discarded` when the matching health is known, and the
 /// probabilities that each side's Stun lands.
 pub fn attack_json<W: Weight>(o: &AttackOutcome<W>) -> Map<String, Value> {
+    attack_keys(
+        &o.hits,
+        [&o.defender_damage, &o.attacker_damage],
+        [o.defender_discarded(), o.attacker_discarded()],
+        [o.attacker_stun_lands(), o.defender_stun_lands()],
+    )
+}
+
+/// The keys of `attack --json` (shared by every command that reports an
+/// attack): the hits; `damage` and `discarded` of the defender then the
+/// attacker (a discard probability only where health is known); `stun`
+/// landing for the attacker then the defender.
+pub fn attack_keys<W: Weight>(
+    hits: &Dist<W>,
+    damage: [&Dist<W>; 2],
+    discarded: [Option<BigRational>; 2],
+    stun: [BigRational; 2],
+) -> Map<String, Value> {
     let mut m = Map::new();
-    m.insert("hits".into(), dist_json(&o.hits));
-    m.insert("defender_damage".into(), dist_json(&o.defender_damage));
-    m.insert("attacker_damage".into(), dist_json(&o.attacker_damage));
-    if let Some(p) = o.defender_discarded() {
-        m.insert("defender_discarded".into(), fraction_string(&p).into());
-    }
-    if let Some(p) = o.attacker_discarded() {
-        m.insert("attacker_discarded".into(), fraction_string(&p).into());
+    m.insert("hits".into(), dist_json(hits));
+    m.insert("defender_damage".into(), dist_json(damage[0]));
+    m.insert("attacker_damage".into(), dist_json(damage[1]));
+    for (key, p) in ["defender_discarded", "attacker_discarded"]
+        .iter()
+        .zip(&discarded)
+    {
+        if let Some(p) = p {
+            m.insert(key.to_string(), fraction_string(p).into());
+        }
     }
     m.insert(
         "attacker_stun_lands".into(),
-        fraction_string(&o.attacker_stun_lands()).into(),
+        fraction_string(&stun[0]).into(),
     );
     m.insert(
         "defender_stun_lands".into(),
-        fraction_string(&o.defender_stun_lands()).into(),
+        fraction_string(&stun[1]).into(),
     );
     m
 }

@@ -22,7 +22,7 @@ use crate::dist::{Dist, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, read_file};
 use crate::keywords::{Ability, parse};
 use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
-use crate::report::{dist_json, dist_text, fraction_and_percent};
+use crate::report::{attack_keys, dist_json, dist_text, fraction_and_percent};
 use crate::unit::{Keywords, Unit};
 use num_rational::BigRational;
 use serde::Deserialize;
@@ -142,7 +142,8 @@ impl UnitFile {
         }
         on.sort_unstable();
         on.dedup();
-        let mut unit = stack.unit(&on, 0);
+        let (extra, ignored) = parse_texts(&label, &self.keywords, ctx.ignore_unknown)?;
+        let mut unit = stack.unit_with(&on, 0, &extra);
         if let Some(n) = &self.name {
             unit.name = n.clone();
         }
@@ -153,23 +154,6 @@ impl UnitFile {
             unit.health = Some(h);
         }
         unit.counters = self.counters;
-        let mut ignored = Vec::new();
-        let mut abilities = Vec::new();
-        for t in &self.keywords {
-            match parse(t) {
-                Ok(a) => abilities.push(a),
-                Err(_) if ctx.ignore_unknown => ignored.push(t.clone()),
-                Err(e) => return Err(e.about(&format!("unit '{label}'"))),
-            }
-        }
-        if !abilities.is_empty() {
-            let mut all: Vec<Ability> = stack.top().read.abilities.clone();
-            for &i in &on {
-                all.extend(stack.conditions()[i].grants.iter().cloned());
-            }
-            all.extend(abilities);
-            unit.keywords = Keywords::from_abilities(&all);
-        }
         unit.validate()?;
         Ok(Built {
             unit,
@@ -285,6 +269,27 @@ impl Policy {
     }
 }
 
+/// Parses the keyword texts of unit `name`: the abilities, and (with
+/// `ignore_unknown`) the texts ignored; otherwise an unknown or malformed
+/// text is an error naming the unit and quoting it.
+fn parse_texts(
+    name: &str,
+    texts: &[impl AsRef<str>],
+    ignore_unknown: bool,
+) -> Result<(Vec<Ability>, Vec<String>)> {
+    let mut abilities = Vec::new();
+    let mut ignored = Vec::new();
+    for t in texts {
+        let t = t.as_ref();
+        match parse(t) {
+            Ok(a) => abilities.push(a),
+            Err(_) if ignore_unknown => ignored.push(t.to_string()),
+            Err(e) => return Err(e.about(&format!("unit '{name}'"))),
+        }
+    }
+    Ok((abilities, ignored))
+}
+
 /// A unit from its name, numbers and keyword texts. Unknown or malformed
 /// keywords are errors naming the unit and quoting the text, unless
 /// `ignore_unknown`, when they are returned as ignored.
@@ -296,16 +301,7 @@ pub fn unit_from_texts(
     texts: &[impl AsRef<str>],
     ignore_unknown: bool,
 ) -> Result<(Unit, Vec<String>)> {
-    let mut abilities: Vec<Ability> = Vec::new();
-    let mut ignored = Vec::new();
-    for t in texts {
-        let t = t.as_ref();
-        match parse(t) {
-            Ok(a) => abilities.push(a),
-            Err(_) if ignore_unknown => ignored.push(t.to_string()),
-            Err(e) => return Err(Error::input(format!("unit '{name}': {e}"))),
-        }
-    }
+    let (abilities, ignored) = parse_texts(name, texts, ignore_unknown)?;
     let unit = Unit {
         name: name.to_string(),
         power,
@@ -512,26 +508,15 @@ impl ScenarioReport {
         let units = self.units();
         let d = self.outcome.declared.defending;
         let sol = &self.outcome.solution;
-        let mut m = Map::new();
         let hits = self.hits();
-        m.insert("hits".into(), dist_json(&hits));
-        m.insert("defender_damage".into(), dist_json(&self.damage(d)));
-        m.insert("attacker_damage".into(), dist_json(&self.damage(ATTACKER)));
-        if units[d].health.is_some() {
-            m.insert(
-                "defender_discarded".into(),
-                fraction_string(&self.discarded(d)).into(),
-            );
-        }
-        if units[ATTACKER].health.is_some() {
-            m.insert(
-                "attacker_discarded".into(),
-                fraction_string(&self.discarded(ATTACKER)).into(),
-            );
-        }
-        let stun = |i: usize| fraction_string(&sol.tallies.prob(|t| t.damaged_by & (1 << i) != 0));
-        m.insert("attacker_stun_lands".into(), stun(ATTACKER).into());
-        m.insert("defender_stun_lands".into(), stun(d).into());
+        let discarded = |i: usize| units[i].health.map(|_| self.discarded(i));
+        let stun = |i: usize| sol.tallies.prob(|t| t.damaged_by & (1 << i) != 0);
+        let mut m = attack_keys(
+            &hits,
+            [&self.damage(d), &self.damage(ATTACKER)],
+            [discarded(d), discarded(ATTACKER)],
+            [stun(ATTACKER), stun(d)],
+        );
         let mut by_unit = Map::new();
         let mut disc = Map::new();
         for (i, u) in units.iter().enumerate() {
