@@ -394,24 +394,20 @@ impl<'a> Arena<'a> {
         }
     }
 
-    /// The law of the final tallies for a whole law of strikes.
+    /// Static play of steps 4–8: the law of the final tallies for a whole
+    /// law of strikes (optimal play goes through [`Self::resolve_optimal`]).
     pub fn resolve_strikes<W: Weight>(&self, strikes: &Joint<Strike, W>) -> Joint<Tally, W> {
+        debug_assert_eq!(self.play, Play::Static, "optimal play: use resolve_optimal");
         let r = self.resolver::<W>();
+        // No choices: the attack's POP is a function of the strike, so its
+        // tallies are merged before the Retaliate roll.
         let mut out = Vec::new();
-        if self.play == Play::Static {
-            // No choices: the attack's POP is a function of the strike, so
-            // its tallies are merged before the Retaliate roll.
-            for (s, w) in strikes.entries() {
-                let t = r.static_pop(Tally::default(), r.attack_packet(s, s.hits), s.one);
-                out.push((t, w.clone()));
-            }
-            let placed = Joint::from_pairs(std::mem::take(&mut out), strikes.denom().clone());
-            r.static_retaliate(&placed, &mut out);
-        } else {
-            for (s, w) in strikes.entries() {
-                out.extend(r.strike(*s).1.iter().map(|(t, wt)| (*t, wt.mul_ref(w))));
-            }
+        for (s, w) in strikes.entries() {
+            let t = r.static_pop(Tally::default(), r.attack_packet(s, s.hits), s.one);
+            out.push((t, w.clone()));
         }
+        let placed = Joint::from_pairs(std::mem::take(&mut out), strikes.denom().clone());
+        r.static_retaliate(&placed, &mut out);
         Joint::from_pairs(out, strikes.denom().mul_ref(&r.dice_denom))
     }
 }
