@@ -1,49 +1,210 @@
-//! The crate's error type: one line that says what is wrong with the input.
+//! The crate's error type: what is wrong with the input, and where.
+//!
+//! Every error keeps its origin: the flag or unit it is about, the file and
+//! line and column of a JSON file, the file, row and column of a card file.
+//! Its `Display` is one line of at most about 300 characters: quoted input is
+//! cut to 80 characters and control characters are escaped, so a hostile
+//! input never produces a huge or multi-line message.
 
 use std::fmt;
 
-/// An error for the user: bad input (a flag, a unit, a keyword, a file row)
-/// or a file that could not be read. Its `Display` is one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    message: String,
+/// Longest piece of user input quoted in a message.
+pub const MAX_QUOTE: usize = 80;
+/// Longest message (longer ones are cut).
+pub const MAX_MESSAGE: usize = 300;
+
+/// An error for the user. Its `Display` is one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Bad input: a flag, a unit, a keyword text, a value out of range.
+    #[error("{}", one_line(.0))]
+    Input(String),
+    /// A value in a card file (a LackeyCCG set file).
+    #[error("{}", one_line(&format!("{file}: row {row}, column {column}: {message}")))]
+    CardFile {
+        /// The file.
+        file: String,
+        /// The row (line number; 1 is the header).
+        row: usize,
+        /// The column's name.
+        column: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A JSON file that does not parse or does not fit its schema.
+    #[error("{}", one_line(&format!("{file}: line {line}, column {column}: {message}")))]
+    Json {
+        /// The file (or what the JSON is, such as `scenario`).
+        file: String,
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A file that could not be read.
+    #[error("{}", one_line(&format!("{path}: cannot read: {message}")))]
+    Io {
+        /// The path.
+        path: String,
+        /// The system's reason.
+        message: String,
+    },
+    /// An error said of something (a file, a flag, a unit): `what: error`.
+    #[error("{}", one_line(&format!("{what}: {source}")))]
+    About {
+        /// What the error is about.
+        what: String,
+        /// The error.
+        source: Box<Error>,
+    },
 }
 
 impl Error {
     /// An error about the input, with a one-line message.
     pub fn input(message: impl Into<String>) -> Self {
-        let message: String = message.into();
-        Error {
-            message: message.replace('\n', " "),
-        }
+        Error::Input(message.into())
     }
 
-    /// The message.
-    pub fn message(&self) -> &str {
-        &self.message
+    /// The message, as displayed.
+    pub fn message(&self) -> String {
+        self.to_string()
     }
 
     /// The same error, said of `what` (a file, a flag): `what: message`.
     pub fn about(self, what: &str) -> Self {
-        Error::input(format!("{what}: {}", self.message))
+        Error::About {
+            what: what.to_string(),
+            source: Box::new(self),
+        }
+    }
+
+    /// The error from serde_json for the JSON of `file`, keeping its line
+    /// and column.
+    pub fn json(file: &str, e: &serde_json::Error) -> Self {
+        let text = e.to_string();
+        // serde_json appends " at line L column C": keep the reason only.
+        let message = match text.rfind(" at line ") {
+            Some(i) => text[..i].to_string(),
+            None => text,
+        };
+        Error::Json {
+            file: file.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
     }
 }
 
-/// Reads a whole file as text (invalid UTF-8 replaced), or says which file
-/// could not be read and why.
+/// Quotes user input for a message: at most [`MAX_QUOTE`] characters (with
+/// `...` when cut), control and bidi characters escaped.
+pub fn quote(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == MAX_QUOTE {
+            out.push_str("...");
+            break;
+        }
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    let bidi =
+        matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
+    if c.is_control() || bidi {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
+}
+
+/// One line of at most [`MAX_MESSAGE`] characters, control characters
+/// escaped.
+fn one_line(message: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in message.chars().enumerate() {
+        if n == MAX_MESSAGE {
+            out.push_str("...");
+            break;
+        }
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
+/// Most bytes read from one input file.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a whole file as text (invalid UTF-8 replaced, a UTF-8 byte order
+/// mark dropped), or says which file could not be read and why. Files above
+/// [`MAX_FILE_BYTES`] are refused, and only regular files are read (never a
+/// FIFO or a device that could block or never end).
 pub fn read_file(path: &str) -> Result<String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    use std::io::Read;
+    let io = |message: String| Error::Io {
+        path: path.to_string(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(io(if meta.is_dir() {
+            "a folder, not a file".into()
+        } else {
+            "not a regular file".into()
+        }));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(io(format!(
+            "{} bytes is above the limit of {MAX_FILE_BYTES}",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(|e| io(e.to_string()))?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io(format!("above the limit of {MAX_FILE_BYTES} bytes")));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(strip_bom(&text).to_string())
 }
 
-impl fmt::Display for Error {
+/// The text without a leading UTF-8 byte order mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&quote(self.0))
     }
 }
 
-impl std::error::Error for Error {}
+/// User input to quote in a message (see [`quote`]): `format!("'{}'", Quoted(text))`.
+pub struct Quoted<'a>(pub &'a str);
 
 /// Result with the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_short_line() {
+        let e = Error::input(format!("keyword '{}'", quote(&"x\n".repeat(1000))));
+        let s = e.to_string();
+        assert!(!s.contains('\n'));
+        assert!(s.chars().count() <= MAX_MESSAGE + 3);
+        let e = Error::input("a\u{202e}b\0c").about("unit 'x'");
+        assert_eq!(e.to_string(), "unit 'x': a\\u{202e}b\\u{0}c");
+    }
+}

@@ -62,6 +62,24 @@ pub enum Keyword {
 }
 
 impl Keyword {
+    /// The same keyword with its number replaced (keywords without a number
+    /// are unchanged): `Evade X` once X is known.
+    pub fn with_number(&self, n: u32) -> Keyword {
+        match self {
+            Keyword::Accuracy(_) => Keyword::Accuracy(n as i32),
+            Keyword::Shields(_) => Keyword::Shields(n),
+            Keyword::Fury(_) => Keyword::Fury(n),
+            Keyword::CriticalHit(_) => Keyword::CriticalHit(n),
+            Keyword::Parry(_) => Keyword::Parry(n),
+            Keyword::Evade(_) => Keyword::Evade(n),
+            Keyword::Deflect(_) => Keyword::Deflect(n),
+            Keyword::Retaliate(_) => Keyword::Retaliate(n),
+            Keyword::Stun(_) => Keyword::Stun(n),
+            Keyword::Lucky(_) => Keyword::Lucky(n),
+            k => k.clone(),
+        }
+    }
+
     /// The keyword's name as printed.
     pub fn name(&self) -> &'static str {
         match self {
@@ -115,13 +133,15 @@ pub struct Cost {
     pub text: String,
     /// The Force to pay, when the cost is `Pay N Force`.
     pub force: Option<u32>,
+    /// The cost is `Pay X Force` (X chosen when played).
+    pub x: bool,
 }
 
 impl Cost {
     /// Whether the cost is nothing at all (`Pay 0 Force`): such an ability is
     /// the same as one without a cost.
     pub fn is_free(&self) -> bool {
-        self.force == Some(0)
+        self.force == Some(0) && !self.x
     }
 }
 
@@ -132,6 +152,9 @@ pub struct Ability {
     pub keyword: Keyword,
     /// Its activation cost, if any.
     pub cost: Option<Cost>,
+    /// Its number is X, the Force paid for it (`Pay X Force -> Evade X`):
+    /// the keyword's own number is then 0.
+    pub x: bool,
 }
 
 impl Ability {
@@ -140,13 +163,28 @@ impl Ability {
     pub fn is_paid(&self) -> bool {
         self.cost.as_ref().is_some_and(|c| !c.is_free())
     }
+
+    /// The Force it costs: `Some(n)` for `Pay n Force` (0 without a cost or
+    /// with a cost in something else than Force), `None` for `Pay X Force`.
+    pub fn force(&self) -> Option<u32> {
+        match &self.cost {
+            Some(c) if c.x => None,
+            Some(c) => Some(c.force.unwrap_or(0)),
+            None => Some(0),
+        }
+    }
 }
 
 impl fmt::Display for Ability {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let k = if self.x {
+            format!("{} X", self.keyword.name())
+        } else {
+            self.keyword.to_string()
+        };
         match &self.cost {
-            Some(c) => write!(f, "{} -> {}", c.text, self.keyword),
-            None => write!(f, "{}", self.keyword),
+            Some(c) => write!(f, "{} -> {k}", c.text),
+            None => write!(f, "{k}"),
         }
     }
 }
@@ -161,16 +199,19 @@ fn split_cost(text: &str) -> (Option<&str>, &str) {
     (None, text)
 }
 
-/// Parses `Pay N Force` into N.
-fn force_of(cost: &str) -> Option<u32> {
-    let words: Vec<&str> = cost.split_whitespace().collect();
-    match words.as_slice() {
-        [pay, n, force]
-            if pay.eq_ignore_ascii_case("pay") && force.eq_ignore_ascii_case("force") =>
-        {
-            n.parse().ok()
-        }
-        _ => None,
+/// Parses a Force cost: `Pay N Force` (also `Pay N`, `N Force pay`) into
+/// `(Some(N), false)`, `Pay X Force` into `(None, true)`.
+fn force_of(cost: &str) -> (Option<u32>, bool) {
+    let lower = cost.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let n = match words.as_slice() {
+        ["pay", n, "force"] | ["pay", n] | [n, "force", "pay"] => *n,
+        _ => return (None, false),
+    };
+    if n == "x" {
+        (None, true)
+    } else {
+        (n.parse().ok(), false)
     }
 }
 
@@ -201,9 +242,26 @@ const NAMES: [&str; 20] = [
 
 /// Parses one keyword text, such as `Parry 3`, `Accuracy -1`,
 /// `Pay 1 Force -> Deflect 1`, `Foresight: Gain 2 Force.`. The error quotes
-/// the text and says what is wrong.
+/// the text and says what is wrong. A number may be X only when the cost is
+/// `Pay X Force` (see [`parse_with_x`]).
 pub fn parse(text: &str) -> Result<Ability> {
-    let bad = |why: &str| Error::input(format!("keyword '{text}': {why}"));
+    parse_inner(text, false)
+}
+
+/// [`parse`], also taking X for the number whatever the cost (`Fury X`,
+/// where X is given by the card's text or the user): the ability then has
+/// `x` set and number 0.
+pub fn parse_with_x(text: &str) -> Result<Ability> {
+    parse_inner(text, true)
+}
+
+fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
+    let bad = |why: &str| {
+        Error::input(format!(
+            "keyword '{}': {why}",
+            crate::error::quote(text.trim())
+        ))
+    };
     let trimmed = text.trim().trim_end_matches('.').trim();
     if trimmed.is_empty() {
         return Err(bad("empty keyword"));
@@ -212,10 +270,15 @@ pub fn parse(text: &str) -> Result<Ability> {
     if effect.is_empty() {
         return Err(bad("nothing after the cost"));
     }
-    let cost = cost.map(|c| Cost {
-        text: c.to_string(),
-        force: force_of(c),
+    let cost = cost.map(|c| {
+        let (force, x) = force_of(c);
+        Cost {
+            text: c.to_string(),
+            force,
+            x,
+        }
     });
+    let x_cost = cost.as_ref().is_some_and(|c| c.x) || any_x;
     let lower = effect.to_ascii_lowercase();
     let name = NAMES
         .iter()
@@ -233,9 +296,17 @@ pub fn parse(text: &str) -> Result<Ability> {
         if rest.is_empty() {
             return Err(bad(&format!("{name} needs a number")));
         }
-        rest.parse::<u32>()
-            .map_err(|_| bad(&format!("'{rest}' is not a whole number")))
+        if rest.eq_ignore_ascii_case("x") && x_cost {
+            return Ok(0);
+        }
+        rest.parse::<u32>().map_err(|_| {
+            bad(&format!(
+                "'{}' is not a whole number",
+                crate::error::quote(rest)
+            ))
+        })
     };
+    let x = x_cost && rest.eq_ignore_ascii_case("x");
     let none = || -> Result<()> {
         if rest.is_empty() {
             Ok(())
@@ -291,5 +362,5 @@ pub fn parse(text: &str) -> Result<Ability> {
         }
         _ => unreachable!("every name in NAMES is matched"),
     };
-    Ok(Ability { keyword, cost })
+    Ok(Ability { keyword, cost, x })
 }

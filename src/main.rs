@@ -3,12 +3,11 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 use swtcg_odds::attack::{ATTACKER, Side, attack};
-use swtcg_odds::cards::CardDb;
+use swtcg_odds::cards::stack::Switches;
+use swtcg_odds::cards::{Arena, CardDb};
 use swtcg_odds::dist::{Dist, Num};
 use swtcg_odds::error::{Error, Result, read_file};
-use swtcg_odds::matchups::{
-    docs_page, duel, matrix, render_csv, render_json, render_markdown, resolve_conditions,
-};
+use swtcg_odds::matchups::{docs_page, duel, matrix, render_csv, render_json, render_markdown};
 use swtcg_odds::plan::Plan;
 use swtcg_odds::plot::{Series, svg};
 use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
@@ -72,11 +71,39 @@ fn scenario_series(r: &ScenarioReport) -> Vec<Series> {
 
 #[derive(Args, Debug)]
 struct CardsCmd {
-    /// The card database (LackeyCCG tab-separated file).
-    #[arg(long, value_name = "FILE")]
-    db: String,
+    #[command(flatten)]
+    db: DbArgs,
     #[command(subcommand)]
     action: CardsAction,
+}
+
+/// Where the cards come from.
+#[derive(Args, Debug)]
+struct DbArgs {
+    /// A LackeyCCG set file, or a folder of them (the plugin's `sets/`
+    /// folder); may be repeated.
+    #[arg(long, value_name = "PATH", required = true)]
+    db: Vec<String>,
+    /// Two names of the same unit (the rules' "Different Versions with
+    /// Different Names"), for stacks: NAME=NAME; may be repeated.
+    #[arg(long, value_name = "A=B")]
+    same_unit: Vec<String>,
+    /// A file of such pairs, one NAME=NAME per line.
+    #[arg(long, value_name = "FILE")]
+    same_units: Option<String>,
+}
+
+impl DbArgs {
+    fn load(&self) -> Result<CardDb> {
+        let mut db = CardDb::load(&self.db)?;
+        for s in &self.same_unit {
+            db.same.add_text(s, "--same-unit")?;
+        }
+        if let Some(f) = &self.same_units {
+            db.same.add_text(&read_file(f)?, f)?;
+        }
+        Ok(db)
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -89,19 +116,31 @@ enum CardsAction {
         #[arg(long)]
         json: bool,
     },
-    /// One card (or stack "Top + Beneath + ...") attacking another, solved exactly.
+    /// One card (or stack "Top + Beneath + ...", or "Unit with Pilot") attacking another, solved exactly.
     Attack(CardAttackCmd),
+    /// How much of the database is read: per set, rows, units, skipped rows, abilities by class.
+    Check {
+        /// Every unit with its abilities, and every skipped row, as JSON.
+        #[arg(long)]
+        json: bool,
+        /// How many of the most frequent not-understood texts to list.
+        #[arg(long, default_value_t = 20)]
+        top: usize,
+    },
 }
 
 #[derive(Args, Debug)]
 struct CardAttackCmd {
-    /// The attacking card, or a stack: "Top card + card beneath + ...".
+    /// The attacking card: "Name", "Name@SET", "Name[power=N,health=N]", a stack "Top + Beneath + ...", or "Unit with Pilot".
     attacker: String,
     /// The defending card, or a stack.
     defender: String,
-    /// Switch on a conditional ability: text it contains, or a:N / d:N (as `cards find` numbers them).
+    /// Switch on a conditional ability the cards cannot decide: text it contains, or a:N / d:N (the attacker's or defender's Nth ability, as `cards find` numbers them).
     #[arg(long, value_name = "C")]
     condition: Vec<String>,
+    /// The arena of the attack (by default the first the two cards share).
+    #[arg(long, value_name = "ARENA")]
+    arena: Option<String>,
     /// One JSON object.
     #[arg(long)]
     json: bool,
@@ -114,9 +153,8 @@ struct CardAttackCmd {
 
 #[derive(Args, Debug)]
 struct MatchupsCmd {
-    /// The card database.
-    #[arg(long, value_name = "FILE")]
-    db: String,
+    #[command(flatten)]
+    db: DbArgs,
     /// Attacking cards: all, name:TEXT, set:CODE, type:TYPE, or a name fragment (comma-separated).
     #[arg(long, default_value = "all")]
     attackers: String,
@@ -180,13 +218,7 @@ const MAX_TRIALS: u64 = 100_000_000;
 fn exact_law(scenario: &Option<String>, units: &AttackArgs, quantity: &str) -> Result<Dist<Num>> {
     let report = match scenario {
         Some(path) => Some(Scenario::from_file(path)?.solve()?),
-        None if units.has_choices() => Some(
-            Scenario {
-                game: units.game()?,
-                ignored: Vec::new(),
-            }
-            .solve()?,
-        ),
+        None if units.has_choices() => Some(Scenario::new(units.game()?).solve()?),
         None => None,
     };
     match report {
@@ -638,35 +670,43 @@ impl TableCmd {
     }
 }
 
-/// `cards find` and `cards attack`.
+/// `cards find`, `cards attack` and `cards check`.
 fn cards(cmd: &CardsCmd) -> Result<String> {
-    let db = CardDb::from_file(&cmd.db)?;
+    let db = cmd.db.load()?;
     match &cmd.action {
         CardsAction::Find { text, json } => {
             let found = db.find(text);
             if *json {
-                let v: Vec<serde_json::Value> = found.iter().map(|c| c.to_json()).collect();
-                return Ok(serde_json::to_string_pretty(&v).expect("plain JSON") + "\n");
+                return Ok(serde_json::to_string_pretty(&found).expect("plain JSON") + "\n");
             }
             let mut out = String::new();
             for c in &found {
                 out.push_str(&c.to_text());
             }
             out.push_str(&format!("{} card(s) found", found.len()));
-            if !db.skipped.is_empty() {
-                out.push_str(&format!(
-                    " ({} row(s) of the file skipped: not units)",
-                    db.skipped.len()
-                ));
-            }
             out.push('\n');
             Ok(out)
         }
+        CardsAction::Check { json, top } => {
+            let report = swtcg_odds::cards::check::check(&db);
+            Ok(if *json {
+                serde_json::to_string_pretty(&report).expect("plain JSON") + "\n"
+            } else {
+                report.to_text(*top)
+            })
+        }
         CardsAction::Attack(a) => {
-            let attacker = db.stack(&a.attacker)?;
-            let defender = db.stack(&a.defender)?;
-            let on = resolve_conditions(&attacker, &defender, &a.condition)?;
-            let report = duel(&attacker, &defender, &on, &a.policy.policy()?)?.solve()?;
+            let attacker = db.piece(&a.attacker)?;
+            let defender = db.piece(&a.defender)?;
+            let switches = Switches::parse(&a.condition)?;
+            let arena = match &a.arena {
+                Some(w) => Some(Arena::from_word(w).ok_or_else(|| {
+                    Error::input(format!("--arena '{w}': not Space, Ground or Character"))
+                })?),
+                None => None,
+            };
+            let scenario = duel(&attacker, &defender, &switches, arena, &a.policy.policy()?)?;
+            let report = scenario.solve()?;
             write_plot(
                 &a.plot,
                 &format!("{} attacks {}", attacker.name(), defender.name()),
@@ -675,17 +715,7 @@ fn cards(cmd: &CardsCmd) -> Result<String> {
             Ok(if a.json {
                 serde_json::to_string_pretty(&report.to_json()).expect("plain JSON") + "\n"
             } else {
-                let mut t = String::new();
-                for (stack, list) in [(&attacker, &on.0), (&defender, &on.1)] {
-                    for &i in list {
-                        t.push_str(&format!(
-                            "condition on: {}: {}\n",
-                            stack.top().name,
-                            stack.conditions()[i].text
-                        ));
-                    }
-                }
-                t + &report.to_text()
+                report.to_text()
             })
         }
     }
@@ -693,9 +723,9 @@ fn cards(cmd: &CardsCmd) -> Result<String> {
 
 /// `matchups`.
 fn matchups(cmd: &MatchupsCmd) -> Result<String> {
-    let db = CardDb::from_file(&cmd.db)?;
+    let db = cmd.db.load()?;
     if cmd.page {
-        return docs_page(&db, &cmd.db);
+        return docs_page(&db, &cmd.db.db.join(" "));
     }
     let attackers = db.select(&cmd.attackers)?;
     let defenders = db.select(&cmd.defenders)?;
@@ -793,10 +823,7 @@ impl From<Error> for Failure {
 fn run_command(cli: Cli) -> std::result::Result<String, Failure> {
     match cli.command {
         Command::Attack(cmd) if cmd.units.has_choices() => {
-            let scenario = Scenario {
-                game: cmd.units.game()?,
-                ignored: Vec::new(),
-            };
+            let scenario = Scenario::new(cmd.units.game()?);
             let report = scenario.solve()?;
             write_plot(&cmd.plot, "Attack", &scenario_series(&report))?;
             Ok(if cmd.json {

@@ -4,120 +4,75 @@
 //!
 //! ```
 //! use swtcg_odds::cards::CardDb;
-//! use swtcg_odds::matchups::{matrix, Side2};
+//! use swtcg_odds::matchups::matrix;
 //! use swtcg_odds::policy::Policy;
-//! let db = CardDb::parse("Name\tPower\tHealth\tText\nTrooper\t3\t3\tCritical Hit 1\nDroid\t4\t4\tArmor\n").unwrap();
+//! let db = CardDb::parse("Name\tType\tPower\tHealth\tText\nTrooper\tCharacter\t3\t3\tCritical Hit 1\nDroid\tCharacter\t4\t4\tArmor\n").unwrap();
 //! let cards: Vec<_> = db.cards.iter().collect();
 //! let m = matrix(&cards, &cards, &Policy::default()).unwrap();
 //! assert_eq!(m.cells.len(), 2); // each against the other, not itself
 //! let c = m.cell(0, 1).unwrap();
 //! assert_eq!(c.attacker, "Trooper");
-//! let _ = Side2::Attacker;
 //! ```
 
 use crate::attack::{ATTACKER, Side};
-use crate::cards::{Card, CardDb, Stacked};
+use crate::cards::stack::{Fielded, Switches, pair};
+use crate::cards::{Arena, Card, CardDb, Piece};
 use crate::dist::{fraction_string, to_f64};
 use crate::error::{Error, Result};
 use crate::policy::{Game, Policy};
 use crate::scenario::{Scenario, ScenarioReport};
-use crate::unit::{Keywords, MAX_GAME_WORK, attack_work};
+use crate::unit::{MAX_GAME_WORK, attack_work};
 use ndarray::Array2;
 use num_rational::BigRational;
 use serde_json::{Value, json};
 use std::fmt::Write;
 
-/// Which of the two cards a condition belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side2 {
-    /// The attacking card.
-    Attacker,
-    /// The defending card.
-    Defender,
+/// The arena two cards fight in: the first arena of the attacker's type line
+/// that the defender shares.
+pub fn common_arena(a: &Card, d: &Card) -> Option<Arena> {
+    a.arenas.iter().find(|x| d.arenas.contains(x)).copied()
 }
 
-/// Resolves `--condition` arguments against the two cards' conditions:
-/// `a:N` / `d:N` by index (from 1, as `cards find` lists them), or text
-/// contained in exactly the conditions meant (case-insensitive). A stack's
-/// own conditions (`As long as X is in ...'s stack`, with X beneath) are on
-/// by themselves. Returns the indices switched on for the attacker and the
-/// defender.
-pub fn resolve_conditions(
-    attacker: &Stacked,
-    defender: &Stacked,
-    args: &[String],
-) -> Result<(Vec<usize>, Vec<usize>)> {
-    let mut on = (attacker.met_conditions(), defender.met_conditions());
-    for arg in args {
-        let by_index = arg.split_once(':').and_then(|(side, n)| {
-            Some((
-                side.trim().to_ascii_lowercase(),
-                n.trim().parse::<usize>().ok()?,
-            ))
-        });
-        if let Some((side, n)) = by_index
-            && (side == "a" || side == "d")
-        {
-            let (stack, list) = if side == "a" {
-                (attacker, &mut on.0)
-            } else {
-                (defender, &mut on.1)
-            };
-            if n == 0 || n > stack.conditions().len() {
-                return Err(Error::input(format!(
-                    "--condition {arg}: {} has {} condition(s)",
-                    stack.top().name,
-                    stack.conditions().len()
-                )));
-            }
-            list.push(n - 1);
-            continue;
-        }
-        let needle = arg.to_lowercase();
-        let mut found = false;
-        for (stack, list) in [(attacker, &mut on.0), (defender, &mut on.1)] {
-            for (i, c) in stack.conditions().iter().enumerate() {
-                if c.text.to_lowercase().contains(&needle) {
-                    list.push(i);
-                    found = true;
-                }
-            }
-        }
-        if !found {
-            return Err(Error::input(format!(
-                "--condition '{arg}' matches no condition of {} or {} (see `cards find`)",
-                attacker.top().name,
-                defender.top().name
-            )));
-        }
-    }
-    on.0.sort_unstable();
-    on.0.dedup();
-    on.1.sort_unstable();
-    on.1.dedup();
-    Ok(on)
-}
-
-/// The scenario of `attacker` attacking `defender`, conditions switched on.
+/// The scenario of `attacker` attacking `defender` in `arena` (by default
+/// their common arena), with the conditions the two cards decide applied
+/// and those in `switches` switched on.
 pub fn duel(
-    attacker: &Stacked,
-    defender: &Stacked,
-    on: &(Vec<usize>, Vec<usize>),
+    attacker: &Piece,
+    defender: &Piece,
+    switches: &Switches,
+    arena: Option<Arena>,
     policy: &Policy,
 ) -> Result<Scenario> {
-    let mut a = attacker.unit(&on.0, defender.power_for_attacker(&on.1));
-    let mut d = defender.unit(&on.1, 0);
-    if a.name == d.name {
-        a.name = format!("{} (attacking)", a.name);
-        d.name = format!("{} (defending)", d.name);
-    }
+    let arena = match arena.or_else(|| common_arena(attacker.top(), defender.top())) {
+        Some(a) => a,
+        None => {
+            return Err(Error::input(format!(
+                "{} ({}) and {} ({}) share no arena: they can't fight",
+                attacker.top().name,
+                attacker.top().card_type,
+                defender.top().name,
+                defender.top().card_type
+            )));
+        }
+    };
+    let p = pair(
+        Fielded::Card(attacker),
+        Fielded::Card(defender),
+        arena,
+        [0, 0],
+        switches,
+    )?;
+    p.attacker.validate()?;
+    p.defender.validate()?;
     Ok(Scenario {
         game: Game {
-            units: vec![a, d],
+            units: vec![p.attacker, p.defender],
             sides: vec![Side::Attacking, Side::Defending],
             policy: *policy,
         },
         ignored: Vec::new(),
+        applied: p.applied,
+        waiting: p.waiting,
     })
 }
 
@@ -158,9 +113,16 @@ impl Matrix {
 }
 
 fn solve_pair(a: &Card, d: &Card, policy: &Policy) -> Result<Cell> {
-    let (sa, sd) = (Stacked::new(vec![a])?, Stacked::new(vec![d])?);
-    let report = duel(&sa, &sd, &(vec![], vec![]), policy)?.solve()?;
-    Ok(cell(&report, &a.name, &d.name))
+    let single = |c| Piece {
+        cards: vec![c],
+        pilot: None,
+        power: None,
+        health: None,
+    };
+    let (sa, sd) = (single(a), single(d));
+    let arena = common_arena(a, d).or_else(|| a.arenas.first().copied());
+    let report = duel(&sa, &sd, &Switches::default(), arena, policy)?.solve()?;
+    Ok(cell(&report, &a.key(), &d.key()))
 }
 
 fn cell(r: &ScenarioReport, attacker: &str, defender: &str) -> Cell {
@@ -198,7 +160,7 @@ pub fn matrix(attackers: &[&Card], defenders: &[&Card], policy: &Policy) -> Resu
             }
         }
     }
-    let dice = |c: &Card| c.power + Keywords::from_abilities(&c.read.abilities).fury;
+    let dice = |c: &Card| c.power.unwrap_or(0) + 10;
     let work: u64 = pairs.iter().map(|(a, _)| attack_work(dice(a))).sum();
     if work > MAX_GAME_WORK {
         return Err(Error::input(format!(
@@ -228,8 +190,8 @@ pub fn matrix(attackers: &[&Card], defenders: &[&Card], policy: &Policy) -> Resu
         cells.extend(r?);
     }
     Ok(Matrix {
-        attackers: attackers.iter().map(|c| c.name.clone()).collect(),
-        defenders: defenders.iter().map(|c| c.name.clone()).collect(),
+        attackers: attackers.iter().map(|c| c.key()).collect(),
+        defenders: defenders.iter().map(|c| c.key()).collect(),
         grid,
         cells,
     })
@@ -322,21 +284,23 @@ pub fn render_json(forward: &Matrix, backward: Option<&Matrix>) -> Value {
     json!({"forward": cells(forward), "backward": backward.map(cells)})
 }
 
-/// The sample card file the documentation page is generated from.
-pub const PAGE_SOURCE: &str = "../shared/reference/cards-sample.tsv";
+/// The card file the documentation page is generated from: an extract of
+/// the real *A New Hope* set kept in the repository.
+pub const PAGE_SOURCE: &str = "tests/fixtures/lackey/ANH.txt";
 
 /// The command that regenerates `docs/matchups.md`.
-pub const PAGE_COMMAND: &str = "cargo run --release -- matchups --db ../shared/reference/cards-sample.tsv --page > docs/matchups.md";
+pub const PAGE_COMMAND: &str =
+    "cargo run --release -- matchups --db tests/fixtures/lackey/ANH.txt --page > docs/matchups.md";
 
 /// The generated documentation page of matchups for a database read from
 /// `source`: every unit card against every other, with the command that
 /// regenerates it.
 pub fn docs_page(db: &CardDb, source: &str) -> Result<String> {
     let command = PAGE_COMMAND;
-    let cards: Vec<&Card> = db.cards.iter().collect();
+    let cards: Vec<&Card> = db.units().collect();
     let m = matrix(&cards, &cards, &Policy::default())?;
     let mut out = String::new();
-    let _ = writeln!(out, "# Matchups of the sample cards\n");
+    let _ = writeln!(out, "# Matchups of sample cards\n");
     let _ = writeln!(
         out,
         "Generated from `{source}` ({} unit cards) by\n\n```sh\n{command}\n```\n\nand checked by `tests/docs.rs::matchups_page_is_fresh`. Every attack is solved exactly with both sides playing optimally for expected damage (conditional text switched off); the tables round the exact values.\n",

@@ -19,11 +19,12 @@
 //! ```
 
 use crate::attack::{ATTACKER, DEFENDER, Side};
+use crate::cards::stack::Applied;
 use crate::dist::{Dist, Joint, Num, fraction_string, to_f64};
-use crate::error::{Error, Result, read_file};
+use crate::error::{Error, Result, quote, read_file};
 use crate::policy::{Game, Policy, solve};
 use crate::report::dist_json;
-use crate::scenario::{FileContext, PolicyFile, UnitFile};
+use crate::scenario::{DbPaths, FileContext, PolicyFile, UnitFile, pair_specs};
 use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
 use num_rational::BigRational;
 use serde::Deserialize;
@@ -43,15 +44,18 @@ struct PlanFile {
     policy: Option<PolicyFile>,
     #[serde(default)]
     ignore_unknown: bool,
-    /// A card database for units given as `"card"`.
-    db: Option<String>,
+    /// A card database for units given as `"card"` (relative to the file).
+    db: Option<DbPaths>,
 }
 
 /// A battle plan.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// The defender.
+    /// The defender (as the first attacker sees it).
     pub defender: Unit,
+    /// The defender as each attacker sees it (its conditions depend on
+    /// who attacks it).
+    pub defender_against: Vec<Unit>,
     /// The attacking units.
     pub attackers: Vec<Unit>,
     /// Which attacker attacks at each step (index into `attackers`).
@@ -60,7 +64,14 @@ pub struct Plan {
     pub policy: Policy,
     /// `(unit, text)` of keywords ignored under `ignore_unknown`.
     pub ignored: Vec<(String, String)>,
+    /// Conditions of the cards applied.
+    pub applied: Vec<Applied>,
+    /// Conditions the cards cannot decide, not switched on.
+    pub waiting: Vec<(String, String)>,
 }
+
+/// Most attackers one plan may have.
+pub const MAX_ATTACKERS: usize = 20;
 
 /// Where a plan stands between attacks.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -104,60 +115,80 @@ pub struct PlanReport {
 impl Plan {
     /// Reads a plan from JSON text.
     pub fn from_json(text: &str) -> Result<Plan> {
-        let file: PlanFile =
-            serde_json::from_str(text).map_err(|e| Error::input(format!("plan: {e}")))?;
+        Plan::from_json_in(text, "plan", None)
+    }
+
+    /// Reads a plan from JSON text read from `file`, whose relative paths
+    /// (`"db"`) are relative to `base`.
+    pub fn from_json_in(text: &str, file: &str, base: Option<&std::path::Path>) -> Result<Plan> {
+        let text = crate::error::strip_bom(text);
+        let file: PlanFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
         let policy = PolicyFile::policy(&file.policy)?;
-        let ctx = FileContext::new(file.ignore_unknown, &file.db)?;
+        if file.attackers.len() > MAX_ATTACKERS {
+            return Err(Error::input(format!(
+                "plan: {} attackers; at most {MAX_ATTACKERS}",
+                file.attackers.len()
+            )));
+        }
+        let ctx = FileContext::new(file.ignore_unknown, &file.db, base)?;
         let mut ignored = Vec::new();
         if file.defender.side.is_some() || file.attackers.iter().any(|a| a.side.is_some()) {
             return Err(Error::input(
                 "plan: \"side\" is for the others of a scenario, not a plan",
             ));
         }
-        let built = file.defender.build(&ctx)?;
-        let defender = built.unit;
-        // The defender's conditions on the units attacking it.
-        let attacker_power = built.power_for_attacker;
-        ignored.extend(
-            built
-                .ignored
-                .into_iter()
-                .map(|t| (defender.name.clone(), t)),
-        );
+        let d = file.defender.build(&ctx)?;
+        ignored.extend(d.ignored.iter().map(|t| (d.label.clone(), t.clone())));
+        let mut attackers: Vec<Unit> = Vec::new();
+        let mut defender_against: Vec<Unit> = Vec::new();
+        let mut applied = Vec::new();
+        let mut waiting = Vec::new();
+        for f in &file.attackers {
+            let a = f.build(&ctx)?;
+            ignored.extend(a.ignored.iter().map(|t| (a.label.clone(), t.clone())));
+            let (u, dv, ap, w) = pair_specs(&a.spec, &d.spec)?;
+            applied.extend(ap);
+            for x in w {
+                if !waiting.contains(&x) {
+                    waiting.push(x);
+                }
+            }
+            if attackers.iter().any(|x| x.name == u.name) || u.name == dv.name {
+                return Err(Error::input(format!(
+                    "plan: two units are named '{}'",
+                    quote(&u.name)
+                )));
+            }
+            attackers.push(u);
+            defender_against.push(dv);
+        }
+        let Some(defender) = defender_against.first().cloned() else {
+            return Err(Error::input("plan: no attackers"));
+        };
         if defender.health.is_none() {
             return Err(Error::input(format!(
                 "plan: the defender '{}' needs its health (a plan ends when it is discarded)",
-                defender.name
+                quote(&defender.name)
             )));
-        }
-        let mut attackers: Vec<Unit> = Vec::new();
-        for f in &file.attackers {
-            let built = f.build(&ctx)?;
-            let (mut u, ign) = (built.unit, built.ignored);
-            u.power = (u.power as i64 + attacker_power as i64).max(0) as u32;
-            if attackers.iter().any(|a| a.name == u.name) || u.name == defender.name {
-                return Err(Error::input(format!(
-                    "plan: two units are named '{}'",
-                    u.name
-                )));
-            }
-            ignored.extend(ign.into_iter().map(|t| (u.name.clone(), t)));
-            attackers.push(u);
-        }
-        if attackers.is_empty() {
-            return Err(Error::input("plan: no attackers"));
         }
         let steps = match &file.steps {
             None => (0..attackers.len()).collect(),
-            Some(names) => names
-                .iter()
-                .map(|n| {
-                    attackers
-                        .iter()
-                        .position(|a| &a.name == n)
-                        .ok_or_else(|| Error::input(format!("plan: step '{n}' names no attacker")))
-                })
-                .collect::<Result<Vec<_>>>()?,
+            Some(names) => {
+                if names.len() > MAX_STEPS {
+                    return Err(Error::input(format!(
+                        "plan: {} steps; a plan has 1 to {MAX_STEPS}",
+                        names.len()
+                    )));
+                }
+                names
+                    .iter()
+                    .map(|n| {
+                        attackers.iter().position(|a| &a.name == n).ok_or_else(|| {
+                            Error::input(format!("plan: step '{}' names no attacker", quote(n)))
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?
+            }
         };
         if steps.is_empty() || steps.len() > MAX_STEPS {
             return Err(Error::input(format!(
@@ -167,16 +198,20 @@ impl Plan {
         }
         Ok(Plan {
             defender,
+            defender_against,
             attackers,
             steps,
             policy,
             ignored,
+            applied,
+            waiting,
         })
     }
 
-    /// Reads a plan file.
+    /// Reads a plan file (its `"db"` relative to its folder).
     pub fn from_file(path: &str) -> Result<Plan> {
-        Plan::from_json(&read_file(path)?).map_err(|e| e.about(path))
+        let base = std::path::Path::new(path).parent();
+        Plan::from_json_in(&read_file(path)?, path, base)
     }
 
     fn defender_gone(&self, s: &State) -> bool {
@@ -199,7 +234,7 @@ impl Plan {
         let mut a = self.attackers[i].clone();
         a.counters += s.attackers[i].0;
         a.power = a.power.saturating_sub(s.attackers[i].1);
-        let mut d = self.defender.clone();
+        let mut d = self.defender_against[i].clone();
         d.counters += s.defender;
         let game = Game {
             units: vec![a, d],
@@ -207,7 +242,7 @@ impl Plan {
             policy: self.policy,
         };
         let out = solve(&game)?;
-        let stun = self.defender.keywords.stun;
+        let stun = self.defender_against[i].keywords.stun;
         Ok(out.solution.tallies.map(|t| {
             let mut next = s.clone();
             next.defender += t.damage[DEFENDER];

@@ -17,9 +17,10 @@
 //! [`ScenarioReport`] renders the result as JSON or text.
 
 use crate::attack::{ATTACKER, MAX_UNITS, Objective, Side, Tally, used};
-use crate::cards::CardDb;
+use crate::cards::stack::{Applied, Fielded, Switches, bystander, pair};
+use crate::cards::{Arena, CardDb, Piece};
 use crate::dist::{Dist, Num, fraction_string, to_f64};
-use crate::error::{Error, Result, read_file};
+use crate::error::{Error, Result, quote, read_file};
 use crate::keywords::{Ability, parse};
 use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
 use crate::report::{attack_keys, dist_json, dist_text, fraction_and_percent};
@@ -30,8 +31,8 @@ use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
 /// A unit as written in scenario and plan files: numbers and keyword
-/// texts, or a card (or stack) of the file's card database, with
-/// conditions switched on and keywords added.
+/// texts, or a card (or stack, or piloted unit) of the file's card
+/// database, with conditions switched on and keywords added.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct UnitFile {
@@ -58,23 +59,72 @@ pub(crate) struct FileContext {
 
 impl FileContext {
     /// The context of a file: its `ignore_unknown` and its card database
-    /// (`db`, a path relative to the working directory).
-    pub(crate) fn new(ignore_unknown: bool, db: &Option<String>) -> Result<FileContext> {
-        Ok(FileContext {
-            ignore_unknown,
-            db: db.as_deref().map(CardDb::from_file).transpose()?,
-        })
+    /// (`db`: a set file or folder, or a list of them, relative to the
+    /// file's own folder `base`).
+    pub(crate) fn new(
+        ignore_unknown: bool,
+        db: &Option<DbPaths>,
+        base: Option<&std::path::Path>,
+    ) -> Result<FileContext> {
+        let db = match db {
+            None => None,
+            Some(paths) => {
+                let list: Vec<String> = paths
+                    .list()
+                    .into_iter()
+                    .map(|p| match base {
+                        Some(b) if std::path::Path::new(&p).is_relative() => {
+                            b.join(&p).to_string_lossy().into_owned()
+                        }
+                        _ => p,
+                    })
+                    .collect();
+                Some(CardDb::load(&list).map_err(|e| e.about("\"db\""))?)
+            }
+        };
+        Ok(FileContext { ignore_unknown, db })
     }
 }
 
-/// A unit read from a file.
-pub(crate) struct Built {
-    /// The unit.
-    pub unit: Unit,
+/// A `"db"` value: one path or several.
+#[derive(Deserialize, Clone, Debug)]
+#[serde(untagged)]
+pub(crate) enum DbPaths {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl DbPaths {
+    fn list(&self) -> Vec<String> {
+        match self {
+            DbPaths::One(p) => vec![p.clone()],
+            DbPaths::Many(v) => v.clone(),
+        }
+    }
+}
+
+/// A unit read from a file, before it meets its opponent.
+pub(crate) enum Spec<'db> {
+    /// Given by its numbers.
+    Plain(Unit),
+    /// From cards.
+    Card {
+        piece: Piece<'db>,
+        name: Option<String>,
+        counters: u32,
+        extra: Vec<Ability>,
+        conditions: Vec<String>,
+    },
+}
+
+/// A unit read from a file, with what its reading produced.
+pub(crate) struct Built<'db> {
+    /// The unit, or its cards.
+    pub spec: Spec<'db>,
     /// Keyword texts ignored.
     pub ignored: Vec<String>,
-    /// Power its conditions give the unit attacking it.
-    pub power_for_attacker: i32,
+    /// Its label in messages.
+    pub label: String,
 }
 
 impl UnitFile {
@@ -86,17 +136,20 @@ impl UnitFile {
             .unwrap_or_default()
     }
 
-    /// The unit, the keyword texts ignored, and the power its conditions
-    /// give its attacker.
-    pub(crate) fn build(&self, ctx: &FileContext) -> Result<Built> {
+    /// Reads the unit: its numbers, or its cards.
+    pub(crate) fn build<'db>(&self, ctx: &'db FileContext) -> Result<Built<'db>> {
         let Some(spec) = &self.card else {
             let name = self
                 .name
                 .as_deref()
                 .ok_or_else(|| Error::input("a unit needs a \"name\" (or a \"card\")"))?;
+            if name.trim().is_empty() {
+                return Err(Error::input("a unit's \"name\" is empty"));
+            }
             if !self.conditions.is_empty() {
                 return Err(Error::input(format!(
-                    "unit '{name}': \"conditions\" go with a \"card\""
+                    "unit '{}': \"conditions\" go with a \"card\"",
+                    quote(name)
                 )));
             }
             let (unit, ignored) = unit_from_texts(
@@ -108,58 +161,137 @@ impl UnitFile {
                 ctx.ignore_unknown,
             )?;
             return Ok(Built {
-                unit,
+                spec: Spec::Plain(unit),
                 ignored,
-                power_for_attacker: 0,
+                label: name.to_string(),
             });
         };
         let label = self.label();
         let db = ctx.db.as_ref().ok_or_else(|| {
             Error::input(format!(
-                "unit '{label}': a \"card\" needs the file's \"db\" (a card database)"
+                "unit '{}': a \"card\" needs the file's \"db\" (a card database)",
+                quote(&label)
             ))
         })?;
-        let stack = db
-            .stack(spec)
-            .map_err(|e| e.about(&format!("unit '{label}'")))?;
-        let mut on = Vec::new();
-        for c in &self.conditions {
-            let needle = c.to_lowercase();
-            let found: Vec<usize> = stack
-                .conditions()
-                .iter()
-                .enumerate()
-                .filter(|(_, k)| k.text.to_lowercase().contains(&needle))
-                .map(|(i, _)| i)
-                .collect();
-            if found.is_empty() {
-                return Err(Error::input(format!(
-                    "unit '{label}': condition '{c}' matches none of {}'s conditions",
-                    stack.top().name
-                )));
-            }
-            on.extend(found);
+        let mut piece = db
+            .piece(spec)
+            .map_err(|e| e.about(&format!("unit '{}'", quote(&label))))?;
+        if self.power.is_some() {
+            piece.power = self.power;
         }
-        on.sort_unstable();
-        on.dedup();
+        if self.health.is_some() {
+            piece.health = self.health;
+        }
         let (extra, ignored) = parse_texts(&label, &self.keywords, ctx.ignore_unknown)?;
-        let mut unit = stack.unit_with(&on, 0, &extra);
-        if let Some(n) = &self.name {
-            unit.name = n.clone();
-        }
-        if let Some(p) = self.power {
-            unit.power = p;
-        }
-        if let Some(h) = self.health {
-            unit.health = Some(h);
-        }
-        unit.counters = self.counters;
-        unit.validate()?;
         Ok(Built {
-            unit,
+            spec: Spec::Card {
+                piece,
+                name: self.name.clone(),
+                counters: self.counters,
+                extra,
+                conditions: self.conditions.clone(),
+            },
             ignored,
-            power_for_attacker: stack.power_for_attacker(&on),
+            label,
         })
+    }
+}
+
+/// The arena two units fight in: the first of the attacker's arenas that the
+/// defender shares; with a unit given by numbers, the card's first arena.
+pub(crate) fn arena_of(a: &Spec, d: &Spec) -> Result<Arena> {
+    let arenas = |s: &Spec| match s {
+        Spec::Card { piece, .. } => Some(piece.top().arenas.clone()),
+        Spec::Plain(_) => None,
+    };
+    match (arenas(a), arenas(d)) {
+        (Some(x), Some(y)) => x.iter().find(|t| y.contains(t)).copied().ok_or_else(|| {
+            let names = |s: &Spec| match s {
+                Spec::Card { piece, .. } => piece.top().name.clone(),
+                Spec::Plain(u) => u.name.clone(),
+            };
+            Error::input(format!(
+                "{} ({}) and {} ({}) are in no common arena: they can't fight",
+                names(a),
+                x.iter().map(|a| a.name()).collect::<Vec<_>>().join("/"),
+                names(d),
+                y.iter().map(|a| a.name()).collect::<Vec<_>>().join("/")
+            ))
+        }),
+        (Some(x), None) | (None, Some(x)) => Ok(x[0]),
+        (None, None) => Ok(Arena::Character),
+    }
+}
+
+fn fielded<'s, 'db>(s: &'s Spec<'db>) -> (Fielded<'s, 'db>, u32) {
+    match s {
+        Spec::Plain(u) => (Fielded::Plain(u), u.counters),
+        Spec::Card {
+            piece, counters, ..
+        } => (Fielded::Card(piece), *counters),
+    }
+}
+
+/// Finishes a unit built from cards: its name, and the keywords added.
+fn finish(mut u: Unit, s: &Spec) -> Result<Unit> {
+    if let Spec::Card { name, extra, .. } = s {
+        if let Some(n) = name {
+            u.name = n.clone();
+        }
+        u.keywords.add(extra);
+    }
+    u.validate()?;
+    Ok(u)
+}
+
+/// The attacker and defender of a file, paired: conditions the cards decide
+/// applied, those the file switches on applied, and what waits.
+/// Two paired units with what was applied to them and what waits.
+pub(crate) type Paired = (Unit, Unit, Vec<Applied>, Vec<(String, String)>);
+
+pub(crate) fn pair_specs(a: &Spec, d: &Spec) -> Result<Paired> {
+    if let (Spec::Plain(x), Spec::Plain(y)) = (a, d) {
+        return Ok((x.clone(), y.clone(), Vec::new(), Vec::new()));
+    }
+    let arena = arena_of(a, d)?;
+    let mut switches = Switches::default();
+    for (s, is_att) in [(a, true), (d, false)] {
+        if let Spec::Card { conditions, .. } = s {
+            for c in conditions {
+                if c.trim().is_empty() {
+                    return Err(Error::input("an empty condition would match every ability"));
+                }
+                let (t, v) = crate::cards::stack::split_value(c);
+                switches.by_text.push((Some(is_att), t.to_lowercase(), v));
+            }
+        }
+    }
+    let (fa, ca) = fielded(a);
+    let (fd, cd) = fielded(d);
+    let p = pair(fa, fd, arena, [ca, cd], &switches)?;
+    Ok((
+        finish(p.attacker, a)?,
+        finish(p.defender, d)?,
+        p.applied,
+        p.waiting,
+    ))
+}
+
+/// A scenario's other unit, facing `facing`.
+pub(crate) fn other_unit(s: &Spec, facing: &Spec) -> Result<(Unit, Vec<Applied>)> {
+    match s {
+        Spec::Plain(u) => Ok((u.clone(), Vec::new())),
+        Spec::Card {
+            piece,
+            counters,
+            conditions,
+            ..
+        } => {
+            let arena = arena_of(s, facing)?;
+            let (f, c) = fielded(facing);
+            let (u, applied) = bystander(piece, f, arena, [*counters, c], conditions)?;
+            Ok((finish(u, s)?, applied))
+        }
     }
 }
 
@@ -196,8 +328,8 @@ struct ScenarioFile {
     policy: Option<PolicyFile>,
     #[serde(default)]
     ignore_unknown: bool,
-    /// A card database for units given as `"card"`.
-    db: Option<String>,
+    /// A card database for units given as `"card"` (relative to the file).
+    db: Option<DbPaths>,
 }
 
 /// A scenario: the game to solve, and the keyword texts that were ignored.
@@ -207,6 +339,12 @@ pub struct Scenario {
     pub game: Game,
     /// `(unit, text)` of each keyword ignored under `"ignore_unknown": true`.
     pub ignored: Vec<(String, String)>,
+    /// Conditions of the cards applied (decided by the two cards, or
+    /// switched on).
+    pub applied: Vec<Applied>,
+    /// Conditions the cards cannot decide and nobody switched on
+    /// (`card`, `text`).
+    pub waiting: Vec<(String, String)>,
 }
 
 /// Parses a policy word for `field`, naming the accepted words on error.
@@ -314,12 +452,39 @@ pub fn unit_from_texts(
 }
 
 impl Scenario {
+    /// The scenario of a game given by its units.
+    pub fn new(game: Game) -> Scenario {
+        Scenario {
+            game,
+            ignored: Vec::new(),
+            applied: Vec::new(),
+            waiting: Vec::new(),
+        }
+    }
+
     /// Reads a scenario from JSON text; errors say where and what.
     pub fn from_json(text: &str) -> Result<Scenario> {
-        let file: ScenarioFile =
-            serde_json::from_str(text).map_err(|e| Error::input(format!("scenario: {e}")))?;
+        Scenario::from_json_in(text, "scenario", None)
+    }
+
+    /// Reads a scenario from JSON text read from `file`, whose relative
+    /// paths (`"db"`) are relative to `base`.
+    pub fn from_json_in(
+        text: &str,
+        file: &str,
+        base: Option<&std::path::Path>,
+    ) -> Result<Scenario> {
+        let text = crate::error::strip_bom(text);
+        let file: ScenarioFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
         let policy = PolicyFile::policy(&file.policy)?;
-        let mut units = Vec::new();
+        let others_count = file.others.len() + 2;
+        if others_count > MAX_UNITS {
+            return Err(Error::input(format!(
+                "scenario: {others_count} units; at most {MAX_UNITS} can take part in one attack"
+            )));
+        }
+        let ctx = FileContext::new(file.ignore_unknown, &file.db, base)?;
+        let mut specs = Vec::new();
         let mut sides = Vec::new();
         let mut ignored = Vec::new();
         let all = [
@@ -328,54 +493,54 @@ impl Scenario {
         ]
         .into_iter()
         .chain(file.others.iter().map(|u| (u, None)));
-        let ctx = FileContext::new(file.ignore_unknown, &file.db)?;
-        let mut attacker_power = 0;
         for (u, fixed) in all {
             let side = match (fixed, u.side.as_deref()) {
                 (Some(s), None) => s,
                 (Some(_), Some(_)) => {
                     return Err(Error::input(format!(
                         "unit '{}': \"side\" is only for the others (the attacker and defender have theirs)",
-                        u.label()
+                        quote(&u.label())
                     )));
                 }
                 (None, Some(s)) if s.eq_ignore_ascii_case("attacker") => Side::Attacking,
                 (None, Some(s)) if s.eq_ignore_ascii_case("defender") => Side::Defending,
                 (None, other) => {
                     return Err(Error::input(format!(
-                        "unit '{}': \"side\" must be \"attacker\" or \"defender\", found {:?}",
-                        u.label(),
-                        other.unwrap_or("nothing")
+                        "unit '{}': \"side\" must be \"attacker\" or \"defender\", found '{}'",
+                        quote(&u.label()),
+                        quote(other.unwrap_or("nothing"))
                     )));
                 }
             };
             let built = u.build(&ctx)?;
-            if units.iter().any(|x: &Unit| x.name == built.unit.name) {
-                return Err(Error::input(format!(
-                    "two units are named '{}'",
-                    built.unit.name
-                )));
-            }
-            if fixed == Some(Side::Defending) {
-                attacker_power = built.power_for_attacker;
-            }
             ignored.extend(
                 built
                     .ignored
-                    .into_iter()
-                    .map(|t| (built.unit.name.clone(), t)),
+                    .iter()
+                    .map(|t| (built.label.clone(), t.clone())),
             );
-            units.push(built.unit);
+            specs.push(built.spec);
             sides.push(side);
         }
-        // The declared defender's conditions on the unit attacking it.
-        let a = &mut units[ATTACKER];
-        a.power = (a.power as i64 + attacker_power as i64).max(0) as u32;
-        if units.len() > MAX_UNITS {
-            return Err(Error::input(format!(
-                "scenario: {} units; at most {MAX_UNITS} can take part in one attack",
-                units.len()
-            )));
+        let (a, d, mut applied, waiting) = pair_specs(&specs[0], &specs[1])?;
+        let mut units = vec![a, d];
+        for (i, s) in specs.iter().enumerate().skip(2) {
+            let facing = if sides[i] == Side::Defending {
+                &specs[0]
+            } else {
+                &specs[1]
+            };
+            let (u, ap) = other_unit(s, facing)?;
+            applied.extend(ap);
+            units.push(u);
+        }
+        for (i, u) in units.iter().enumerate() {
+            if units[..i].iter().any(|x| x.name == u.name) {
+                return Err(Error::input(format!(
+                    "two units are named '{}'",
+                    quote(&u.name)
+                )));
+            }
         }
         Ok(Scenario {
             game: Game {
@@ -384,12 +549,15 @@ impl Scenario {
                 policy,
             },
             ignored,
+            applied,
+            waiting,
         })
     }
 
-    /// Reads a scenario file.
+    /// Reads a scenario file (its `"db"` relative to its folder).
     pub fn from_file(path: &str) -> Result<Scenario> {
-        Scenario::from_json(&read_file(path)?).map_err(|e| e.about(path))
+        let base = std::path::Path::new(path).parent();
+        Scenario::from_json_in(&read_file(path)?, path, base)
     }
 
     /// Solves the scenario exactly.
@@ -568,6 +736,17 @@ impl ScenarioReport {
             .map(|(u, t)| json!({"unit": u, "text": t}))
             .collect();
         m.insert("ignored".into(), Value::Array(ignored));
+        m.insert(
+            "applied".into(),
+            serde_json::to_value(&self.scenario.applied).unwrap_or(Value::Null),
+        );
+        let waiting: Vec<Value> = self
+            .scenario
+            .waiting
+            .iter()
+            .map(|(c, t)| json!({"card": c, "text": t}))
+            .collect();
+        m.insert("waiting".into(), Value::Array(waiting));
         Value::Object(m)
     }
 
@@ -578,6 +757,15 @@ impl ScenarioReport {
         let sol = &self.outcome.solution;
         let policy = &self.scenario.game.policy;
         let mut out = String::new();
+        for a in &self.scenario.applied {
+            let _ = writeln!(out, "{}: {} -> {} ({})", a.card, a.text, a.to, a.how);
+        }
+        for (card, text) in &self.scenario.waiting {
+            let _ = writeln!(
+                out,
+                "not applied (the cards can't decide; --condition to switch on): {card}: {text}"
+            );
+        }
         let _ = writeln!(
             out,
             "{} attacks {}{}",

@@ -83,6 +83,70 @@ pub struct Keywords {
     pub paid_deflect: u32,
     /// The part of `retaliate` behind a cost.
     pub paid_retaliate: u32,
+    /// Power per damage counter on the unit (`This unit gets -1 power for
+    /// each damage counter on it`).
+    pub power_per_counter: i32,
+    /// Damage the unit's attack does beyond its hits (no roll needed).
+    pub bonus_damage: u32,
+    /// Options its owner may take before the roll (paid in Force, or paid
+    /// for by damage to itself): see [`Boost`].
+    pub boosts: Vec<Boost>,
+    /// No Intercept may be activated while this unit is attacked.
+    pub no_intercept: bool,
+    /// Tolls: each instance of damage from its opponent to this unit is
+    /// prevented unless the opponent pays this much Force.
+    pub tolls: Vec<u32>,
+    /// All damage from this unit is prevented.
+    pub harmless: bool,
+    /// When its attack placed no counters on the defending unit, it may put
+    /// `.0` counters on itself and then `.1` on the defending unit.
+    pub consolation: Option<(u32, u32)>,
+}
+
+/// What a [`Boost`] does to one unit for one attack.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    /// Power change.
+    pub power: i32,
+    /// Keywords gained for the attack.
+    pub abilities: Vec<Ability>,
+    /// Extra damage its attack does.
+    pub extra_damage: u32,
+    /// Damage the unit does to itself when the attack ends, and whether it
+    /// is dice of damage.
+    pub self_damage: Option<(u32, bool)>,
+    /// The attack is cancelled (disrupted): nothing of it happens.
+    pub cancel_attack: bool,
+    /// Damage counters put on the unit before the roll (negative: removed).
+    pub counters: i32,
+    /// It rolls half its attack dice, rounded up.
+    pub half_dice: bool,
+    /// Force its owner gains.
+    pub force_gain: u32,
+}
+
+impl Change {
+    /// Whether it changes nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Change::default()
+    }
+}
+
+/// An option a unit's owner may take before the roll of an attack the unit
+/// is in: `Pay 2 Force -> Vader gets +2 power and Stun 2 for this attack`;
+/// `When this unit attacks, you may give it +3 power for that attack. If you
+/// do, this unit does 2 damage to itself when the attack ends` (Overload);
+/// `Pay 3 Force -> Disrupt an attack`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Boost {
+    /// Force it costs.
+    pub cost: u32,
+    /// What it does to the unit itself.
+    pub mine: Change,
+    /// What it does to the unit it faces.
+    pub theirs: Change,
+    /// The ability's text, for reports.
+    pub text: String,
 }
 
 impl Keywords {
@@ -99,6 +163,49 @@ impl Keywords {
     /// ```
     pub fn from_abilities(abilities: &[Ability]) -> Keywords {
         let mut k = Keywords::default();
+        k.add(abilities);
+        k
+    }
+
+    /// Removes a keyword by name (`Elude` is Precision): the unit *loses*
+    /// it. Unknown names change nothing.
+    pub fn lose(&mut self, name: &str) {
+        let k = self;
+        match name.to_ascii_lowercase().as_str() {
+            "accuracy" => k.accuracy = 0,
+            "armor" => k.armor = false,
+            "shields" => k.shields = 0,
+            "fury" => k.fury = 0,
+            "critical hit" => k.crit = 0,
+            "parry" => k.parry = 0,
+            "evade" => {
+                k.evade = 0;
+                k.paid_evade = 0
+            }
+            "deflect" => {
+                k.deflect = 0;
+                k.paid_deflect = 0
+            }
+            "retaliate" => {
+                k.retaliate = 0;
+                k.paid_retaliate = 0
+            }
+            "stun" => k.stun = 0,
+            "lucky" => k.lucky = 0,
+            "overkill" => k.overkill = false,
+            "ferocity" => k.ferocity = false,
+            "fortitude" => k.fortitude = false,
+            "intercept" => k.intercept = false,
+            "precision" | "elude" => k.precision = false,
+            "foresight" => k.foresight = None,
+            "forewarning" => k.forewarning = None,
+            _ => {}
+        }
+    }
+
+    /// Adds abilities to the sums.
+    pub fn add(&mut self, abilities: &[Ability]) {
+        let k = self;
         for a in abilities {
             let paid = a.is_paid();
             match &a.keyword {
@@ -138,7 +245,6 @@ impl Keywords {
                 Keyword::Stack(list) => k.stack.extend(list.iter().cloned()),
             }
         }
-        k
     }
 }
 
@@ -223,6 +329,30 @@ impl Unit {
             if v > MAX_VALUE {
                 return Err(Error::input(format!(
                     "{who}: {name} {v} is above the limit of {MAX_VALUE}"
+                )));
+            }
+        }
+        for (on, what) in [
+            (
+                !k.boosts.is_empty(),
+                "options taken before the roll (paid boosts, Overload)",
+            ),
+            (
+                !k.tolls.is_empty(),
+                "damage prevented unless its opponent pays Force",
+            ),
+            (
+                k.consolation.is_some(),
+                "counters put when its attack does no damage",
+            ),
+            (k.harmless, "all damage from it prevented"),
+            (k.bonus_damage > 0, "extra damage without a roll"),
+            (k.power_per_counter != 0, "power per damage counter"),
+            (k.no_intercept, "no Intercept while it is attacked"),
+        ] {
+            if on {
+                return Err(Error::input(format!(
+                    "{who}: {what} is not modelled by this engine yet"
                 )));
             }
         }

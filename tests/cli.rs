@@ -556,49 +556,84 @@ fn verify_and_sample_bad_input() {
 }
 
 fn fixture() -> &'static str {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cards.tsv")
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lackey")
 }
 
 #[test]
-fn cards_find_and_attack() {
-    let out = bin(&["cards", "--db", fixture(), "find", "anakin skywalker (b)"]);
+fn cards_find_check_and_attack() {
+    let out = bin(&["cards", "--db", fixture(), "find", "stormtrooper tk-421"]);
     assert!(out.status.success());
     let s = String::from_utf8(out.stdout).unwrap();
-    assert!(s.contains("keyword: Critical Hit 1"), "{s}");
+    assert!(s.contains("[condition] This unit gets -2 power"), "{s}");
     assert!(
-        s.contains("condition 1: \"Anakin gets Lucky 1 when attacking a Sith.\" -> Lucky 1"),
+        s.contains("subject self; when attacking; decided by the two cards"),
         "{s}"
     );
-    let v = json(&["cards", "--db", fixture(), "find", "Dooku", "--json"]);
-    assert_eq!(v[0]["conditions"][0]["to"], "its attacker");
-    assert_eq!(v[0]["not_understood"][0], "Bombard 3");
+    let v = json(&[
+        "cards",
+        "--db",
+        fixture(),
+        "find",
+        "Obi-Wan Kenobi (E)",
+        "--json",
+    ]);
+    assert_eq!(v[0]["abilities"][0]["subject"], "opponent");
+    let check = json(&["cards", "--db", fixture(), "check", "--json"]);
+    let unit = check["units"].as_array().unwrap()[0].clone();
+    for key in ["name", "set", "abilities"] {
+        assert!(unit.get(key).is_some(), "{key}");
+    }
+    for key in ["text", "class", "subject", "when", "decidable"] {
+        assert!(unit["abilities"][0].get(key).is_some(), "{key}");
+    }
+    let skipped = check["skipped"].as_array().unwrap();
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s["name"] == "Zam Wesell (D)" && s["reason"].as_str().unwrap().contains('*'))
+    );
+    let text = bin(&["cards", "--db", fixture(), "check"]);
+    let t = String::from_utf8(text.stdout).unwrap();
+    assert!(t.contains("TDT: 60 rows:"), "{t}");
     let v = json(&[
         "cards",
         "--db",
         fixture(),
         "attack",
-        "Anakin Skywalker (B)",
-        "Dooku (A)",
-        "--condition",
-        "sith",
+        "Stormtrooper TK-421",
+        "Darth Vader (Y)",
         "--json",
     ]);
-    assert!(v["damage_by_unit"]["Dooku (A)"]["pmf"].is_object());
-    assert!(v["used"]["Anakin Skywalker (B): Lucky 1"].is_string());
-    let stack = json(&[
+    assert!(
+        v["applied"][0]["how"]
+            .as_str()
+            .unwrap()
+            .contains("attacking a unique Character")
+    );
+    // 4 dice (6 - 2) hitting on 5+ (Armor): 4/3 hits on average.
+    assert_eq!(v["hits"]["mean"], "4/3");
+    let v = json(&[
         "cards",
         "--db",
         fixture(),
         "attack",
-        "Anakin Skywalker (C) + Anakin Skywalker (A)",
-        "Dooku (A)",
+        "Deena Shan (A)",
+        "Darth Vader (Y)",
+        "--condition",
+        "Jedi in the Character arena",
         "--json",
     ]);
-    // 7 dice against no Armor: 7/2 hits on average.
-    assert_eq!(stack["hits"]["mean"], "7/2");
+    assert!(v["used"]["Deena Shan (A): Lucky 1"].is_string(), "{v}");
     fails(
-        &["cards", "--db", fixture(), "attack", "Anakin", "Dooku (A)"],
-        "names 5 cards",
+        &[
+            "cards",
+            "--db",
+            fixture(),
+            "attack",
+            "Darth",
+            "Deena Shan (A)",
+        ],
+        "say which",
     );
     fails(
         &[
@@ -606,8 +641,8 @@ fn cards_find_and_attack() {
             "--db",
             fixture(),
             "attack",
-            "Anakin Skywalker (A) + Dooku (A)",
-            "Dooku (A)",
+            "Darth Vader (Y) + Deena Shan (A)",
+            "Gorog (A)",
         ],
         "different unique units",
     );
@@ -617,12 +652,23 @@ fn cards_find_and_attack() {
             "--db",
             fixture(),
             "attack",
-            "Anakin Skywalker (B)",
-            "Dooku (A)",
+            "Deena Shan (A)",
+            "Darth Vader (Y)",
             "--condition",
             "zzz",
         ],
-        "matches no condition",
+        "matches no ability",
+    );
+    fails(
+        &[
+            "cards",
+            "--db",
+            fixture(),
+            "attack",
+            "Luke's X-Wing (A)",
+            "Gorog (A)",
+        ],
+        "share no arena",
     );
     fails(
         &["cards", "--db", "/no/such.tsv", "find", "x"],
@@ -637,9 +683,9 @@ fn matchups_in_every_format() {
         "--db",
         fixture(),
         "--attackers",
-        "name:Anakin Skywalker (A)",
+        "name:Stormtrooper TK-421",
         "--defenders",
-        "type:Ground",
+        "name:Obi-Wan Kenobi (E)",
     ]);
     assert!(
         md.status.success(),
@@ -657,21 +703,16 @@ fn matchups_in_every_format() {
         "--db",
         fixture(),
         "--attackers",
-        "set:ROTS",
+        "name:Stormtrooper",
         "--defenders",
-        "Dooku",
+        "Darth Vader (Y)",
         "--format",
         "json",
     ]);
-    assert_eq!(v["forward"].as_array().unwrap().len(), 3);
-    assert_eq!(v["backward"].as_array().unwrap().len(), 3);
+    assert!(!v["forward"].as_array().unwrap().is_empty());
     assert!(is_reduced_fraction(
         v["forward"][0]["p_discard"].as_str().unwrap()
     ));
-    let csv = bin(&["matchups", "--db", fixture(), "--format", "csv"]);
-    let s = String::from_utf8(csv.stdout).unwrap();
-    // 9 units, each against the 8 others.
-    assert_eq!(s.lines().count(), 1 + 9 * 8);
     fails(
         &["matchups", "--db", fixture(), "--attackers", "set:XYZ"],
         "selector 'set:XYZ' picks no unit card",

@@ -33,11 +33,6 @@ fn matchups_page_is_fresh() {
     use swtcg_odds::cards::CardDb;
     use swtcg_odds::matchups::{PAGE_COMMAND, PAGE_SOURCE, docs_page};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/").to_string() + PAGE_SOURCE;
-    if !std::path::Path::new(&path).exists() {
-        // The sample lives beside the repository, not in it.
-        eprintln!("SKIPPED: {path} is not there");
-        return;
-    }
     let db = CardDb::from_file(&path).unwrap();
     let page = docs_page(&db, PAGE_SOURCE).unwrap();
     let committed =

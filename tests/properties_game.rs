@@ -5,7 +5,8 @@
 use num_rational::BigRational;
 use proptest::prelude::*;
 use swtcg_odds::attack::{Objective, Side};
-use swtcg_odds::cards::{CardDb, read_text};
+use swtcg_odds::cards::CardDb;
+use swtcg_odds::cards::text::{Class, read_abilities};
 use swtcg_odds::keywords::parse;
 use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
 use swtcg_odds::unit::Unit;
@@ -119,12 +120,17 @@ proptest! {
 
     #[test]
     fn card_text_and_databases_never_panic(text in "\\PC{0,120}", rows in proptest::collection::vec("[A-Za-z0-9 |\\t()\\-:>.]{0,40}", 0..6)) {
-        // Every ability text is accounted for: applied, a condition, or
-        // reported as not understood.
-        let read = read_text(&text);
-        let segments = text.split('|').filter(|s| !s.trim().is_empty()).count();
-        prop_assert!(read.abilities.len() + read.conditions.len() + read.not_understood.len() >= segments);
-        let db = format!("Name\tPower\tHealth\tText\n{}", rows.join("\n"));
+        // Every ability is exactly one class, and a keyword or condition
+        // says whom it is for and when.
+        for a in read_abilities(&text, &["Some Unit (A)", "Jedi Character"]) {
+            if matches!(a.class, Class::Keyword | Class::Condition) {
+                prop_assert!(a.subject.is_some() && a.when.is_some(), "{a:?}");
+            }
+            if a.class == Class::Condition {
+                prop_assert!(a.decidable.is_some() || !a.switch.is_empty(), "{a:?}");
+            }
+        }
+        let db = format!("Name\tType\tPower\tHealth\tText\n{}", rows.join("\n"));
         let _ = CardDb::parse(&db);
         let _ = parse(&text);
     }

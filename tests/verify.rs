@@ -30,12 +30,7 @@ fn exact(model: &Model) -> Dist<Num> {
             ..Policy::default()
         },
     };
-    let report = Scenario {
-        game,
-        ignored: vec![],
-    }
-    .solve()
-    .unwrap();
+    let report = Scenario::new(game).solve().unwrap();
     report.damage(1)
 }
 

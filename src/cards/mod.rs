@@ -1,0 +1,681 @@
+//! Real cards: LackeyCCG set files, the card language, stacks and pilots.
+//!
+//! A database is read from set files or folders of them ([`CardDb::load`]),
+//! as the community's LackeyCCG plugin publishes them (see [`read`]). Every
+//! row becomes exactly one of: a unit [`Card`], a [`NonUnit`] card (Battle,
+//! Mission, Location, Equipment, ...), or a [`Skipped`] row with its reason.
+//! A unit's text is split into abilities and each is classified ([`text`]);
+//! [`stack`] builds units from cards, stacks and pilots for one attack,
+//! applying the conditions the two cards decide.
+//!
+//! ```
+//! use swtcg_odds::cards::CardDb;
+//! let db = CardDb::parse("Name\tSet\tType\tSubtype\tPower\tHealth\tText\n\
+//!     Stormtrooper TK-421\tANH\tCharacter\tImperial Clone Stormtrooper\t6.0\t5\tThis unit gets -2 power as long as it's attacking a unique Character.\n\
+//!     Coup de Grace\tJG\tBattle\t\t\t\tPay 8 Force -> ...\n").unwrap();
+//! assert_eq!(db.cards.len(), 1);
+//! assert_eq!(db.cards[0].power, Some(6));
+//! assert_eq!(db.non_units.len(), 1);
+//! ```
+
+pub mod check;
+pub mod read;
+pub mod stack;
+pub mod text;
+
+use crate::error::{Error, Result, quote};
+use read::{FileReport, RawRow, Stat};
+use serde::Serialize;
+use text::{Class, ReadAbility};
+
+pub use stack::{Piece, SameUnits};
+
+/// The three arenas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Arena {
+    /// The Space arena.
+    Space,
+    /// The Ground arena.
+    Ground,
+    /// The Character arena.
+    Character,
+}
+
+impl Arena {
+    /// The arena named by a word (`Space`, `ground`, `Characters`).
+    pub fn from_word(w: &str) -> Option<Arena> {
+        match w.trim().trim_end_matches('s').to_ascii_lowercase().as_str() {
+            "space" => Some(Arena::Space),
+            "ground" => Some(Arena::Ground),
+            "character" => Some(Arena::Character),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Arena::Space => "Space",
+            Arena::Ground => "Ground",
+            Arena::Character => "Character",
+        }
+    }
+
+    /// The arenas of a type line (`Ground/Character`, `Space`), in order.
+    pub fn of_type(t: &str) -> Vec<Arena> {
+        t.split('/').filter_map(Arena::from_word).collect()
+    }
+}
+
+/// A unit card.
+#[derive(Clone, Debug, Serialize)]
+pub struct Card {
+    /// The file it was read from.
+    pub file: String,
+    /// Its row in the file (1 is the header).
+    pub row: usize,
+    /// Its name, version included: `Luke Skywalker (B2)`.
+    pub name: String,
+    /// Set code.
+    pub set: String,
+    /// Side: `L`, `D` or `N`.
+    pub side: String,
+    /// Type as printed (`Character`, `Ground/Character`, `Subordinate`).
+    pub card_type: String,
+    /// The arenas it can be in, in type-line order.
+    pub arenas: Vec<Arena>,
+    /// Subtype (for a Subordinate, after its arena).
+    pub subtype: String,
+    /// Build cost.
+    pub cost: Option<Stat>,
+    /// Speed.
+    pub speed: Option<Stat>,
+    /// Power, when printed as a number.
+    pub power: Option<u32>,
+    /// Health, when printed as a number.
+    pub health: Option<u32>,
+    /// Why the card cannot be used without values from the user (`power is
+    /// *: set by its text`), if so.
+    pub variable: Option<String>,
+    /// A token some cards create (`Subordinate`).
+    pub subordinate: bool,
+    /// The card text as printed.
+    pub text: String,
+    /// Its abilities, read.
+    pub abilities: Vec<ReadAbility>,
+    /// Whether its name is shared with a card of another set (then it is
+    /// addressed as `Name@SET`).
+    pub ambiguous: bool,
+}
+
+impl Card {
+    /// The unit's name without its version: `Luke Skywalker`.
+    pub fn base_name(&self) -> &str {
+        base_name(&self.name)
+    }
+
+    /// The version in parentheses (`B2`), for unique units.
+    pub fn version(&self) -> Option<&str> {
+        let n = strip_print_tags(&self.name);
+        let n = n.trim_end();
+        let open = n.rfind(" (")?;
+        n.ends_with(')').then(|| &n[open + 2..n.len() - 1])
+    }
+
+    /// Unique units have versions.
+    pub fn is_unique(&self) -> bool {
+        self.version().is_some()
+    }
+
+    /// How to name it unambiguously: `Name`, or `Name@SET` when another
+    /// set has a card of that name.
+    pub fn key(&self) -> String {
+        if self.ambiguous {
+            format!("{}@{}", self.name, self.set)
+        } else {
+            self.name.clone()
+        }
+    }
+
+    /// Its Stack list, if it has the Stack ability.
+    pub fn stack_list(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for a in &self.abilities {
+            for e in &a.effects {
+                if let text::Effect::Keyword { ability, .. } = e
+                    && let crate::keywords::Keyword::Stack(l) = &ability.keyword
+                {
+                    out.extend(l.iter().cloned());
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a description in card text (a subtype word, type, side, name)
+    /// applies to this card.
+    pub fn words(&self) -> String {
+        format!("{} {} {}", self.subtype, self.card_type, self.base_name())
+    }
+
+    /// Abilities of one class.
+    pub fn of_class(&self, class: Class) -> impl Iterator<Item = &ReadAbility> {
+        self.abilities.iter().filter(move |a| a.class == class)
+    }
+
+    /// A card as text: stats, then each ability with its class.
+    pub fn to_text(&self) -> String {
+        let stat = |s: &Option<Stat>| match s {
+            Some(Stat::Value(v)) => v.to_string(),
+            Some(Stat::Variable(v)) => v.clone(),
+            None => "-".into(),
+        };
+        let mut out = format!(
+            "{} [{} {} {}{}] power {} health {} cost {} speed {} ({}: row {})\n",
+            self.key(),
+            self.set,
+            self.side,
+            self.card_type,
+            if self.subtype.is_empty() {
+                String::new()
+            } else {
+                format!(" - {}", self.subtype)
+            },
+            self.power.map_or("*".into(), |v| v.to_string()),
+            self.health.map_or("*".into(), |v| v.to_string()),
+            stat(&self.cost),
+            stat(&self.speed),
+            self.file,
+            self.row
+        );
+        if let Some(v) = &self.variable {
+            out.push_str(&format!("  (needs values: {v})\n"));
+        }
+        for (i, a) in self.abilities.iter().enumerate() {
+            out.push_str(&format!("  {}. [{}] {}\n", i + 1, a.class.name(), a.text));
+            let mut detail = Vec::new();
+            if let Some(s) = a.subject {
+                detail.push(format!(
+                    "subject {}",
+                    serde_json::to_value(s)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default()
+                ));
+            }
+            if let Some(w) = a.when {
+                detail.push(format!(
+                    "when {}",
+                    serde_json::to_value(w)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default()
+                ));
+            }
+            if let Some(d) = a.decidable {
+                detail.push(if d {
+                    "decided by the two cards".into()
+                } else {
+                    "needs --condition".into()
+                });
+            }
+            if !a.effects.is_empty() {
+                detail.push(format!("effects: {}", stack::effects_text(&a.effects)));
+            }
+            if let Some(n) = &a.note {
+                detail.push(n.clone());
+            }
+            if let Some(k) = &a.keyword {
+                detail.push(format!("glossary keyword {k}"));
+            }
+            if !detail.is_empty() {
+                out.push_str(&format!("     {}\n", detail.join("; ")));
+            }
+        }
+        out
+    }
+}
+
+/// Print tags the files add after a version: `(Promo)`, `(LEGO)`, `(Preview)`.
+fn strip_print_tags(name: &str) -> &str {
+    let mut n = name.trim();
+    loop {
+        let lower = n.to_ascii_lowercase();
+        let tag = [
+            "(promo)",
+            "(promo 1)",
+            "(promo 2)",
+            "(promo alt)",
+            "(lego)",
+            "(preview)",
+        ]
+        .iter()
+        .find(|t| lower.ends_with(*t));
+        match tag {
+            Some(t) => n = n[..n.len() - t.len()].trim_end(),
+            None => return n,
+        }
+    }
+}
+
+/// A name without its trailing `(version)` and print tags.
+pub fn base_name(name: &str) -> &str {
+    let n = strip_print_tags(name);
+    match n.rfind(" (") {
+        Some(i) if n.ends_with(')') => &n[..i],
+        _ => n,
+    }
+}
+
+/// A card that is not a unit (Battle, Mission, Location, Equipment, ...).
+#[derive(Clone, Debug, Serialize)]
+pub struct NonUnit {
+    /// The file.
+    pub file: String,
+    /// Its row.
+    pub row: usize,
+    /// Its name.
+    pub name: String,
+    /// Set code.
+    pub set: String,
+    /// Its type.
+    pub card_type: String,
+}
+
+/// A row that is neither a unit nor a non-unit card, or a unit that needs
+/// values from the user, with its reason.
+#[derive(Clone, Debug, Serialize)]
+pub struct Skipped {
+    /// The file.
+    pub file: String,
+    /// Its row.
+    pub row: usize,
+    /// Set code.
+    pub set: String,
+    /// Its name.
+    pub name: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// A loaded card database.
+#[derive(Clone, Debug, Default)]
+pub struct CardDb {
+    /// The unit cards (those needing values from the user included; see
+    /// [`Card::variable`]).
+    pub cards: Vec<Card>,
+    /// The other cards.
+    pub non_units: Vec<NonUnit>,
+    /// Rows skipped, with their reasons.
+    pub skipped: Vec<Skipped>,
+    /// The files read, and those that were not card lists.
+    pub files: Vec<FileReport>,
+    /// Units that are the same unit under other names (for stacks).
+    pub same: SameUnits,
+}
+
+/// Types that are cards but not units.
+const NON_UNIT_TYPES: [&str; 6] = [
+    "battle",
+    "mission",
+    "location",
+    "equipment",
+    "resource",
+    "objective",
+];
+
+impl CardDb {
+    /// Reads set files and folders of them (the plugin's `sets/` folder):
+    /// files that are not card lists are reported in [`CardDb::files`], a
+    /// card read twice (the same name, set and text, as from `AllSets.txt`)
+    /// is loaded once.
+    pub fn load(paths: &[impl AsRef<str>]) -> Result<CardDb> {
+        let mut db = CardDb::default();
+        if paths.is_empty() {
+            return Err(Error::input("no card database given (--db PATH)"));
+        }
+        for p in paths {
+            for f in read::files_of(p.as_ref())? {
+                let (report, rows) = read::read_rows(&f)?;
+                db.files.push(report);
+                db.add_rows(rows)?;
+            }
+        }
+        if !db.files.iter().any(|f| f.card_list) {
+            let names: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
+            return Err(Error::input(format!(
+                "{}: no card list found (a card list's first line names the columns {})",
+                names.join(", "),
+                read::REQUIRED.join(", ")
+            )));
+        }
+        db.finish();
+        Ok(db)
+    }
+
+    /// Reads one database file.
+    pub fn from_file(path: &str) -> Result<CardDb> {
+        CardDb::load(&[path])
+    }
+
+    /// Parses database text (for tests and examples): a header row naming the
+    /// columns, then cards.
+    pub fn parse(text: &str) -> Result<CardDb> {
+        CardDb::parse_named("cards", text)
+    }
+
+    /// Parses database text read from `file`.
+    pub fn parse_named(file: &str, text: &str) -> Result<CardDb> {
+        let rows =
+            read::parse_rows(file, text).map_err(|why| Error::input(format!("{file}: {why}")))?;
+        let mut db = CardDb::default();
+        db.files.push(FileReport {
+            file: file.to_string(),
+            card_list: true,
+            reason: None,
+        });
+        db.add_rows(rows)?;
+        db.finish();
+        Ok(db)
+    }
+
+    /// Adds the rows of one file: whether its set separates abilities with
+    /// `|` is decided over all its texts.
+    fn add_rows(&mut self, rows: Vec<RawRow>) -> Result<()> {
+        let barred = rows.iter().any(|r| r.get("Text").contains('|'));
+        for r in rows {
+            self.add_row(r, barred)?;
+        }
+        Ok(())
+    }
+
+    fn skip(&mut self, r: &RawRow, reason: impl Into<String>) {
+        self.skipped.push(Skipped {
+            file: r.file.clone(),
+            row: r.row,
+            set: r.get("Set").to_string(),
+            name: r.get("Name").to_string(),
+            reason: reason.into(),
+        });
+    }
+
+    fn add_row(&mut self, r: RawRow, barred: bool) -> Result<()> {
+        let name = r.get("Name").to_string();
+        if name.is_empty() {
+            self.skip(&r, "no name");
+            return Ok(());
+        }
+        let set = r.get("Set").to_string();
+        let ty = r.get("Type").trim().to_string();
+        // A repeated header (files pasted together).
+        if name.eq_ignore_ascii_case("name") && ty.eq_ignore_ascii_case("type") {
+            self.skip(&r, "a repeated header row");
+            return Ok(());
+        }
+        let subordinate = ty.eq_ignore_ascii_case("subordinate");
+        let (arenas, subtype) = if subordinate {
+            // "Ground - Imperial Assault Walker": the arena comes first.
+            let st = r.get("Subtype");
+            let (arena, rest) = match st.split_once(" - ") {
+                Some((a, rest)) => (a.trim(), rest.trim()),
+                None => (st.split_whitespace().next().unwrap_or(""), ""),
+            };
+            (Arena::of_type(arena), rest.to_string())
+        } else {
+            (Arena::of_type(&ty), r.get("Subtype").to_string())
+        };
+        if arenas.is_empty() {
+            let lt = ty.to_ascii_lowercase();
+            if NON_UNIT_TYPES
+                .iter()
+                .any(|t| lt.split('/').any(|p| p.trim() == *t))
+            {
+                self.non_units.push(NonUnit {
+                    file: r.file.clone(),
+                    row: r.row,
+                    name,
+                    set,
+                    card_type: ty,
+                });
+            } else if ty.is_empty() {
+                self.skip(&r, "no type");
+            } else if subordinate {
+                self.skip(
+                    &r,
+                    format!(
+                        "a Subordinate whose Subtype '{}' names no arena",
+                        quote(r.get("Subtype"))
+                    ),
+                );
+            } else {
+                self.skip(
+                    &r,
+                    format!(
+                        "type '{}' is neither a unit nor a known card type",
+                        quote(&ty)
+                    ),
+                );
+            }
+            return Ok(());
+        }
+        // A card read twice (AllSets.txt beside the set files): once.
+        let text = r.get("Text").to_string();
+        if let Some(c) = self
+            .cards
+            .iter()
+            .find(|c| c.name == name && c.set.eq_ignore_ascii_case(&set))
+        {
+            let reason = if c.text == text {
+                format!("the same card as {} row {}", c.file, c.row)
+            } else {
+                format!(
+                    "a second card named '{}' in set {set} ({} row {} is used)",
+                    quote(&name),
+                    c.file,
+                    c.row
+                )
+            };
+            self.skip(&r, reason);
+            return Ok(());
+        }
+        let power = r.stat("Power")?;
+        let health = r.stat("Health")?;
+        let cost = r.stat("Cost")?;
+        let speed = r.stat("Speed")?;
+        let mut variable = Vec::new();
+        let mut num = |s: &Option<Stat>, what: &str| -> Option<u32> {
+            match s {
+                Some(Stat::Value(v)) => Some(*v),
+                Some(Stat::Variable(v)) => {
+                    variable.push(format!("{what} is {v} (set by its text)"));
+                    None
+                }
+                None => {
+                    variable.push(format!("no {what} printed"));
+                    None
+                }
+            }
+        };
+        let p = num(&power, "power");
+        let h = num(&health, "health");
+        if h == Some(0) {
+            variable.push("health 0".into());
+        }
+        let kinds = format!(
+            "{subtype} {ty} {}",
+            arenas
+                .iter()
+                .map(|a| a.name())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let abilities = text::read_abilities_in(&text, &[name.as_str(), kinds.as_str()], barred);
+        let variable = (!variable.is_empty()).then(|| variable.join(", "));
+        if let Some(v) = &variable {
+            self.skip(&r, format!("{v}: give it as \"{name}[power=N,health=N]\""));
+        }
+        self.cards.push(Card {
+            file: r.file.clone(),
+            row: r.row,
+            name,
+            set,
+            side: r.get("Side").to_string(),
+            card_type: ty,
+            arenas,
+            subtype,
+            cost,
+            speed,
+            power: p,
+            health: h.filter(|&h| h > 0),
+            variable,
+            subordinate,
+            text,
+            abilities,
+            ambiguous: false,
+        });
+        Ok(())
+    }
+
+    /// Marks names shared by cards of different sets (addressed `Name@SET`).
+    fn finish(&mut self) {
+        let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for c in &self.cards {
+            *names.entry(c.name.to_lowercase()).or_default() += 1;
+        }
+        for c in &mut self.cards {
+            c.ambiguous = names[&c.name.to_lowercase()] > 1;
+        }
+    }
+
+    /// The unit cards that can be used as they are (not needing values).
+    pub fn units(&self) -> impl Iterator<Item = &Card> {
+        self.cards.iter().filter(|c| c.variable.is_none())
+    }
+
+    /// Cards whose name, set, type, subtype or text contains `text`
+    /// (case-insensitive).
+    pub fn find(&self, text: &str) -> Vec<&Card> {
+        let t = text.to_lowercase();
+        self.cards
+            .iter()
+            .filter(|c| {
+                [&c.name, &c.set, &c.card_type, &c.subtype, &c.text]
+                    .iter()
+                    .any(|f| f.to_lowercase().contains(&t))
+            })
+            .collect()
+    }
+
+    /// The card named `name`: `Name@SET`, or exactly (case-insensitive), or
+    /// else the only card whose name contains it. A name shared by cards of
+    /// several sets must say which (`Name@SET`).
+    pub fn card(&self, name: &str) -> Result<&Card> {
+        let n = name.trim();
+        let (n, set) = match n.rsplit_once('@') {
+            Some((n, s)) => (n.trim(), Some(s.trim())),
+            None => (n, None),
+        };
+        if n.is_empty() {
+            return Err(Error::input("an empty card name"));
+        }
+        let nl = n.to_lowercase();
+        let in_set = |c: &&Card| set.is_none_or(|s| c.set.eq_ignore_ascii_case(s));
+        let exact: Vec<&Card> = self
+            .cards
+            .iter()
+            .filter(|c| c.name.to_lowercase() == nl)
+            .filter(in_set)
+            .collect();
+        fn pick<'c>(name: &str, found: Vec<&'c Card>) -> Result<Option<&'c Card>> {
+            match found.as_slice() {
+                [] => Ok(None),
+                [one] => Ok(Some(*one)),
+                many => {
+                    let names: Vec<String> = many.iter().take(6).map(|c| c.key()).collect();
+                    Err(Error::input(format!(
+                        "'{}' names {} cards ({}{}): say which",
+                        quote(name),
+                        many.len(),
+                        names.join(", "),
+                        if many.len() > 6 { ", ..." } else { "" }
+                    )))
+                }
+            }
+        }
+        if let Some(c) = pick(name, exact)? {
+            return Ok(c);
+        }
+        let partial: Vec<&Card> = self
+            .cards
+            .iter()
+            .filter(|c| c.name.to_lowercase().contains(&nl))
+            .filter(in_set)
+            .collect();
+        match pick(name, partial)? {
+            Some(c) => Ok(c),
+            None => Err(Error::input(format!(
+                "no unit card named '{}'{}",
+                quote(name),
+                if self.non_units.iter().any(|c| c.name.to_lowercase() == nl) {
+                    " (that card is not a unit)"
+                } else {
+                    ""
+                }
+            ))),
+        }
+    }
+
+    /// Unit cards chosen by a selector: `all`, `name:TEXT`, `set:CODE`,
+    /// `type:TYPE` (`type:Space` takes `Space/Ground` units too),
+    /// comma-separated to combine, or plain text (names containing it).
+    /// Cards that need values from the user are not selected.
+    pub fn select(&self, selector: &str) -> Result<Vec<&Card>> {
+        let mut out: Vec<&Card> = Vec::new();
+        for part in selector.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let lower = part.to_lowercase();
+            let units = || self.units();
+            let picked: Vec<&Card> = if lower == "all" {
+                units().collect()
+            } else if let Some(v) = lower.strip_prefix("set:") {
+                units()
+                    .filter(|c| c.set.to_lowercase() == v.trim())
+                    .collect()
+            } else if let Some(v) = lower.strip_prefix("type:") {
+                let v = v.trim();
+                units()
+                    .filter(|c| {
+                        c.arenas.iter().any(|a| a.name().eq_ignore_ascii_case(v))
+                            || c.card_type.eq_ignore_ascii_case(v)
+                    })
+                    .collect()
+            } else {
+                let v = lower
+                    .strip_prefix("name:")
+                    .unwrap_or(&lower)
+                    .trim()
+                    .to_string();
+                units()
+                    .filter(|c| c.name.to_lowercase().contains(&v))
+                    .collect()
+            };
+            if picked.is_empty() {
+                return Err(Error::input(format!(
+                    "selector '{}' picks no unit card",
+                    quote(part)
+                )));
+            }
+            for c in picked {
+                if !out.iter().any(|o| std::ptr::eq(*o, c)) {
+                    out.push(c);
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(Error::input(format!(
+                "selector '{}' picks no unit card",
+                quote(selector)
+            )));
+        }
+        Ok(out)
+    }
+}
