@@ -28,7 +28,7 @@ fn loaded(power: u32) -> (Unit, Unit) {
     k.parry = 1;
     k.evade = 1;
     k.deflect = 1;
-    k.retaliate = 3;
+    k.set_retaliate(3);
     k.stun = 1;
     (a, d)
 }

@@ -22,6 +22,7 @@ fn game(power: u32, x: u32) -> Game {
         units: vec![a, d],
         sides: vec![Side::Attacking, Side::Defending],
         policy: Policy::default(),
+        force: [None, None],
     }
 }
 

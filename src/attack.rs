@@ -7,21 +7,29 @@
 //! 4. Hits go to the defending unit; with Overkill, excess hits may go to one
 //!    other unit.
 //! 5. Pending damage: hits, plus Critical Hit on a natural 6.
-//! 6. Damage-prevention POP, packet by packet ([`Packet`]): the damaged
-//!    unit's Deflect first (the deflected damage becomes a new packet from
-//!    the deflecting unit, resolved next, depth first), then Parry (attack
-//!    damage only, on a natural 1), then Evade. Ferocity makes damage
-//!    unpreventable unless the damaged unit has Fortitude.
+//! 6. Damage-prevention POP, packet by packet ([`Packet`]): a toll first
+//!    (damage prevented unless its source's player pays), then Parry (it is
+//!    triggered: attack damage only, on a natural 1), then the damaged
+//!    unit's Deflect (activated: as much as it can of what is still
+//!    pending; the deflected damage becomes a new packet from the
+//!    deflecting unit, resolved next, depth first), then Evade. Ferocity
+//!    makes damage unpreventable unless the damaged unit has Fortitude.
 //! 7. Damage is placed, all at once; units whose counters reach their health
-//!    are discarded. Stun lands where counters were placed.
-//! 8. Retaliate: dice of damage to the attacker, a new packet with its own
-//!    prevention POP, even if the defending unit was discarded.
+//!    are discarded. Stun lands where counters were placed. An attack that
+//!    placed nothing on the defending unit may then put counters (a
+//!    consolation ability).
+//! 8. The attack ends ([`Ending`]): each activated Retaliate is its own roll
+//!    of dice of damage to the attacker, a new packet with its own
+//!    prevention POP, even if the defending unit was discarded; then the
+//!    damage units do to themselves (Overload).
 //!
 //! Every keyword's effect lives here, once. The choices inside steps 4–8
-//! (Overkill's split, playing a Deflect and its target, paying for Evade)
-//! are made by the arena's [`Play`]: `Static` uses everything to the full
-//! and deflects back at the source; `Optimal` solves them exactly by
-//! minimax on an [`Objective`], with the Retaliate roll as a chance node.
+//! (Overkill's split, playing a Deflect and its target, paying for Evade or
+//! a toll, a consolation) are made by the arena's [`Play`]: `Static` uses
+//! everything to the full and deflects back at the source; `Optimal` solves
+//! them exactly by minimax on an [`Objective`], with each roll at the end of
+//! the attack as a chance node. Force spent is tracked against each side's
+//! budget ([`Arena::force`]).
 //! Every step maps an exact [`Joint`] distribution to the next; nothing is
 //! sampled.
 //!
@@ -42,7 +50,7 @@
 use crate::dice::{Roll, attack_roll, damage_dice};
 use crate::dist::{Dist, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
-use crate::unit::Unit;
+use crate::unit::{Paid, Unit};
 use num_rational::BigRational;
 use std::rc::Rc;
 
@@ -68,6 +76,8 @@ pub enum Kind {
     Deflected,
     /// Dice of damage from Retaliate.
     Retaliate,
+    /// Damage a unit does to itself when the attack ends (Overload).
+    SelfDamage,
 }
 
 /// One instance of damage: from a source unit to a target unit.
@@ -92,6 +102,8 @@ pub mod used {
     pub const DEFLECT: u32 = 2;
     /// Overkill moved hits.
     pub const OVERKILL: u32 = 4;
+    /// A consolation ability put its counters.
+    pub const CONSOLATION: u32 = 8;
 
     /// The bit for `what` of unit `unit`.
     pub fn bit(unit: usize, what: u32) -> u32 {
@@ -112,6 +124,62 @@ pub struct Tally {
     pub deflect_used: [u8; MAX_UNITS],
     /// Optional abilities used (see [`used`]).
     pub used: u32,
+    /// Force spent in the damage steps by each side (see [`side_index`]).
+    pub spent: [u32; 2],
+}
+
+/// The index of a side in per-side arrays: 0 attacking, 1 defending.
+pub fn side_index(side: Side) -> usize {
+    match side {
+        Side::Attacking => 0,
+        Side::Defending => 1,
+    }
+}
+
+/// Damage done when the attack ends: a Retaliate roll, or damage a unit
+/// does to itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ending {
+    /// The unit doing it.
+    pub source: usize,
+    /// The unit taking it.
+    pub target: usize,
+    /// Dice rolled, or damage done.
+    pub amount: u32,
+    /// Whether `amount` is dice of damage (4+, 5+ against the target's
+    /// Armor).
+    pub dice: bool,
+    /// What it is.
+    pub kind: Kind,
+}
+
+impl Ending {
+    /// The endings of an attack on `defending`: each activated Retaliate
+    /// (`retaliates`, in order), then each unit's damage to itself.
+    pub fn of(units: &[&Unit], defending: usize, retaliates: &[u32]) -> Vec<Ending> {
+        let mut out: Vec<Ending> = retaliates
+            .iter()
+            .map(|&r| Ending {
+                source: defending,
+                target: ATTACKER,
+                amount: r,
+                dice: true,
+                kind: Kind::Retaliate,
+            })
+            .collect();
+        for (i, u) in units.iter().enumerate() {
+            for &(amount, dice) in &u.keywords.self_damage {
+                out.push(Ending {
+                    source: i,
+                    target: i,
+                    amount,
+                    dice,
+                    kind: Kind::SelfDamage,
+                });
+            }
+        }
+        out
+    }
 }
 
 /// Which side a unit is on.
@@ -162,9 +230,10 @@ pub struct Strike {
 /// Optimal play of the damage steps after one strike.
 #[derive(Clone, Debug)]
 pub struct Resolved {
-    /// Expected objective plus the arena's value offset, times `6^retaliate`.
+    /// Expected objective plus the arena's value offset, times the
+    /// denominator of the rolls at the end ([`Arena::end_denom`]).
     pub value: Num,
-    /// The law of the final tallies, weights over `6^retaliate`.
+    /// The law of the final tallies, weights over the same denominator.
     pub tallies: Vec<(Tally, Num)>,
 }
 
@@ -189,8 +258,13 @@ pub struct Arena<'a> {
     pub sides: Vec<Side>,
     /// The unit that ended up defending (after any Intercept).
     pub defending: usize,
-    /// Retaliate dice activated by the defending unit (0: none).
-    pub retaliate: u32,
+    /// What happens when the attack ends, in order (see [`Ending::of`]).
+    pub endings: Vec<Ending>,
+    /// Force each side may still spend in the damage steps (`None`:
+    /// unlimited), by [`side_index`].
+    pub force: [Option<u32>; 2],
+    /// The tally the damage steps start from (counters put before the roll).
+    pub start: Tally,
     /// How choices are made.
     pub play: Play,
     /// Search nodes the optimal play of this arena may still visit (see
@@ -203,14 +277,9 @@ pub struct Arena<'a> {
 /// exponentially, and are refused rather than left to run for hours.
 pub const MAX_SEARCH_NODES: u64 = 20_000_000;
 
-/// Which phase follows a prevention POP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Phase {
-    /// The attack's POP: Retaliate follows.
-    Attack,
-    /// The Retaliate POP: the attack ends.
-    End,
-}
+/// Which POP is running: 0 the attack's, `k` the POP of ending `k − 1`;
+/// after POP `k` comes ending `k` (after the attack's, its consolation).
+type Phase = usize;
 
 /// One prevention POP in progress (unused stack slots hold [`NO_PACKET`],
 /// so that equal POPs compare equal).
@@ -266,13 +335,65 @@ impl Landed {
 }
 
 /// A Deflect decision.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum DeflectChoice {
     /// Not played (it stays ready for this source).
     Hold,
-    /// Played for `amount` (its free part, or all of it), the prevented
-    /// damage done to `target` (or to no unit).
+    /// Played for `amount` (its free part and the paid parts bought), the
+    /// prevented damage done to `target` (or to no unit).
     Play { amount: u32, target: Option<usize> },
+}
+
+/// The damaged unit's owner's decision on one packet: its Deflect, and the
+/// paid Evade it buys, with what they cost.
+#[derive(Clone, Copy, Debug)]
+struct Defense {
+    deflect: DeflectChoice,
+    deflect_cost: u32,
+    evade: u32,
+    evade_cost: u32,
+}
+
+/// Every worthwhile way to buy from `paid` abilities up to `cap` more
+/// prevention with at most `left` Force (`None`: unlimited): `(amount,
+/// cost)` pairs, none dominated by another (as much for less), cheapest
+/// first, starting with `(0, 0)`. An X ability buys any X up to what is
+/// left (all that is needed, when Force is unlimited).
+fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32, u32)> {
+    let mut all: Vec<(u32, u32)> = vec![(0, 0)];
+    for p in paid {
+        let mut next = all.clone();
+        for &(a, c) in &all {
+            if p.x {
+                let most = match left {
+                    Some(l) => cap.saturating_sub(a).min(l.saturating_sub(c)),
+                    None => cap.saturating_sub(a),
+                };
+                for x in 1..=most {
+                    next.push((a + x, c + x));
+                }
+                if left.is_none() && most > 0 {
+                    // Unlimited Force: only "as much as needed" matters.
+                    next.retain(|&(na, nc)| !(nc > c && na < a + most && na > a));
+                }
+            } else {
+                let c2 = c + p.cost;
+                if left.is_none_or(|l| c2 <= l) {
+                    next.push(((a + p.amount).min(cap), c2));
+                }
+            }
+        }
+        all = next;
+    }
+    all.sort_by_key(|&(a, c)| (c, std::cmp::Reverse(a)));
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for (a, c) in all {
+        // Cheapest first: keep it only if it buys more than anything cheaper.
+        if out.iter().all(|&(oa, _)| a > oa) {
+            out.push((a, c));
+        }
+    }
+    out
 }
 
 /// A solved subtree of optimal play, for unit weight: its value (expected
@@ -283,9 +404,9 @@ type Solved<W> = Rc<(Num, Vec<(Tally, W)>)>;
 /// The resolver of the damage steps for one arena, with weights `W`.
 struct Resolver<'r, 'a, W: Weight> {
     arena: &'r Arena<'a>,
-    /// Weights of 0..=R Retaliate hits, over `dice_denom`.
-    dice: Vec<W>,
-    dice_denom: W,
+    /// For each ending: the weights of each damage it can do, and their
+    /// denominator.
+    rolls: Vec<(Vec<W>, W)>,
     /// Added to every objective value so that it is never negative.
     offset: u64,
 }
@@ -293,14 +414,44 @@ struct Resolver<'r, 'a, W: Weight> {
 impl<'a> Arena<'a> {
     /// The two-unit arena of `attack`: attacker against defender, static play.
     pub fn duel(attacker: &'a Unit, defender: &'a Unit) -> Arena<'a> {
+        let units = vec![attacker, defender];
+        let retaliates: Vec<u32> = defender
+            .keywords
+            .retaliates
+            .iter()
+            .map(|r| r.amount)
+            .collect();
         Arena {
-            units: vec![attacker, defender],
+            endings: Ending::of(&units, DEFENDER, &retaliates),
+            units,
             sides: vec![Side::Attacking, Side::Defending],
             defending: DEFENDER,
-            retaliate: defender.keywords.retaliate,
+            force: [None, None],
+            start: Tally::default(),
             play: Play::Static,
             budget: std::cell::Cell::new(MAX_SEARCH_NODES),
         }
+    }
+
+    /// The Force `side` may still spend after `tally` (`None`: unlimited).
+    pub fn left(&self, tally: &Tally, side: Side) -> Option<u32> {
+        let i = side_index(side);
+        self.force[i].map(|f| f.saturating_sub(tally.spent[i]))
+    }
+
+    /// The denominator of all the rolls at the end of the attack: `6^d`
+    /// for `d` dice of damage in all.
+    pub fn end_denom(&self) -> Num {
+        Num::pow(6, self.end_dice())
+    }
+
+    /// Dice of damage rolled at the end of the attack, in all.
+    pub fn end_dice(&self) -> u32 {
+        self.endings
+            .iter()
+            .filter(|e| e.dice)
+            .map(|e| e.amount)
+            .sum()
     }
 
     /// Whether unit `i` is discarded given this attack's tally so far.
@@ -342,12 +493,17 @@ impl<'a> Arena<'a> {
         attack_dice(a, d) as u64
             + a.keywords.fury as u64
             + a.keywords.crit as u64
-            + self.retaliate as u64
+            + a.keywords.bonus_damage as u64
+            + a.keywords
+                .consolation
+                .map_or(0, |(x, y)| x as u64 + y as u64)
+            + self.start.damage.iter().map(|&x| x as u64).sum::<u64>()
+            + self.endings.iter().map(|e| e.amount as u64).sum::<u64>()
     }
 
     /// Optimal play of steps 4–8 after each strike: its value (expected
-    /// objective plus [`Self::value_offset`], times `6^retaliate`) and the
-    /// law of the final tallies (weights over `6^retaliate`). One search
+    /// objective plus [`Self::value_offset`], times [`Self::end_denom`])
+    /// and the law of the final tallies (weights over the same). One search
     /// serves all the strikes, so POPs reached again are not solved again.
     /// Fails when the search exceeds [`MAX_SEARCH_NODES`].
     pub fn resolve_optimal(&self, strikes: &[Strike]) -> Result<Vec<Resolved>> {
@@ -382,14 +538,25 @@ impl<'a> Arena<'a> {
     }
 
     fn resolver<W: Weight>(&self) -> Resolver<'_, 'a, W> {
-        let armor = self.units[ATTACKER].keywords.armor;
-        let dice: Dist<W> = damage_dice(self.retaliate, armor);
+        let rolls: Vec<(Vec<W>, W)> = self
+            .endings
+            .iter()
+            .map(|e| {
+                if e.dice {
+                    let armor = self.units[e.target].keywords.armor;
+                    let dice: Dist<W> = damage_dice(e.amount, armor);
+                    let w = (0..=e.amount as i64).map(|k| dice.weight(k)).collect();
+                    (w, dice.denom().clone())
+                } else {
+                    let mut w = vec![W::zero(); e.amount as usize + 1];
+                    w[e.amount as usize] = W::one();
+                    (w, W::one())
+                }
+            })
+            .collect();
         Resolver {
             arena: self,
-            dice: (0..=self.retaliate as i64)
-                .map(|k| dice.weight(k))
-                .collect(),
-            dice_denom: dice.denom().clone(),
+            rolls,
             offset: self.value_offset(),
         }
     }
@@ -400,45 +567,56 @@ impl<'a> Arena<'a> {
         debug_assert_eq!(self.play, Play::Static, "optimal play: use resolve_optimal");
         let r = self.resolver::<W>();
         // No choices: the attack's POP is a function of the strike, so its
-        // tallies are merged before the Retaliate roll.
+        // tallies are merged before each roll at the end.
         let mut out = Vec::new();
         for (s, w) in strikes.entries() {
-            let t = r.static_pop(Tally::default(), r.attack_packet(s, s.hits), s.one);
-            out.push((t, w.clone()));
+            let t = r.static_pop(self.start, r.attack_packet(s, s.hits), s.one);
+            out.push((r.consolation(&t).unwrap_or(t), w.clone()));
         }
-        let placed = Joint::from_pairs(std::mem::take(&mut out), strikes.denom().clone());
-        r.static_retaliate(&placed, &mut out);
-        Joint::from_pairs(out, strikes.denom().mul_ref(&r.dice_denom))
+        let mut placed = Joint::from_pairs(out, strikes.denom().clone());
+        for k in 0..self.endings.len() {
+            placed = r.static_ending(&placed, k);
+        }
+        placed
     }
 }
 
 impl<W: Weight> Resolver<'_, '_, W> {
-    /// Static play of the Retaliate roll after every placed tally. Its POP
-    /// reads a tally only through the Deflects already used and which units
-    /// are discarded, and only adds to it: so it is played once per such
-    /// state and hit count, and its increments added to each tally.
-    fn static_retaliate(&self, placed: &Joint<Tally, W>, out: &mut Vec<(Tally, W)>) {
+    /// Static play of ending `k` after every placed tally. Its POP reads a
+    /// tally only through the Deflects already used, which units are
+    /// discarded and the Force spent, and only adds to it: so it is played
+    /// once per such state (and bits of who placed counters and what was
+    /// used) and damage, and its increments added to each tally.
+    fn static_ending(&self, placed: &Joint<Tally, W>, k: usize) -> Joint<Tally, W> {
         let a = self.arena;
-        // (Deflects used, discarded units) -> increments for 0..=R hits.
-        type State = ([u8; MAX_UNITS], u8);
+        let (weights, denom) = &self.rolls[k];
+        let mut out = Vec::new();
+        // (Deflects used, discarded units, Force spent, who placed counters,
+        // abilities used) -> increments. The last two are only added to, but
+        // they must be in the key: an increment carries the bits of the
+        // tally it was computed from.
+        type State = ([u8; MAX_UNITS], u8, [u32; 2], u8, u32);
         let mut memo: Vec<(State, Vec<Tally>)> = Vec::new();
         for (t, w) in placed.entries() {
-            if a.retaliate == 0 || a.discarded(t, ATTACKER) {
-                out.push((*t, w.mul_ref(&self.dice_denom)));
+            if !self.ending_happens(t, k) {
+                out.push((*t, w.mul_ref(denom)));
                 continue;
             }
             let discards =
                 (0..a.units.len()).fold(0u8, |m, i| m | ((a.discarded(t, i) as u8) << i));
-            let key = (t.deflect_used, discards);
+            let key = (t.deflect_used, discards, t.spent, t.damaged_by, t.used);
             let at = match memo.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
                 None => {
-                    let increments = (0..=a.retaliate)
+                    let increments = (0..weights.len() as u32)
                         .map(|hits| {
-                            let after = self.static_pop(*t, self.retaliate_packet(hits), false);
+                            let after = self.static_pop(*t, self.ending_packet(k, hits), false);
                             let mut inc = after;
                             for i in 0..MAX_UNITS {
                                 inc.damage[i] -= t.damage[i];
+                            }
+                            for s in 0..2 {
+                                inc.spent[s] -= t.spent[s];
                             }
                             inc
                         })
@@ -447,7 +625,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                     memo.len() - 1
                 }
             };
-            for (hits, wr) in self.dice.iter().enumerate() {
+            for (hits, wr) in weights.iter().enumerate() {
                 if wr.is_zero() {
                     continue;
                 }
@@ -457,21 +635,53 @@ impl<W: Weight> Resolver<'_, '_, W> {
                     t2.damage[i] += inc.damage[i];
                     t2.deflect_used[i] |= inc.deflect_used[i];
                 }
+                for s in 0..2 {
+                    t2.spent[s] += inc.spent[s];
+                }
                 t2.damaged_by |= inc.damaged_by;
                 t2.used |= inc.used;
                 out.push((t2, w.mul_ref(wr)));
             }
         }
+        Joint::from_pairs(out, placed.denom().mul_ref(denom))
     }
 
-    /// The Retaliate packet for `hits` hits.
-    fn retaliate_packet(&self, hits: u32) -> Packet {
+    /// Whether ending `k` does anything after `tally`: it has damage to do
+    /// and its target is still in play.
+    fn ending_happens(&self, tally: &Tally, k: usize) -> bool {
+        let e = &self.arena.endings[k];
+        e.amount > 0 && !self.arena.discarded(tally, e.target)
+    }
+
+    /// The packet of ending `k` doing `hits` damage.
+    fn ending_packet(&self, k: usize, hits: u32) -> Packet {
+        let e = &self.arena.endings[k];
         Packet {
-            source: self.arena.defending,
-            target: ATTACKER,
+            source: e.source,
+            target: e.target,
             amount: hits,
-            kind: Kind::Retaliate,
+            kind: e.kind,
         }
+    }
+
+    /// The tally after the attacker's consolation ability, when its attack
+    /// placed no counters on the defending unit (still in play): `None`
+    /// when it has none or may not use it.
+    fn consolation(&self, tally: &Tally) -> Option<Tally> {
+        let a = self.arena;
+        let (own, theirs) = a.units[ATTACKER].keywords.consolation?;
+        let d = a.defending;
+        if tally.damage[d] > a.start.damage[d]
+            || a.discarded(tally, d)
+            || a.discarded(tally, ATTACKER)
+        {
+            return None;
+        }
+        let mut t = *tally;
+        t.damage[ATTACKER] += own;
+        t.damage[d] += theirs;
+        t.used |= used::bit(ATTACKER, used::CONSOLATION);
+        Some(t)
     }
 
     fn optimal(&self) -> Option<Objective> {
@@ -487,7 +697,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         Packet {
             source: ATTACKER,
             target: self.arena.defending,
-            amount: hits + s.bonus,
+            amount: hits + s.bonus + self.arena.units[ATTACKER].keywords.bonus_damage,
             kind: Kind::Attack,
         }
     }
@@ -501,9 +711,9 @@ impl<W: Weight> Resolver<'_, '_, W> {
             Some(r) if a.units[ATTACKER].keywords.overkill => s.hits.saturating_sub(r),
             _ => 0,
         };
-        let plain = Pop::new(Tally::default(), &[attack(s.hits)], s.one);
+        let plain = Pop::new(a.start, &[attack(s.hits)], s.one);
         if excess == 0 {
-            return self.run(plain, Phase::Attack);
+            return self.run(plain, 0);
         }
         // Overkill: the attacker moves 0..=excess hits to one other unit.
         let mut options = vec![plain];
@@ -512,7 +722,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 continue;
             }
             for m in 1..=excess {
-                let mut t = Tally::default();
+                let mut t = a.start;
                 t.used |= used::bit(ATTACKER, used::OVERKILL);
                 let moved = Packet {
                     source: ATTACKER,
@@ -523,14 +733,18 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 options.push(Pop::new(t, &[attack(s.hits - m), moved], s.one));
             }
         }
-        self.best(Side::Attacking, options, Phase::Attack)
+        self.best(Side::Attacking, options, 0)
     }
 
     /// The owner's best option (the first, on ties).
     fn best(&self, owner: Side, options: Vec<Pop>, phase: Phase) -> Solved<W> {
+        Self::best_of(owner, options.into_iter().map(|pop| self.run(pop, phase)))
+    }
+
+    /// The owner's best of solved options (the first, on ties).
+    fn best_of(owner: Side, options: impl Iterator<Item = Solved<W>>) -> Solved<W> {
         let mut best: Option<Solved<W>> = None;
-        for pop in options {
-            let s = self.run(pop, phase);
+        for s in options {
             let better = match &best {
                 None => true,
                 Some(b) => match owner {
@@ -545,92 +759,191 @@ impl<W: Weight> Resolver<'_, '_, W> {
         best.expect("at least one option")
     }
 
-    /// Whether packet `p` meets any prevention: it has damage, its target is
-    /// still in play, and it is not unpreventable (Ferocity against a unit
-    /// without Fortitude).
-    fn preventable(&self, tally: &Tally, p: &Packet) -> bool {
+    /// What happens to packet `p` before its target's owner decides:
+    /// `Land` when nothing can prevent it (no damage, its target already
+    /// discarded, or unpreventable: Ferocity against a unit without
+    /// Fortitude), `Gone` when it is all prevented (its source's damage is
+    /// all prevented), `Toll(n)` when the source's player must pay `n` Force
+    /// or see it prevented, else `Open`.
+    fn gate(&self, tally: &Tally, p: &Packet) -> Gate {
         let a = self.arena;
-        let unpreventable =
-            a.units[p.source].keywords.ferocity && !a.units[p.target].keywords.fortitude;
-        p.amount > 0 && !unpreventable && !a.discarded(tally, p.target)
+        let (src, tgt) = (a.units[p.source], a.units[p.target]);
+        let unpreventable = src.keywords.ferocity && !tgt.keywords.fortitude;
+        if p.amount == 0 || unpreventable || a.discarded(tally, p.target) {
+            return Gate::Land;
+        }
+        if src.keywords.harmless {
+            return Gate::Gone;
+        }
+        let toll: u32 = tgt.keywords.tolls.iter().sum();
+        if toll > 0 && a.sides[p.source] != a.sides[p.target] {
+            return Gate::Toll(toll);
+        }
+        Gate::Open
     }
 
-    /// Prevention of one packet, given its owner's two decisions: Deflect
-    /// first (as much as it can, up to the amount played), then Parry (the
-    /// attack damage only, on a natural 1), then Evade (its free part, and
-    /// its paid part if `pay_evade`). Returns what gets through and the
-    /// deflected packet, if any. Every prevention keyword acts here.
+    /// The pending damage of `p` after Parry (attack damage only, on a
+    /// natural 1).
+    fn after_parry(&self, p: &Packet, natural_one: bool) -> u32 {
+        let parry = self.arena.units[p.target].keywords.parry;
+        if p.kind == Kind::Attack && natural_one {
+            p.amount - p.amount.min(parry)
+        } else {
+            p.amount
+        }
+    }
+
+    /// Prevention of one packet, given its owner's decision: Parry first
+    /// (triggered: the attack damage only, on a natural 1), then the Deflect
+    /// played (as much as it can of what is still pending), then Evade (its
+    /// free part, and the paid part bought). Returns what gets through and
+    /// the deflected packet, if any. Every prevention keyword acts here.
     fn prevent(
         &self,
         tally: &mut Tally,
         mut p: Packet,
         natural_one: bool,
-        deflect: DeflectChoice,
-        pay_evade: bool,
+        defense: &Defense,
     ) -> (Packet, Option<Packet>) {
         let k = &self.arena.units[p.target].keywords;
+        p.amount = self.after_parry(&p, natural_one);
         let mut deflected = None;
-        if let DeflectChoice::Play { amount, target } = deflect {
+        if let DeflectChoice::Play { amount, target } = defense.deflect {
             let d = p.amount.min(amount);
             p.amount -= d;
             tally.deflect_used[p.target] |= 1 << p.source;
             tally.used |= used::bit(p.target, used::DEFLECT);
-            deflected = target.map(|t| Packet {
+            deflected = target.filter(|_| d > 0).map(|t| Packet {
                 source: p.target,
                 target: t,
                 amount: d,
                 kind: Kind::Deflected,
             });
         }
-        if p.kind == Kind::Attack && natural_one {
-            p.amount -= p.amount.min(k.parry);
-        }
-        let mut evade = k.evade - k.paid_evade;
-        if pay_evade && k.paid_evade > 0 && p.amount > evade {
-            evade = k.evade;
+        if defense.evade > 0 {
             tally.used |= used::bit(p.target, used::EVADE);
         }
-        p.amount -= p.amount.min(evade);
+        p.amount -= p.amount.min(k.evade + defense.evade);
+        tally.spent[side_index(self.arena.sides[p.target])] +=
+            defense.deflect_cost + defense.evade_cost;
         (p, deflected)
     }
 
     /// Whether the target of `p` has a Deflect ready against its source.
     fn deflect_ready(&self, tally: &Tally, p: &Packet) -> bool {
-        self.arena.units[p.target].keywords.deflect > 0
+        let k = &self.arena.units[p.target].keywords;
+        (k.deflect > 0 || !k.paid_deflects.is_empty())
             && tally.deflect_used[p.target] & (1 << p.source) == 0
     }
 
-    /// Static play of one POP: every ability to the full, deflected damage
-    /// back at its source, depth first. Returns the tally after placement.
+    /// The decisions of the owner of `p`'s target. Static play has one: its
+    /// Deflect to the full back at the source, as much paid Evade as it can
+    /// buy. Optimal play has every option: Deflect held or played (its free
+    /// part with any worthwhile purchase of its paid parts) at the source,
+    /// at no unit or at any other unit in play; any worthwhile purchase of
+    /// paid Evade; all within the side's Force. The first option is the
+    /// cheapest (kept on ties): holding, then back at the source.
+    fn defenses(&self, tally: &Tally, p: &Packet, natural_one: bool) -> Vec<Defense> {
+        let a = self.arena;
+        let k = &a.units[p.target].keywords;
+        let left = a.left(tally, a.sides[p.target]);
+        let pending = self.after_parry(p, natural_one);
+        let stat = a.play == Play::Static;
+        let mut deflects = vec![(DeflectChoice::Hold, 0)];
+        if pending > 0 && self.deflect_ready(tally, p) {
+            let buys = purchases(&k.paid_deflects, pending.saturating_sub(k.deflect), left);
+            let buys = if stat {
+                &buys[buys.len() - 1..]
+            } else {
+                &buys[..]
+            };
+            for &(extra, cost) in buys {
+                let amount = (k.deflect + extra).min(pending);
+                if amount == 0 {
+                    continue;
+                }
+                let mut targets = vec![Some(p.source)];
+                if !stat {
+                    if a.discarded(tally, p.source) {
+                        targets.clear();
+                    }
+                    targets.push(None);
+                    targets.extend(
+                        (0..a.units.len())
+                            .filter(|&t| t != p.source && !a.discarded(tally, t))
+                            .map(Some),
+                    );
+                }
+                for target in targets {
+                    deflects.push((DeflectChoice::Play { amount, target }, cost));
+                }
+            }
+            if stat {
+                deflects.remove(0);
+            }
+        }
+        let mut out = Vec::new();
+        for (deflect, deflect_cost) in deflects {
+            let played = match deflect {
+                DeflectChoice::Play { amount, .. } => amount,
+                DeflectChoice::Hold => 0,
+            };
+            let rest = pending - played;
+            let left = left.map(|l| l - deflect_cost);
+            let buys = purchases(&k.paid_evades, rest.saturating_sub(k.evade), left);
+            let buys = if stat {
+                &buys[buys.len() - 1..]
+            } else {
+                &buys[..]
+            };
+            for &(evade, evade_cost) in buys {
+                out.push(Defense {
+                    deflect,
+                    deflect_cost,
+                    evade,
+                    evade_cost,
+                });
+            }
+        }
+        out
+    }
+
+    /// Static play of one POP: a toll paid when it can be, every ability to
+    /// the full, deflected damage back at its source, depth first. Returns
+    /// the tally after placement.
     fn static_pop(&self, tally: Tally, first: Packet, natural_one: bool) -> Tally {
         let mut t = tally;
         let mut landed = Landed::default();
         let mut next = Some(first);
         while let Some(p) = next.take() {
-            if !self.preventable(&t, &p) {
-                landed.land(&p);
-                continue;
-            }
-            let deflect = if self.deflect_ready(&t, &p) {
-                DeflectChoice::Play {
-                    amount: self.arena.units[p.target].keywords.deflect,
-                    target: Some(p.source),
+            match self.gate(&t, &p) {
+                Gate::Land => {
+                    landed.land(&p);
+                    continue;
                 }
-            } else {
-                DeflectChoice::Hold
-            };
-            let (q, d) = self.prevent(&mut t, p, natural_one, deflect, true);
+                Gate::Gone => continue,
+                Gate::Toll(n) => {
+                    let payer = self.arena.sides[p.source];
+                    if self.arena.left(&t, payer).is_some_and(|l| l < n) {
+                        continue;
+                    }
+                    t.spent[side_index(payer)] += n;
+                }
+                Gate::Open => {}
+            }
+            let defense = self.defenses(&t, &p, natural_one)[0];
+            let (q, d) = self.prevent(&mut t, p, natural_one, &defense);
             landed.land(&q);
             next = d;
         }
         self.place(&t, &landed)
     }
 
-    /// Optimal play of a POP to its end (branching at each choice, every
-    /// option of the damaged unit's owner: Deflect held or played at any
-    /// target, paid Evade or not), then what follows. Not memoized: a table
-    /// of POPs (tried) outgrows memory long before it saves time; the search
-    /// is bounded by the arena's budget instead.
+    /// Optimal play of a POP to its end (branching at each choice: a toll
+    /// paid or not by the source's player, every decision of the damaged
+    /// unit's owner), then what follows. Not memoized: a table of POPs
+    /// (tried) outgrows memory long before it saves time; the search is
+    /// bounded by the arena's budget instead.
     fn run(&self, mut pop: Pop, phase: Phase) -> Solved<W> {
         loop {
             // Out of budget: stop searching (the caller reports it).
@@ -646,81 +959,58 @@ impl<W: Weight> Resolver<'_, '_, W> {
             pop.len -= 1;
             let p = pop.stack[pop.len];
             pop.stack[pop.len] = NO_PACKET;
-            if !self.preventable(&pop.tally, &p) {
-                pop.landed.land(&p);
+            match self.gate(&pop.tally, &p) {
+                Gate::Land => {
+                    pop.landed.land(&p);
+                    continue;
+                }
+                Gate::Gone => continue,
+                Gate::Toll(n) => {
+                    // The source's player pays (and the packet goes on to
+                    // its prevention), or not (and it is prevented).
+                    let payer = self.arena.sides[p.source];
+                    let mut options = vec![self.run(pop, phase)];
+                    if self.arena.left(&pop.tally, payer).is_none_or(|l| l >= n) {
+                        let mut paid = pop;
+                        paid.tally.spent[side_index(payer)] += n;
+                        options.push(self.defend(paid, p, phase));
+                    }
+                    return Self::best_of(payer, options.into_iter());
+                }
+                Gate::Open => {}
+            }
+            let defenses = self.defenses(&pop.tally, &p, pop.natural_one);
+            if defenses.len() == 1 {
+                self.apply(&mut pop, p, &defenses[0]);
                 continue;
             }
-            let deflects = if self.deflect_ready(&pop.tally, &p) {
-                self.deflect_choices(&pop, &p)
-            } else {
-                vec![DeflectChoice::Hold]
-            };
-            let k = &self.arena.units[p.target].keywords;
-            let pays: &[bool] = if k.paid_evade > 0 {
-                &[false, true]
-            } else {
-                &[false]
-            };
-            let apply = |pop: &mut Pop, d: DeflectChoice, pay: bool| {
-                let (q, deflected) = self.prevent(&mut pop.tally, p, pop.natural_one, d, pay);
-                pop.landed.land(&q);
-                if let Some(d) = deflected {
-                    pop.stack[pop.len] = d;
-                    pop.len += 1;
-                }
-            };
-            if deflects.len() * pays.len() == 1 {
-                apply(&mut pop, deflects[0], false);
-                continue;
-            }
-            let mut options = Vec::with_capacity(deflects.len() * pays.len());
-            for &d in &deflects {
-                for &pay in pays {
-                    let mut child = pop;
-                    apply(&mut child, d, pay);
-                    options.push(child);
-                }
-            }
-            return self.best(self.arena.sides[p.target], options, phase);
+            return self.defend(pop, p, phase);
         }
     }
 
-    /// The Deflect options of the target of packet `p` under optimal play
-    /// (its Deflect is ready): hold it, or play its free part or all of it,
-    /// at any unit still in play or at none. The first best option is
-    /// played, so on a tie: holding, then back at the source.
-    fn deflect_choices(&self, pop: &Pop, p: &Packet) -> Vec<DeflectChoice> {
-        let a = self.arena;
-        let k = &a.units[p.target].keywords;
-        let mut out = vec![DeflectChoice::Hold];
-        let free = k.deflect - k.paid_deflect;
-        let amounts = [free, k.deflect];
-        for (i, &amount) in amounts.iter().enumerate() {
-            if amount == 0 || (i == 1 && k.paid_deflect == 0) {
-                continue;
-            }
-            // Back at the source first (static play's choice, kept on ties),
-            // then at no unit, then at any other unit still in play.
-            if !a.discarded(&pop.tally, p.source) {
-                out.push(DeflectChoice::Play {
-                    amount,
-                    target: Some(p.source),
-                });
-            }
-            out.push(DeflectChoice::Play {
-                amount,
-                target: None,
-            });
-            for t in 0..a.units.len() {
-                if t != p.source && !a.discarded(&pop.tally, t) {
-                    out.push(DeflectChoice::Play {
-                        amount,
-                        target: Some(t),
-                    });
-                }
-            }
+    /// Packet `p` met by its target's owner's decision.
+    fn apply(&self, pop: &mut Pop, p: Packet, defense: &Defense) {
+        let (q, deflected) = self.prevent(&mut pop.tally, p, pop.natural_one, defense);
+        pop.landed.land(&q);
+        if let Some(d) = deflected {
+            pop.stack[pop.len] = d;
+            pop.len += 1;
         }
-        out
+    }
+
+    /// The best of the decisions of `p`'s target's owner, then the rest of
+    /// the POP.
+    fn defend(&self, pop: Pop, p: Packet, phase: Phase) -> Solved<W> {
+        let options: Vec<Pop> = self
+            .defenses(&pop.tally, &p, pop.natural_one)
+            .iter()
+            .map(|d| {
+                let mut child = pop;
+                self.apply(&mut child, p, d);
+                child
+            })
+            .collect();
+        self.best(self.arena.sides[p.target], options, phase)
     }
 
     /// Places the POP's damage at once: a unit already discarded before
@@ -737,37 +1027,64 @@ impl<W: Weight> Resolver<'_, '_, W> {
         t
     }
 
-    /// What follows a POP under optimal play: the Retaliate roll (a chance
-    /// node) after the attack's POP, the end of the attack after Retaliate's.
+    /// What follows POP `phase` under optimal play: after the attack's, the
+    /// attacker's consolation (a choice); then each ending in turn (a
+    /// chance node for dice); the objective at the end.
     fn after(&self, tally: Tally, phase: Phase) -> Solved<W> {
+        if phase == 0
+            && let Some(t) = self.consolation(&tally)
+        {
+            let options = [tally, t].into_iter().map(|t| self.ending(t, 0));
+            return Self::best_of(Side::Attacking, options);
+        }
+        // After the attack's POP comes ending 0; after ending k's, ending k + 1.
+        self.ending(tally, phase)
+    }
+
+    /// Ending `k` and everything after it, under optimal play.
+    fn ending(&self, tally: Tally, k: usize) -> Solved<W> {
         let a = self.arena;
-        if phase == Phase::End {
+        if k == a.endings.len() {
             let objective = self.optimal().expect("optimal play");
             let v = a.objective_value(objective, &tally) + self.offset as i64;
             return Rc::new((Num::from_u64(v as u64), vec![(tally, W::one())]));
         }
-        if a.retaliate == 0 || a.discarded(&tally, ATTACKER) {
-            // No roll, or nothing left for it to damage: the roll does not
-            // matter, so the whole weight of the dice goes to this tally.
-            let leaf = self.after(tally, Phase::End);
+        let (weights, denom) = &self.rolls[k];
+        if !self.ending_happens(&tally, k) {
+            // Nothing to damage: the roll does not matter, so its whole
+            // weight goes to what follows.
+            let next = self.ending(tally, k + 1);
+            if *denom == W::one() {
+                return next;
+            }
             return Rc::new((
-                leaf.0.mul_ref(&self.dice_denom.to_num()),
-                vec![(tally, self.dice_denom.clone())],
+                next.0.mul_ref(&denom.to_num()),
+                next.1.iter().map(|(t, w)| (*t, w.mul_ref(denom))).collect(),
             ));
         }
         let mut value = Num::zero();
         let mut tallies = Vec::new();
-        for (hits, w) in self.dice.iter().enumerate() {
+        for (hits, w) in weights.iter().enumerate() {
             if w.is_zero() {
                 continue;
             }
-            let pop = Pop::new(tally, &[self.retaliate_packet(hits as u32)], false);
-            let child = self.run(pop, Phase::End);
+            let pop = Pop::new(tally, &[self.ending_packet(k, hits as u32)], false);
+            let child = self.run(pop, k + 1);
             value.add_assign_ref(&child.0.mul_ref(&w.to_num()));
             tallies.extend(child.1.iter().map(|(t, wt)| (*t, wt.mul_ref(w))));
         }
         Rc::new((value, tallies))
     }
+}
+
+/// What happens to a packet before its target's owner decides (see
+/// [`Resolver::gate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gate {
+    Land,
+    Gone,
+    Toll(u32),
+    Open,
 }
 
 /// Everything one attack can do, as exact distributions.
@@ -825,7 +1142,7 @@ impl<W: Weight> AttackOutcome<W> {
 
 /// Number of attack dice the attacker rolls against the defender.
 pub fn attack_dice(attacker: &Unit, defender: &Unit) -> u32 {
-    attacker.power.saturating_sub(defender.keywords.shields)
+    attacker.dice().saturating_sub(defender.keywords.shields)
 }
 
 /// The most dice one attack between these two units can roll (the exponent
@@ -833,7 +1150,7 @@ pub fn attack_dice(attacker: &Unit, defender: &Unit) -> u32 {
 pub fn total_dice(attacker: &Unit, defender: &Unit) -> u64 {
     attack_dice(attacker, defender) as u64
         + attacker.keywords.fury as u64
-        + defender.keywords.retaliate as u64
+        + Arena::duel(attacker, defender).end_dice() as u64
 }
 
 /// The attack roll of `attacker` against `defender` (Shields, Accuracy,

@@ -447,17 +447,31 @@ struct PolicyArgs {
     /// How Lucky is played.
     #[arg(long, value_parser = ["optimal", "simple"])]
     lucky_policy: Option<String>,
-    /// Whose Lucky comes first.
-    #[arg(long, value_parser = ["attacker-first", "defender-first"])]
+    /// How the two sides' Lucky take turns: `pop` (the rules' re-roll POP, the attacker's
+    /// player first; the default), `pop-defender-first`, or the fixed orders `attacker-first`
+    /// and `defender-first` (the web calculator's).
+    #[arg(long, value_parser = ["pop", "pop-defender-first", "attacker-first", "defender-first"])]
     lucky_order: Option<String>,
     /// What the attacker maximises and the defender minimises (choices are then played exactly).
     #[arg(long, value_parser = ["damage", "discard", "net"])]
     objective: Option<String>,
+    /// Force the attacking side may spend in the attack (unlimited if not given; required for
+    /// costs of X).
+    #[arg(long, value_name = "N")]
+    force_attacker: Option<u32>,
+    /// Force the defending side may spend in the attack (unlimited if not given; required for
+    /// costs of X).
+    #[arg(long, value_name = "N")]
+    force_defender: Option<u32>,
 }
 
 impl PolicyArgs {
     fn any(&self) -> bool {
-        self.lucky_policy.is_some() || self.lucky_order.is_some() || self.objective.is_some()
+        self.lucky_policy.is_some()
+            || self.lucky_order.is_some()
+            || self.objective.is_some()
+            || self.force_attacker.is_some()
+            || self.force_defender.is_some()
     }
 
     /// The policy, read as a scenario file's words are.
@@ -510,7 +524,9 @@ impl AttackArgs {
         k.parry = self.parry;
         k.evade = self.evade;
         k.deflect = self.deflect;
-        k.retaliate = self.retaliate;
+        if self.retaliate > 0 {
+            k.retaliates = vec![swtcg_odds::unit::Paid::free(self.retaliate)];
+        }
         k.fortitude = self.fortitude;
         k.ferocity = self.defender_ferocity;
         k.stun = self.defender_stun;
@@ -564,6 +580,7 @@ impl AttackArgs {
             units,
             sides,
             policy,
+            force: [self.policy.force_attacker, self.policy.force_defender],
         })
     }
 }
@@ -776,7 +793,8 @@ fn sample(cmd: &SampleCmd) -> Result<String> {
     let quantity = Quantity::parse(&cmd.quantity)?;
     let (a, d) = u.units()?;
     let mut model = Model::new(a, d);
-    model.attacker_first = u.policy.policy()?.lucky_order == LuckyOrder::AttackerFirst;
+    model.attacker_first =
+        u.policy.policy()?.lucky_order.played(LuckyPolicy::Simple) == LuckyOrder::AttackerFirst;
     model.variant = cmd.variant.as_deref().map(Variant::parse).transpose()?;
     let counts = model.sample(quantity, cmd.trials, cmd.seed);
     let obj: serde_json::Map<String, serde_json::Value> = counts

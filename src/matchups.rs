@@ -69,6 +69,7 @@ pub fn duel(
             units: vec![p.attacker, p.defender],
             sides: vec![Side::Attacking, Side::Defending],
             policy: *policy,
+            force: [None, None],
         },
         ignored: Vec::new(),
         applied: p.applied,

@@ -20,7 +20,8 @@
 //! makes it re-roll hitting dice, natural 6s first.
 
 use crate::attack::{
-    ATTACKER, Arena, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally, attack_dice,
+    ATTACKER, Arena, Ending, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally,
+    attack_dice, side_index,
 };
 use crate::dice::{Roll, attack_roll, hit_threshold};
 use crate::dist::{Joint, Num, Weight, ratio};
@@ -41,13 +42,33 @@ pub enum LuckyPolicy {
     Simple,
 }
 
-/// Which side's Lucky comes first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the two sides' Lucky take turns in the re-roll POP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LuckyOrder {
-    /// The attacker re-rolls, then the defender.
+    /// The rules' POP: the players alternate, the attacker's player first;
+    /// each may use its Lucky once or pass, and the POP ends when both pass
+    /// in succession (so a player who passed may still answer a re-roll).
+    #[default]
+    Pop,
+    /// The same POP with the first chance to the defender's player.
+    PopDefenderFirst,
+    /// A fixed order (the web calculator's): the attacker, then the
+    /// defender, each once.
     AttackerFirst,
-    /// The defender forces re-rolls, then the attacker.
+    /// A fixed order: the defender, then the attacker, each once.
     DefenderFirst,
+}
+
+impl LuckyOrder {
+    /// The order as played under `lucky`: under `simple` play nobody waits,
+    /// so a POP is its fixed order with the first actor first.
+    pub fn played(self, lucky: LuckyPolicy) -> LuckyOrder {
+        match (self, lucky) {
+            (LuckyOrder::Pop, LuckyPolicy::Simple) => LuckyOrder::AttackerFirst,
+            (LuckyOrder::PopDefenderFirst, LuckyPolicy::Simple) => LuckyOrder::DefenderFirst,
+            (o, _) => o,
+        }
+    }
 }
 
 /// The policy of a scenario.
@@ -66,7 +87,7 @@ impl Default for Policy {
         Policy {
             objective: Objective::Damage,
             lucky: LuckyPolicy::Optimal,
-            lucky_order: LuckyOrder::AttackerFirst,
+            lucky_order: LuckyOrder::Pop,
         }
     }
 }
@@ -392,6 +413,300 @@ pub struct AttackSolution {
     pub lucky_used: [BigRational; 2],
 }
 
+/// A node of the re-roll POP: nobody may re-roll any more, or `side` may
+/// re-roll up to `x` dice, with what follows a pass and what follows a use.
+#[derive(Clone, Debug)]
+enum Node {
+    End,
+    Decide {
+        side: Side,
+        x: u32,
+        pass: Box<Node>,
+        used: Box<Node>,
+    },
+}
+
+impl Node {
+    /// The re-roll POP of `order` with Lucky `xa` (attacker) and `xd`
+    /// (defender).
+    fn pop(order: LuckyOrder, xa: u32, xd: u32) -> Node {
+        let decide = |side, x, pass: Node, used: Node| {
+            if x == 0 {
+                return pass;
+            }
+            Node::Decide {
+                side,
+                x,
+                pass: Box::new(pass),
+                used: Box::new(used),
+            }
+        };
+        match order {
+            LuckyOrder::AttackerFirst | LuckyOrder::DefenderFirst => {
+                let (first, x1, second, x2) = if order == LuckyOrder::AttackerFirst {
+                    (Side::Attacking, xa, Side::Defending, xd)
+                } else {
+                    (Side::Defending, xd, Side::Attacking, xa)
+                };
+                let then = decide(second, x2, Node::End, Node::End);
+                decide(first, x1, then.clone(), then)
+            }
+            LuckyOrder::Pop | LuckyOrder::PopDefenderFirst => {
+                let first = if order == LuckyOrder::Pop {
+                    Side::Attacking
+                } else {
+                    Side::Defending
+                };
+                Node::alternate(first, [xa, xd], [false, false], 0)
+            }
+        }
+    }
+
+    /// The POP from `turn` on, with `used[i]` for the side that has used
+    /// its Lucky and `passes` passes in succession so far.
+    fn alternate(turn: Side, xs: [u32; 2], used: [bool; 2], passes: u32) -> Node {
+        if passes == 2 {
+            return Node::End;
+        }
+        let other = match turn {
+            Side::Attacking => Side::Defending,
+            Side::Defending => Side::Attacking,
+        };
+        let i = crate::attack::side_index(turn);
+        let pass = Node::alternate(other, xs, used, passes + 1);
+        if used[i] || xs[i] == 0 {
+            return pass;
+        }
+        let mut now = used;
+        now[i] = true;
+        Node::Decide {
+            side: turn,
+            x: xs[i],
+            pass: Box::new(pass),
+            used: Box::new(Node::alternate(other, xs, now, 0)),
+        }
+    }
+
+    /// Every (side, x) of its decisions.
+    fn decisions(&self, out: &mut Vec<(Side, u32)>) {
+        if let Node::Decide {
+            side,
+            x,
+            pass,
+            used,
+        } = self
+        {
+            out.push((*side, *x));
+            pass.decisions(out);
+            used.decisions(out);
+        }
+    }
+}
+
+/// A POP node solved over the states of `m` dice: values times `6^exp`,
+/// and at each decision, per state, the re-roll used (`None`: a pass).
+struct Evaluated {
+    value: Vec<Num>,
+    exp: u32,
+    decide: Option<Decided>,
+}
+
+struct Decided {
+    side: Side,
+    x: u32,
+    choice: Vec<Option<Choice>>,
+    pass: Box<Evaluated>,
+    used: Box<Evaluated>,
+}
+
+/// Solves the POP `node` over the states of `m` dice, with `finals` the
+/// value of each final state.
+fn evaluate(
+    classes: &FaceClasses,
+    m: u32,
+    node: &Node,
+    lucky: LuckyPolicy,
+    finals: &[Num],
+) -> Evaluated {
+    let Node::Decide {
+        side,
+        x,
+        pass,
+        used,
+    } = node
+    else {
+        return Evaluated {
+            value: finals.to_vec(),
+            exp: 0,
+            decide: None,
+        };
+    };
+    let p = evaluate(classes, m, pass, lucky, finals);
+    let u = evaluate(classes, m, used, lucky, finals);
+    let stage = lucky_stage(classes, m, *x, *side, lucky, &u.value);
+    let exp = p.exp.max(u.exp + x);
+    let up_p = Num::pow(6, exp - p.exp);
+    let up_u = Num::pow(6, exp - u.exp - x);
+    let mut value = Vec::with_capacity(p.value.len());
+    let mut choice = Vec::with_capacity(p.value.len());
+    for ((vp, vu), d) in p.value.iter().zip(&stage.value).zip(&stage.choice) {
+        let vp = vp.mul_ref(&up_p);
+        let vu = vu.mul_ref(&up_u);
+        let use_it = match lucky {
+            LuckyPolicy::Simple => *d != [0; 4],
+            LuckyPolicy::Optimal => match side {
+                Side::Attacking => vu > vp,
+                Side::Defending => vu < vp,
+            },
+        };
+        if use_it {
+            value.push(vu);
+            choice.push(Some(*d));
+        } else {
+            value.push(vp);
+            choice.push(None);
+        }
+    }
+    Evaluated {
+        value,
+        exp,
+        decide: Some(Decided {
+            side: *side,
+            x: *x,
+            choice,
+            pass: Box::new(p),
+            used: Box::new(u),
+        }),
+    }
+}
+
+/// Pushes a law of states (weights over some `D`) through a solved POP:
+/// the law of the final states and the weight of the states in which each
+/// side re-rolled at least one die, both over `D · 6^exp`.
+fn forward_pop(
+    classes: &FaceClasses,
+    m: u32,
+    e: &Evaluated,
+    dist: Vec<Num>,
+) -> (Vec<Num>, [Num; 2]) {
+    let Some(d) = &e.decide else {
+        return (dist, [Num::zero(), Num::zero()]);
+    };
+    let n = dist.len();
+    let mut pass = vec![Num::zero(); n];
+    let mut rolled = vec![Num::zero(); n];
+    let mut choices = vec![[0; 4]; n];
+    for (i, w) in dist.into_iter().enumerate() {
+        match d.choice[i] {
+            None => pass[i] = w,
+            Some(c) => {
+                choices[i] = c;
+                rolled[i] = w;
+            }
+        }
+    }
+    let (after, used_here) = forward(classes, m, d.x, &rolled, &choices);
+    let (fp, mut up) = forward_pop(classes, m, &d.pass, pass);
+    let (fu, uu) = forward_pop(classes, m, &d.used, after);
+    let sp = Num::pow(6, e.exp - d.pass.exp);
+    let su = Num::pow(6, e.exp - d.x - d.used.exp);
+    let out = fp
+        .iter()
+        .zip(&fu)
+        .map(|(a, b)| {
+            let mut v = a.mul_ref(&sp);
+            v.add_assign_ref(&b.mul_ref(&su));
+            v
+        })
+        .collect();
+    for (s, u) in up.iter_mut().zip(uu) {
+        *s = s.mul_ref(&sp);
+        s.add_assign_ref(&u.mul_ref(&su));
+    }
+    up[crate::attack::side_index(d.side)].add_assign_ref(&used_here.mul_ref(&Num::pow(6, e.exp)));
+    (out, up)
+}
+
+/// The re-roll POP of an attack: its face classes, starting laws and tree.
+struct Reroll {
+    classes: FaceClasses,
+    starts: Vec<(u32, Vec<Num>)>,
+    node: Node,
+    lucky: LuckyPolicy,
+    /// The exponent of 6 of the starting laws' denominator.
+    dice: u32,
+}
+
+impl Reroll {
+    /// The re-roll POP of the attack in `arena` under `policy` (`None`
+    /// without Lucky), refused before any work when beyond the bounds.
+    fn of(arena: &Arena, policy: &Policy) -> Result<Option<Reroll>> {
+        let a = arena.units[ATTACKER];
+        let d = arena.units[arena.defending];
+        let n = attack_dice(a, d);
+        let fury = a.keywords.fury;
+        let luck = [a.keywords.lucky, d.keywords.lucky];
+        if luck == [0, 0] {
+            return Ok(None);
+        }
+        let node = Node::pop(policy.lucky_order.played(policy.lucky), luck[0], luck[1]);
+        let mut decisions = Vec::new();
+        node.decisions(&mut decisions);
+        for (side, x) in decisions {
+            let name = if side == Side::Attacking {
+                &a.name
+            } else {
+                &d.name
+            };
+            check_lucky_work(name, x, n + fury, policy.lucky)?;
+        }
+        let classes = FaceClasses::new(hit_threshold(a.keywords.accuracy, d.keywords.armor));
+        Ok(Some(Reroll {
+            starts: initial_states(&classes, n, fury),
+            classes,
+            node,
+            lucky: policy.lucky,
+            dice: n + fury,
+        }))
+    }
+
+    /// Every final roll that can occur.
+    fn rolls(&self) -> Vec<Roll> {
+        self.starts
+            .iter()
+            .flat_map(|(m, _)| {
+                Simplex::new(*m)
+                    .states()
+                    .into_iter()
+                    .map(|c| self.classes.roll(&c))
+            })
+            .collect()
+    }
+
+    /// The value of the POP with `value_of` each final roll's value, and
+    /// the solved trees (one per starting number of dice), with the value's
+    /// denominator exponent.
+    fn solve(&self, value_of: impl Fn(Roll) -> Num) -> (Num, Vec<Evaluated>, u32) {
+        let mut value = Num::zero();
+        let mut trees = Vec::new();
+        let mut exp = 0;
+        for (m, start) in &self.starts {
+            let states = Simplex::new(*m).states();
+            let finals: Vec<Num> = states
+                .iter()
+                .map(|c| value_of(self.classes.roll(c)))
+                .collect();
+            let e = evaluate(&self.classes, *m, &self.node, self.lucky, &finals);
+            for (w, v) in start.iter().zip(&e.value) {
+                value.add_assign_ref(&w.mul_ref(v));
+            }
+            exp = e.exp;
+            trees.push(e);
+        }
+        (value, trees, self.dice + exp)
+    }
+}
+
 /// Solves one attack in `arena` (whose play must be optimal, on the
 /// policy's objective) under `policy`'s Lucky.
 pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
@@ -400,98 +715,60 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
     let n = attack_dice(a, d);
     let fury = a.keywords.fury;
     let crit = a.keywords.crit;
-    let luck = [a.keywords.lucky, d.keywords.lucky];
-    let classes = FaceClasses::new(hit_threshold(a.keywords.accuracy, d.keywords.armor));
-    // Whose Lucky comes first, and how many dice each re-rolls; refused
-    // before any work when beyond the bounds.
-    let (order, xs) = match policy.lucky_order {
-        LuckyOrder::AttackerFirst => ([Side::Attacking, Side::Defending], [luck[0], luck[1]]),
-        LuckyOrder::DefenderFirst => ([Side::Defending, Side::Attacking], [luck[1], luck[0]]),
-    };
-    if luck != [0, 0] {
-        for (&x, side) in xs.iter().zip(order) {
-            let name = if side == Side::Attacking {
-                &a.name
-            } else {
-                &d.name
-            };
-            check_lucky_work(name, x, n + fury, policy.lucky)?;
-        }
-    }
+    let reroll = Reroll::of(arena, policy)?;
     // Every final roll that can occur: from the roll itself, or from any
     // state of the dice after Lucky.
-    let plain_roll = (luck == [0, 0])
+    let plain_roll = reroll
+        .is_none()
         .then(|| attack_roll::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury));
-    let starts = if luck == [0, 0] {
-        Vec::new()
-    } else {
-        initial_states(&classes, n, fury)
-    };
-    let mut rolls: Vec<Roll> = match &plain_roll {
-        Some(r) => r.entries().iter().map(|e| e.0).collect(),
-        None => starts
-            .iter()
-            .flat_map(|(m, _)| {
-                Simplex::new(*m)
-                    .states()
-                    .into_iter()
-                    .map(|c| classes.roll(&c))
-            })
-            .collect(),
+    let mut rolls: Vec<Roll> = match (&plain_roll, &reroll) {
+        (Some(r), _) => r.entries().iter().map(|e| e.0).collect(),
+        (None, Some(r)) => r.rolls(),
+        (None, None) => unreachable!("a roll without Lucky or a re-roll POP"),
     };
     rolls.sort_unstable();
     rolls.dedup();
     // The damage steps, once per distinct final roll, in one search: its
-    // value, and the law of its tallies (over 6^retaliate).
+    // value, and the law of its tallies (over the rolls at the end).
     let strikes: Vec<Strike> = rolls.iter().map(|r| Strike::from_roll(r, crit)).collect();
     let memo: HashMap<Roll, Resolved> = rolls
         .into_iter()
         .zip(arena.resolve_optimal(&strikes)?)
         .collect();
     let value_of = |roll: Roll| -> Num { memo[&roll].value.clone() };
-    let ret_denom = Num::pow(6, arena.retaliate);
+    let end_denom = arena.end_denom();
     let offset = arena.value_offset();
     let zero = BigRational::from_integer(0.into());
     let (final_roll, value_num, lucky_used): (Joint<Roll, Num>, Num, [BigRational; 2]) =
-        if luck == [0, 0] {
-            let roll = plain_roll.expect("computed without Lucky");
-            let mut v = Num::zero();
-            for (r, w) in roll.entries() {
-                v.add_assign_ref(&value_of(*r).mul_ref(w));
+        match (plain_roll, reroll) {
+            (Some(roll), _) => {
+                let mut v = Num::zero();
+                for (r, w) in roll.entries() {
+                    v.add_assign_ref(&value_of(*r).mul_ref(w));
+                }
+                (roll, v, [zero.clone(), zero.clone()])
             }
-            (roll, v, [zero.clone(), zero.clone()])
-        } else {
-            let mut value = Num::zero();
-            let mut pairs: Vec<(Roll, Num)> = Vec::new();
-            let mut used = [Num::zero(), Num::zero()];
-            for (m, start) in starts {
-                let simplex = Simplex::new(m);
-                let states = simplex.states();
-                let finals: Vec<Num> = states.iter().map(|c| value_of(classes.roll(c))).collect();
-                let second = lucky_stage(&classes, m, xs[1], order[1], policy.lucky, &finals);
-                let first = lucky_stage(&classes, m, xs[0], order[0], policy.lucky, &second.value);
-                for (w, v) in start.iter().zip(&first.value) {
-                    value.add_assign_ref(&w.mul_ref(v));
-                }
-                let (mid, used0) = forward(&classes, m, xs[0], &start, &first.choice);
-                let (end, used1) = forward(&classes, m, xs[1], &mid, &second.choice);
-                // Over 6^(n+fury) and 6^(n+fury+x0): scaled to the final denominator.
-                let scaled = [
-                    used0.mul_ref(&Num::pow(6, xs[0] + xs[1])),
-                    used1.mul_ref(&Num::pow(6, xs[1])),
-                ];
-                for (u, side) in scaled.iter().zip(order) {
-                    used[if side == Side::Attacking { 0 } else { 1 }].add_assign_ref(u);
-                }
-                for (c, w) in states.iter().zip(end) {
-                    if !w.is_zero() {
-                        pairs.push((classes.roll(c), w));
+            (None, Some(reroll)) => {
+                let (value, trees, exp) = reroll.solve(value_of);
+                let mut pairs: Vec<(Roll, Num)> = Vec::new();
+                let mut used = [Num::zero(), Num::zero()];
+                for ((m, start), tree) in reroll.starts.iter().zip(trees) {
+                    let states = Simplex::new(*m).states();
+                    let (end, u) = forward_pop(&reroll.classes, *m, &tree, start.clone());
+                    for (s, x) in used.iter_mut().zip(u) {
+                        s.add_assign_ref(&x);
+                    }
+                    for (c, w) in states.iter().zip(end) {
+                        if !w.is_zero() {
+                            pairs.push((reroll.classes.roll(c), w));
+                        }
                     }
                 }
+                let denom = Num::pow(6, exp);
+                let used = used.map(|u| ratio(&u, &denom));
+                (Joint::from_pairs(pairs, denom), value, used)
             }
-            let denom = Num::pow(6, n + fury + xs[0] + xs[1]);
-            let used = used.map(|u| ratio(&u, &denom));
-            (Joint::from_pairs(pairs, denom), value, used)
+            (None, None) => unreachable!("a roll without Lucky or a re-roll POP"),
         };
     // The tallies: each final roll's law, weighted by its probability.
     let mut tallies = Vec::new();
@@ -500,8 +777,8 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
             tallies.push((*t, wt.mul_ref(w)));
         }
     }
-    let tallies = Joint::from_pairs(tallies, final_roll.denom().mul_ref(&ret_denom));
-    let scale = final_roll.denom().mul_ref(&ret_denom);
+    let scale = final_roll.denom().mul_ref(&end_denom);
+    let tallies = Joint::from_pairs(tallies, scale.clone());
     let value = ratio(&value_num, &scale) - BigRational::from_integer((offset as i64).into());
     Ok(AttackSolution {
         value,
@@ -509,6 +786,64 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
         tallies,
         lucky_used,
     })
+}
+
+/// The best guess of the number of hits when the guessing side aims its
+/// re-rolls at it (Foresight: the attacker; Forewarning: the defender):
+/// for each guess, the guesser's Lucky maximises P(final hits = guess) and
+/// the other side's Lucky minimises it, in the same re-roll POP. Returns
+/// the guess with the highest probability (the lowest guess on ties) and
+/// that probability; `None` without any Lucky (aiming then changes
+/// nothing).
+pub fn aimed_guess(
+    arena: &Arena,
+    policy: &Policy,
+    guesser: Side,
+) -> Result<Option<(u32, BigRational)>> {
+    let Some(reroll) = Reroll::of(arena, policy)? else {
+        return Ok(None);
+    };
+    let mut best: Option<(u32, BigRational)> = None;
+    for g in 0..=reroll.dice {
+        // The attacker maximises the value: P(right) for Foresight, P(wrong)
+        // for Forewarning.
+        let right = guesser == Side::Attacking;
+        let (v, _, exp) = reroll.solve(|r| {
+            if (r.hits == g) == right {
+                Num::one()
+            } else {
+                Num::zero()
+            }
+        });
+        let mut p = ratio(&v, &Num::pow(6, exp));
+        if !right {
+            p = BigRational::from_integer(1.into()) - p;
+        }
+        if best.as_ref().is_none_or(|(_, b)| p > *b) {
+            best = Some((g, p));
+        }
+    }
+    Ok(best)
+}
+
+/// [`aimed_guess`] for the attack of a solved scenario, as declared.
+pub fn aimed_foresight(
+    game: &Game,
+    outcome: &GameOutcome,
+    guesser: Side,
+) -> Result<Option<(u32, BigRational)>> {
+    let units: Vec<&Unit> = outcome.units.iter().collect();
+    let arena = Arena {
+        endings: Vec::new(),
+        units,
+        sides: game.sides.clone(),
+        defending: outcome.declared.defending,
+        force: game.force,
+        start: Tally::default(),
+        play: Play::Optimal(game.policy.objective),
+        budget: std::cell::Cell::new(MAX_SEARCH_NODES),
+    };
+    aimed_guess(&arena, &game.policy, guesser)
 }
 
 /// The law of the class states after the roll (Fury included): for each
@@ -559,16 +894,27 @@ fn four_class(classes: &FaceClasses) -> usize {
 }
 
 /// The choices made at the declare step of a scenario.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Declared {
     /// The unit that ended up defending (arena index).
     pub defending: usize,
-    /// Whether the defending unit paid for its Retaliate.
+    /// Whether the defending unit activated a Retaliate with a cost above
+    /// 0 Force.
     pub retaliate_paid: bool,
+    /// The defending unit's Retaliate abilities activated (indices into its
+    /// `retaliates`), in order, with X where X is chosen.
+    pub retaliates: Vec<(usize, u32)>,
+    /// The options taken before the roll: (arena index of the unit, index
+    /// into its `boosts`).
+    pub boosts: Vec<(usize, usize)>,
 }
 
+/// Most declare options (defenders x options before the roll x Retaliates)
+/// one scenario may weigh.
+pub const MAX_DECLARE_OPTIONS: usize = 4096;
+
 /// A whole scenario: units (the attacker at index 0, the declared defender
-/// at 1, then the others), their sides, and the policy.
+/// at 1, then the others), their sides, the policy and the Force budgets.
 #[derive(Clone, Debug)]
 pub struct Game {
     /// The units.
@@ -577,6 +923,9 @@ pub struct Game {
     pub sides: Vec<Side>,
     /// The policy.
     pub policy: Policy,
+    /// Force each side may spend in this attack (`None`: unlimited), by
+    /// [`side_index`]. Required where a cost is X.
+    pub force: [Option<u32>; 2],
 }
 
 /// The exact solution of a scenario.
@@ -586,78 +935,290 @@ pub struct GameOutcome {
     pub declared: Declared,
     /// The solution of the attack as declared.
     pub solution: AttackSolution,
-    /// Every declare option with its value (the defending side picks the
-    /// lowest; ties go to the earlier, cheaper option).
+    /// The units as declared (options before the roll applied).
+    pub units: Vec<Unit>,
+    /// The options the defending side weighed for the defender it chose,
+    /// given the attacker's choice, with their values (it picks the lowest;
+    /// ties go to the earlier, cheaper option).
     pub options: Vec<(Declared, BigRational)>,
 }
 
+/// The units and budgets of one declared attack.
+struct Setup {
+    units: Vec<Unit>,
+    force: [Option<u32>; 2],
+    start: Tally,
+    cancelled: bool,
+}
+
 impl Game {
-    /// The arena of a declared attack.
-    pub fn arena(&self, declared: &Declared) -> Arena<'_> {
-        let d = &self.units[declared.defending];
-        let k = &d.keywords;
-        Arena {
-            units: self.units.iter().collect(),
-            sides: self.sides.clone(),
-            defending: declared.defending,
-            retaliate: k.retaliate
-                - if declared.retaliate_paid {
-                    0
-                } else {
-                    k.paid_retaliate
-                },
-            play: Play::Optimal(self.policy.objective),
-            budget: std::cell::Cell::new(MAX_SEARCH_NODES),
+    /// A scenario with unlimited Force.
+    pub fn new(units: Vec<Unit>, sides: Vec<Side>, policy: Policy) -> Game {
+        Game {
+            units,
+            sides,
+            policy,
+            force: [None, None],
         }
     }
 
-    /// Every legal declare option, cheapest first: the declared defender or
-    /// an interceptor (none against Precision), paying for Retaliate or not.
-    pub fn declare_options(&self) -> Vec<Declared> {
+    /// The defenders the defending side may pick: the declared one, or an
+    /// interceptor (none against Precision, none while the declared
+    /// defender forbids Intercept).
+    pub fn defenders(&self) -> Vec<usize> {
         let mut defenders = vec![1];
-        if !self.units[ATTACKER].keywords.precision {
+        if !self.units[ATTACKER].keywords.precision && !self.units[1].keywords.no_intercept {
             for (i, u) in self.units.iter().enumerate().skip(2) {
                 if self.sides[i] == Side::Defending && u.keywords.intercept {
                     defenders.push(i);
                 }
             }
         }
+        defenders
+    }
+
+    /// Every set of options before the roll unit `i` may take with at most
+    /// `left` Force (cheapest first: none).
+    fn boost_sets(&self, i: usize, left: Option<u32>) -> Vec<Vec<usize>> {
+        let boosts = &self.units[i].keywords.boosts;
         let mut out = Vec::new();
-        for d in defenders {
-            out.push(Declared {
-                defending: d,
-                retaliate_paid: false,
-            });
-            if self.units[d].keywords.paid_retaliate > 0 {
-                out.push(Declared {
-                    defending: d,
-                    retaliate_paid: true,
-                });
+        for mask in 0u32..1 << boosts.len() {
+            let set: Vec<usize> = (0..boosts.len()).filter(|b| mask & (1 << b) != 0).collect();
+            let cost: u32 = set.iter().map(|&b| boosts[b].cost).sum();
+            if left.is_none_or(|l| cost <= l) {
+                out.push(set);
             }
         }
+        out.sort_by_key(|set| set.iter().map(|&b| boosts[b].cost).sum::<u32>());
         out
+    }
+
+    /// Every set of Retaliate abilities the defending unit `d` may activate
+    /// with at most `left` Force, each with its X (cheapest first: none).
+    fn retaliate_sets(&self, d: usize, left: Option<u32>) -> Vec<Vec<(usize, u32)>> {
+        let rs = &self.units[d].keywords.retaliates;
+        let mut sets: Vec<(Vec<(usize, u32)>, u32)> = vec![(Vec::new(), 0)];
+        for (i, r) in rs.iter().enumerate() {
+            let mut next = sets.clone();
+            for (set, cost) in &sets {
+                let xs: Vec<u32> = if r.x {
+                    let most = left.map_or(0, |l| l.saturating_sub(*cost));
+                    (1..=most).collect()
+                } else {
+                    vec![r.amount]
+                };
+                for x in xs {
+                    let c = cost + if r.x { x } else { r.cost };
+                    if left.is_none_or(|l| c <= l) {
+                        let mut s = set.clone();
+                        s.push((i, x));
+                        next.push((s, c));
+                    }
+                }
+            }
+            sets = next;
+        }
+        // Cheapest first; at equal cost, more Retaliates first (so that on
+        // a tie a free Retaliate is activated, as printed).
+        sets.sort_by_key(|(s, c)| (*c, std::cmp::Reverse(s.len())));
+        sets.into_iter().map(|(s, _)| s).collect()
+    }
+
+    /// The units, budgets and starting counters of a declared attack:
+    /// the options taken applied.
+    fn setup(&self, declared: &Declared) -> Setup {
+        let mut units = self.units.clone();
+        let mut force = self.force;
+        let mut start = Tally::default();
+        let mut cancelled = false;
+        let d = declared.defending;
+        for &(r, x) in &declared.retaliates {
+            let p = units[d].keywords.retaliates[r];
+            if let Some(f) = force[side_index(self.sides[d])].as_mut() {
+                *f -= if p.x { x } else { p.cost };
+            }
+        }
+        for &(i, b) in &declared.boosts {
+            let boost = self.units[i].keywords.boosts[b].clone();
+            let side = side_index(self.sides[i]);
+            if let Some(f) = force[side].as_mut() {
+                *f = *f - boost.cost + boost.mine.force_gain;
+            }
+            let other = if i == ATTACKER { d } else { ATTACKER };
+            for (u, change) in [(i, &boost.mine), (other, &boost.theirs)] {
+                let unit = &mut units[u];
+                unit.power = (unit.power as i64 + change.power as i64).max(0) as u32;
+                unit.keywords.add(&change.abilities);
+                unit.keywords.bonus_damage += change.extra_damage;
+                if let Some(sd) = change.self_damage {
+                    unit.keywords.self_damage.push(sd);
+                }
+                unit.keywords.half_dice |= change.half_dice;
+                cancelled |= change.cancel_attack;
+                if change.counters >= 0 {
+                    start.damage[u] += change.counters as u32;
+                } else {
+                    unit.counters = unit.counters.saturating_sub(change.counters.unsigned_abs());
+                }
+            }
+        }
+        Setup {
+            units,
+            force,
+            start,
+            cancelled,
+        }
+    }
+
+    /// The arena of a declared attack, with its units as set up.
+    fn arena<'u>(&self, declared: &Declared, setup: &'u Setup) -> Arena<'u> {
+        let units: Vec<&Unit> = setup.units.iter().collect();
+        let retaliates: Vec<u32> = declared.retaliates.iter().map(|&(_, x)| x).collect();
+        Arena {
+            endings: Ending::of(&units, declared.defending, &retaliates),
+            units,
+            sides: self.sides.clone(),
+            defending: declared.defending,
+            force: setup.force,
+            start: setup.start,
+            play: Play::Optimal(self.policy.objective),
+            budget: std::cell::Cell::new(MAX_SEARCH_NODES),
+        }
+    }
+
+    /// Refuses what the solver can't weigh: a unit out of bounds, a cost of
+    /// X without a budget for its side, too many declare options.
+    fn check(&self) -> Result<()> {
+        for (u, side) in self.units.iter().zip(&self.sides) {
+            u.validate()?;
+            let k = &u.keywords;
+            let x = k
+                .paid_evades
+                .iter()
+                .chain(&k.paid_deflects)
+                .chain(&k.retaliates)
+                .any(|p| p.x);
+            if x && self.force[side_index(*side)].is_none() {
+                return Err(Error::input(format!(
+                    "{}: a cost of X Force needs a Force budget for its side (--force-{} N, or \"force\" in a scenario file)",
+                    u.name,
+                    if *side == Side::Attacking {
+                        "attacker"
+                    } else {
+                        "defender"
+                    }
+                )));
+            }
+        }
+        let mut options = 0usize;
+        for d in self.defenders() {
+            let a = self.boost_sets(ATTACKER, self.force[0]).len();
+            let r = self.retaliate_sets(d, self.force[1]).len();
+            let b = self.boost_sets(d, self.force[1]).len();
+            options = options.saturating_add(a.saturating_mul(r).saturating_mul(b));
+        }
+        if options > MAX_DECLARE_OPTIONS {
+            return Err(Error::input(format!(
+                "{options} ways to declare this attack (Intercept, options before the roll, Retaliates); the solver weighs at most {MAX_DECLARE_OPTIONS}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Solves one declared attack.
+    fn solve_declared(&self, declared: &Declared) -> Result<(AttackSolution, Vec<Unit>)> {
+        let setup = self.setup(declared);
+        let arena = self.arena(declared, &setup);
+        let sol = if setup.cancelled {
+            // Disrupted: nothing of the attack happens.
+            let objective = self.policy.objective;
+            AttackSolution {
+                value: BigRational::from_integer(
+                    arena.objective_value(objective, &setup.start).into(),
+                ),
+                final_roll: Joint::point(Roll {
+                    hits: 0,
+                    one: false,
+                    six: false,
+                }),
+                tallies: Joint::point(setup.start),
+                lucky_used: [
+                    BigRational::from_integer(0.into()),
+                    BigRational::from_integer(0.into()),
+                ],
+            }
+        } else {
+            solve_attack(&arena, &self.policy)?
+        };
+        drop(arena);
+        Ok((sol, setup.units))
     }
 }
 
-/// Solves a scenario exactly: every declare option is solved, and the
-/// defending side takes the one with the lowest value.
+/// Solves a scenario exactly. The declare step is played in this order,
+/// each choice knowing the earlier ones: the defending side picks the
+/// defender (or an interceptor); the attacker takes its options before the
+/// roll; the defending side activates any of its Retaliates and takes its
+/// defending unit's options. The attacker maximises, the defending side
+/// minimises, each option solved exactly.
 pub fn solve(game: &Game) -> Result<GameOutcome> {
-    for u in &game.units {
-        u.validate()?;
-    }
-    let mut options = Vec::new();
-    let mut best: Option<(Declared, AttackSolution)> = None;
-    for declared in game.declare_options() {
-        let sol = solve_attack(&game.arena(&declared), &game.policy)?;
-        options.push((declared.clone(), sol.value.clone()));
-        if best.as_ref().is_none_or(|(_, b)| sol.value < b.value) {
-            best = Some((declared, sol));
+    game.check()?;
+    let mut best: Option<GameOutcome> = None;
+    for d in game.defenders() {
+        let mut best_att: Option<GameOutcome> = None;
+        for ab in game.boost_sets(ATTACKER, game.force[0]) {
+            let mut options = Vec::new();
+            let mut best_resp: Option<(Declared, AttackSolution, Vec<Unit>)> = None;
+            for rs in game.retaliate_sets(d, game.force[1]) {
+                let rk = &game.units[d].keywords.retaliates;
+                let rcost: u32 = rs
+                    .iter()
+                    .map(|&(r, x)| if rk[r].x { x } else { rk[r].cost })
+                    .sum();
+                for db in game.boost_sets(d, game.force[1].map(|l| l - rcost)) {
+                    let declared = Declared {
+                        defending: d,
+                        retaliate_paid: rs
+                            .iter()
+                            .any(|&(r, x)| rk[r].cost > 0 || (rk[r].x && x > 0)),
+                        retaliates: rs.clone(),
+                        boosts: ab
+                            .iter()
+                            .map(|&b| (ATTACKER, b))
+                            .chain(db.iter().map(|&b| (d, b)))
+                            .collect(),
+                    };
+                    let (sol, units) = game.solve_declared(&declared)?;
+                    options.push((declared.clone(), sol.value.clone()));
+                    if best_resp
+                        .as_ref()
+                        .is_none_or(|(_, b, _)| sol.value < b.value)
+                    {
+                        best_resp = Some((declared, sol, units));
+                    }
+                }
+            }
+            let (declared, solution, units) =
+                best_resp.expect("declining everything is always an option");
+            if best_att
+                .as_ref()
+                .is_none_or(|b| solution.value > b.solution.value)
+            {
+                best_att = Some(GameOutcome {
+                    declared,
+                    solution,
+                    units,
+                    options,
+                });
+            }
+        }
+        let outcome = best_att.expect("taking no option is always an option");
+        if best
+            .as_ref()
+            .is_none_or(|b| outcome.solution.value < b.solution.value)
+        {
+            best = Some(outcome);
         }
     }
-    let (declared, solution) = best.expect("the declared defender is always an option");
-    Ok(GameOutcome {
-        declared,
-        solution,
-        options,
-    })
+    Ok(best.expect("the declared defender is always an option"))
 }

@@ -204,7 +204,7 @@ impl Model {
         let a = &self.attacker.keywords;
         let n = self
             .attacker
-            .power
+            .dice()
             .saturating_sub(self.defender.keywords.shields);
         let mut faces: Vec<i32> = (0..n).map(|_| rng.d6()).collect();
         let mut fury_done = false;
@@ -273,7 +273,7 @@ impl Model {
     /// One whole attack.
     pub fn one(&self, rng: &mut Rng) -> Sampled {
         let faces = self.roll(rng);
-        let r: Vec<i32> = (0..self.defender.keywords.retaliate)
+        let r: Vec<i32> = (0..self.defender.retaliate_dice())
             .map(|_| rng.d6())
             .collect();
         self.resolve(&faces, &r)
@@ -290,12 +290,25 @@ impl Model {
     }
 
     /// Resolves one attack with every face known (the final attack faces
-    /// and the Retaliate faces), straight from RULES.md: two units, every
-    /// ability to the full, deflected damage back at its source.
+    /// and the Retaliate faces, each Retaliate's dice in turn), straight
+    /// from RULES.md: two units, every ability to the full (paid ones too),
+    /// deflected damage back at its source.
     pub fn resolve(&self, attack_faces: &[i32], retaliate_faces: &[i32]) -> Sampled {
         let (a, d) = (&self.attacker, &self.defender);
         let ak = &a.keywords;
         let dk = &d.keywords;
+        let evade = |u: &Unit| {
+            u.keywords.evade + u.keywords.paid_evades.iter().map(|p| p.amount).sum::<u32>()
+        };
+        let deflect = |u: &Unit| {
+            u.keywords.deflect
+                + u.keywords
+                    .paid_deflects
+                    .iter()
+                    .map(|p| p.amount)
+                    .sum::<u32>()
+        };
+        let (a_evade, a_deflect, d_evade, d_deflect) = (evade(a), deflect(a), evade(d), deflect(d));
         let h = self.hits(attack_faces);
         let one = attack_faces.contains(&1)
             || (self.variant == Some(Variant::ParryOnTwo) && attack_faces.contains(&2));
@@ -314,62 +327,74 @@ impl Model {
         let mut att_deflect_used = false; // against the defender
         let mut deflected = 0;
         if def_can_prevent && to_def > 0 {
-            if dk.deflect > 0 {
-                deflected = to_def.min(dk.deflect);
-                to_def -= deflected;
-                def_deflect_used = true;
-            }
+            // Parry is triggered: it resolves first; then the Deflect
+            // reflects what it can of what is left; then Evade.
             if one {
                 to_def -= to_def.min(dk.parry);
             }
-            to_def -= to_def.min(dk.evade);
+            if d_deflect > 0 && to_def > 0 {
+                deflected = to_def.min(d_deflect);
+                to_def -= deflected;
+                def_deflect_used = true;
+            }
+            to_def -= to_def.min(d_evade);
         }
         if deflected > 0 {
             let mut y = deflected;
             let mut back = 0;
             if att_can_prevent {
-                if ak.deflect > 0 {
-                    back = y.min(ak.deflect);
+                if a_deflect > 0 {
+                    back = y.min(a_deflect);
                     y -= back;
                     att_deflect_used = true;
                 }
-                y -= y.min(ak.evade);
+                y -= y.min(a_evade);
             }
             to_att += y;
             if back > 0 {
                 // Source: the attacker; the defender's Deflect is spent on it.
                 if def_can_prevent {
-                    back -= back.min(dk.evade);
+                    back -= back.min(d_evade);
                 }
                 to_def += back;
             }
         }
         let mut def_dmg = to_def;
         let mut att_dmg = to_att;
-        // Retaliate: dice of damage, only if the attacker is still there.
-        if dk.retaliate > 0 && !discarded(a, att_dmg) {
-            let need = if ak.armor { 5 } else { 4 };
-            let mut r = retaliate_faces.iter().filter(|&&f| f >= need).count() as u32;
+        // Each Retaliate: its own roll of dice of damage, in turn, only if
+        // the attacker is still there. They share one source (the
+        // defender): the attacker's Deflect works on one of them at most.
+        let need = if ak.armor { 5 } else { 4 };
+        let mut faces = retaliate_faces;
+        for ret in &dk.retaliates {
+            let (mine, rest) = faces.split_at((ret.amount as usize).min(faces.len()));
+            faces = rest;
+            if ret.amount == 0 || discarded(a, att_dmg) {
+                continue;
+            }
+            let mut r = mine.iter().filter(|&&f| f >= need).count() as u32;
             let mut back = 0;
             let mut again = 0;
             if att_can_prevent && r > 0 {
-                if ak.deflect > 0 && !att_deflect_used {
-                    back = r.min(ak.deflect);
+                if a_deflect > 0 && !att_deflect_used {
+                    back = r.min(a_deflect);
                     r -= back;
+                    att_deflect_used = true;
                 }
-                r -= r.min(ak.evade);
+                r -= r.min(a_evade);
             }
             if back > 0 && !discarded(d, def_dmg) {
                 if def_can_prevent {
-                    if dk.deflect > 0 && !def_deflect_used {
-                        again = back.min(dk.deflect);
+                    if d_deflect > 0 && !def_deflect_used {
+                        again = back.min(d_deflect);
                         back -= again;
+                        def_deflect_used = true;
                     }
-                    back -= back.min(dk.evade);
+                    back -= back.min(d_evade);
                 }
                 if again > 0 && att_can_prevent {
                     // Source: the defender again; the attacker's Deflect is spent.
-                    again -= again.min(ak.evade);
+                    again -= again.min(a_evade);
                 }
                 def_dmg += back;
             }

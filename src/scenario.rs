@@ -22,7 +22,7 @@ use crate::cards::{Arena, CardDb, Piece};
 use crate::dist::{Dist, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote, read_file};
 use crate::keywords::{Ability, parse};
-use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
+use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, aimed_foresight, solve};
 use crate::report::{attack_keys, dist_json, dist_text, fraction_and_percent};
 use crate::unit::{Keywords, Unit};
 use num_rational::BigRational;
@@ -106,7 +106,7 @@ impl DbPaths {
 /// A unit read from a file, before it meets its opponent.
 pub(crate) enum Spec<'db> {
     /// Given by its numbers.
-    Plain(Unit),
+    Plain(Box<Unit>),
     /// From cards.
     Card {
         piece: Piece<'db>,
@@ -161,7 +161,7 @@ impl UnitFile {
                 ctx.ignore_unknown,
             )?;
             return Ok(Built {
-                spec: Spec::Plain(unit),
+                spec: Spec::Plain(Box::new(unit)),
                 ignored,
                 label: name.to_string(),
             });
@@ -251,7 +251,7 @@ pub(crate) type Paired = (Unit, Unit, Vec<Applied>, Vec<(String, String)>);
 
 pub(crate) fn pair_specs(a: &Spec, d: &Spec) -> Result<Paired> {
     if let (Spec::Plain(x), Spec::Plain(y)) = (a, d) {
-        return Ok((x.clone(), y.clone(), Vec::new(), Vec::new()));
+        return Ok(((**x).clone(), (**y).clone(), Vec::new(), Vec::new()));
     }
     let arena = arena_of(a, d)?;
     let mut switches = Switches::default();
@@ -280,7 +280,7 @@ pub(crate) fn pair_specs(a: &Spec, d: &Spec) -> Result<Paired> {
 /// A scenario's other unit, facing `facing`.
 pub(crate) fn other_unit(s: &Spec, facing: &Spec) -> Result<(Unit, Vec<Applied>)> {
     match s {
-        Spec::Plain(u) => Ok((u.clone(), Vec::new())),
+        Spec::Plain(u) => Ok(((**u).clone(), Vec::new())),
         Spec::Card {
             piece,
             counters,
@@ -330,6 +330,25 @@ struct ScenarioFile {
     ignore_unknown: bool,
     /// A card database for units given as `"card"` (relative to the file).
     db: Option<DbPaths>,
+    /// Force each side may spend in the attack.
+    force: Option<ForceFile>,
+}
+
+/// The Force budgets of a scenario or plan file: `{"attacker": 3,
+/// "defender": 2}`; a side not given has unlimited Force.
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ForceFile {
+    attacker: Option<u32>,
+    defender: Option<u32>,
+}
+
+impl ForceFile {
+    /// The budgets by side index.
+    pub(crate) fn budgets(f: &Option<ForceFile>) -> [Option<u32>; 2] {
+        let f = f.unwrap_or_default();
+        [f.attacker, f.defender]
+    }
 }
 
 /// A scenario: the game to solve, and the keyword texts that were ignored.
@@ -399,6 +418,8 @@ impl Policy {
                 lucky_order,
                 d.lucky_order,
                 &[
+                    ("pop", LuckyOrder::Pop),
+                    ("pop-defender-first", LuckyOrder::PopDefenderFirst),
                     ("attacker-first", LuckyOrder::AttackerFirst),
                     ("defender-first", LuckyOrder::DefenderFirst),
                 ],
@@ -477,6 +498,7 @@ impl Scenario {
         let text = crate::error::strip_bom(text);
         let file: ScenarioFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
         let policy = PolicyFile::policy(&file.policy)?;
+        let force = ForceFile::budgets(&file.force);
         let others_count = file.others.len() + 2;
         if others_count > MAX_UNITS {
             return Err(Error::input(format!(
@@ -547,6 +569,7 @@ impl Scenario {
                 units,
                 sides,
                 policy,
+                force,
             },
             ignored,
             applied,
@@ -563,9 +586,29 @@ impl Scenario {
     /// Solves the scenario exactly.
     pub fn solve(&self) -> Result<ScenarioReport> {
         let outcome = solve(&self.game)?;
+        let d = outcome.declared.defending;
+        let mut aimed = [None, None];
+        for (i, (side, has)) in [
+            (
+                Side::Attacking,
+                outcome.units[ATTACKER].keywords.foresight.is_some(),
+            ),
+            (
+                Side::Defending,
+                outcome.units[d].keywords.forewarning.is_some(),
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if has {
+                aimed[i] = aimed_foresight(&self.game, &outcome, side)?;
+            }
+        }
         Ok(ScenarioReport {
             scenario: self.clone(),
             outcome,
+            aimed,
         })
     }
 }
@@ -577,16 +620,25 @@ pub struct ScenarioReport {
     pub scenario: Scenario,
     /// Its exact solution.
     pub outcome: GameOutcome,
+    /// The best Foresight and Forewarning guesses when the guesser aims its
+    /// re-rolls at them (with Lucky), with their probabilities.
+    pub aimed: [Option<(u32, BigRational)>; 2],
 }
 
 /// `{"best_guess": k, "probability": p, "by_guess": {...}}` for a hits law.
-fn guess_json(hits: &Dist<Num>) -> Value {
+/// With `aimed`, also `"aimed": {"best_guess": k, "probability": p}`: the
+/// best guess when the guesser aims its re-rolls at it.
+fn guess_json(hits: &Dist<Num>, aimed: &Option<(u32, BigRational)>) -> Value {
     let best = hits.mode();
     let mut by = Map::new();
     for (k, p) in hits.pmf() {
         by.insert(k.to_string(), fraction_string(&p).into());
     }
-    json!({"best_guess": best, "probability": fraction_string(&hits.prob(best)), "by_guess": by})
+    let mut v = json!({"best_guess": best, "probability": fraction_string(&hits.prob(best)), "by_guess": by});
+    if let Some((g, p)) = aimed {
+        v["aimed"] = json!({"best_guess": g, "probability": fraction_string(p)});
+    }
+    v
 }
 
 impl ScenarioReport {
@@ -649,20 +701,37 @@ impl ScenarioReport {
             if k.intercept && defending_side && i >= 2 {
                 out.push((key("Intercept"), bool_p(decl.defending == i)));
             }
-            if k.paid_retaliate > 0 && defending_side {
-                out.push((
-                    key("Retaliate"),
-                    bool_p(decl.defending == i && decl.retaliate_paid),
-                ));
+            if defending_side {
+                for (r, p) in k.retaliates.iter().enumerate() {
+                    let name = if p.x {
+                        format!("Retaliate X (#{})", r + 1)
+                    } else if k.retaliates.len() > 1 {
+                        format!("Retaliate {} (#{})", p.amount, r + 1)
+                    } else {
+                        format!("Retaliate {}", p.amount)
+                    };
+                    let on = decl.defending == i && decl.retaliates.iter().any(|&(x, _)| x == r);
+                    out.push((key(&name), bool_p(on)));
+                }
             }
-            if k.deflect > 0 {
+            for (b, boost) in k.boosts.iter().enumerate() {
+                let on = decl.boosts.contains(&(i, b));
+                out.push((key(&format!("option '{}'", boost.text)), bool_p(on)));
+            }
+            if k.deflect > 0 || !k.paid_deflects.is_empty() {
                 out.push((key("Deflect"), self.prob_used(i, used::DEFLECT)));
             }
-            if k.paid_evade > 0 {
+            if !k.paid_evades.is_empty() {
                 out.push((key("Evade"), self.prob_used(i, used::EVADE)));
             }
             if k.overkill && i == ATTACKER {
                 out.push((key("Overkill"), self.prob_used(i, used::OVERKILL)));
+            }
+            if k.consolation.is_some() && i == ATTACKER {
+                out.push((
+                    key("consolation counters"),
+                    self.prob_used(i, used::CONSOLATION),
+                ));
             }
         }
         out
@@ -702,10 +771,10 @@ impl ScenarioReport {
         }
         m.insert("used".into(), Value::Object(used));
         if units[ATTACKER].keywords.foresight.is_some() {
-            m.insert("foresight".into(), guess_json(&hits));
+            m.insert("foresight".into(), guess_json(&hits, &self.aimed[0]));
         }
         if units[d].keywords.forewarning.is_some() {
-            m.insert("forewarning".into(), guess_json(&hits));
+            m.insert("forewarning".into(), guess_json(&hits, &self.aimed[1]));
         }
         let policy = &self.scenario.game.policy;
         m.insert(
@@ -787,7 +856,9 @@ impl ScenarioReport {
                 LuckyPolicy::Optimal => "optimal",
                 LuckyPolicy::Simple => "simple",
             },
-            match policy.lucky_order {
+            match policy.lucky_order.played(policy.lucky) {
+                LuckyOrder::Pop => "re-roll POP, attacker first",
+                LuckyOrder::PopDefenderFirst => "re-roll POP, defender first",
                 LuckyOrder::AttackerFirst => "attacker first",
                 LuckyOrder::DefenderFirst => "defender first",
             }
@@ -815,18 +886,28 @@ impl ScenarioReport {
                 let _ = writeln!(out, "  {k}: {}", fraction_and_percent(&p));
             }
         }
-        for (what, has) in [
+        for (i, (what, has)) in [
             ("Foresight", units[ATTACKER].keywords.foresight.is_some()),
             ("Forewarning", units[d].keywords.forewarning.is_some()),
-        ] {
+        ]
+        .into_iter()
+        .enumerate()
+        {
             if has {
                 let hits = self.hits();
                 let best = hits.mode();
                 let _ = writeln!(
                     out,
-                    "{what}: best guess {best} hits, right {}",
+                    "{what}: best guess {best} hits, right {} (re-rolls played for damage)",
                     fraction_and_percent(&hits.prob(best))
                 );
+                if let Some((g, p)) = &self.aimed[i] {
+                    let _ = writeln!(
+                        out,
+                        "{what}: best guess {g} hits, right {} (re-rolls aimed at the guess)",
+                        fraction_and_percent(p)
+                    );
+                }
             }
         }
         for (u, t) in &self.scenario.ignored {

@@ -16,6 +16,11 @@ pub const MAX_POWER: u32 = 1000;
 pub const MAX_EXTRA_DICE: u32 = 100;
 /// The largest value accepted for any other keyword number and for health.
 pub const MAX_VALUE: u32 = 1000;
+/// Most Retaliate abilities one unit may have (each is a choice and a roll).
+pub const MAX_RETALIATES: usize = 4;
+/// Most paid abilities of one kind (Evade, Deflect, options before the
+/// roll, tolls) one unit may have.
+pub const MAX_PAID: usize = 4;
 
 /// The work of solving one attack of `dice` attack dice, in units of
 /// `(dice + 1)^2` (what the exact pipeline costs, roughly, as dice grow).
@@ -46,13 +51,17 @@ pub struct Keywords {
     pub crit: u32,
     /// Parry X: a natural 1 in the attacker's final roll prevents X attack damage.
     pub parry: u32,
-    /// Evade X: prevents up to X damage, once per instance of damage.
+    /// Evade X without a cost: prevents up to X damage, once per instance
+    /// of damage (its paid abilities are in `paid_evades`).
     pub evade: u32,
-    /// Deflect X: prevents X damage and does that much to a chosen unit, once
-    /// per source of damage.
+    /// Deflect X without a cost: prevents X damage and does that much to a
+    /// chosen unit, once per source of damage (its paid abilities are in
+    /// `paid_deflects`; all are played together, once per source).
     pub deflect: u32,
-    /// Retaliate X: X dice of damage to the attacker when the attack ends.
-    pub retaliate: u32,
+    /// Retaliate abilities, in printed order: each is optional (activated
+    /// in the attack POP, a printed cost or `Pay 0 Force`), and each is its
+    /// own roll of X dice of damage to the attacker when the attack ends.
+    pub retaliates: Vec<Paid>,
     /// Stun X: a unit this unit damages gets −X power.
     pub stun: u32,
     /// Ferocity: this unit's damage can't be prevented (unless the damaged
@@ -76,13 +85,12 @@ pub struct Keywords {
     pub forewarning: Option<String>,
     /// Stack: the cards that may go beneath this one.
     pub stack: Vec<String>,
-    /// The part of `evade` behind a cost (optional: used only when it serves
-    /// the owner).
-    pub paid_evade: u32,
-    /// The part of `deflect` behind a cost.
-    pub paid_deflect: u32,
-    /// The part of `retaliate` behind a cost.
-    pub paid_retaliate: u32,
+    /// Evade abilities behind a Force cost, played per instance of damage
+    /// when their owner pays.
+    pub paid_evades: Vec<Paid>,
+    /// Deflect abilities behind a Force cost, played with the free Deflect
+    /// when their owner pays (once per source).
+    pub paid_deflects: Vec<Paid>,
     /// Power per damage counter on the unit (`This unit gets -1 power for
     /// each damage counter on it`).
     pub power_per_counter: i32,
@@ -101,6 +109,44 @@ pub struct Keywords {
     /// When its attack placed no counters on the defending unit, it may put
     /// `.0` counters on itself and then `.1` on the defending unit.
     pub consolation: Option<(u32, u32)>,
+    /// It rolls half its attack dice, rounded up (a boost taken).
+    pub half_dice: bool,
+    /// Damage it does to itself when the attack ends: the amount, and
+    /// whether it is dice of damage (Overload taken).
+    pub self_damage: Vec<(u32, bool)>,
+}
+
+/// An activated keyword behind a Force cost: `Pay 2 Force -> Evade 2`, or
+/// `Pay X Force -> Evade X` (`x`: the amount is the Force paid, chosen when
+/// it is played).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Paid {
+    /// The keyword's number (0 when it is X).
+    pub amount: u32,
+    /// The Force it costs (0 when it is X, or `Pay 0 Force`).
+    pub cost: u32,
+    /// Amount and cost are X, chosen when played.
+    pub x: bool,
+}
+
+impl Paid {
+    /// An ability without a cost (`Pay 0 Force` when it is activated).
+    pub fn free(amount: u32) -> Paid {
+        Paid {
+            amount,
+            cost: 0,
+            x: false,
+        }
+    }
+
+    /// An ability costing `cost` Force.
+    pub fn costing(amount: u32, cost: u32) -> Paid {
+        Paid {
+            amount,
+            cost,
+            x: false,
+        }
+    }
 }
 
 /// What a [`Boost`] does to one unit for one attack.
@@ -150,21 +196,35 @@ pub struct Boost {
 }
 
 impl Keywords {
-    /// Sums abilities into typed values: cumulative keywords add up, a cost
-    /// other than `Pay 0 Force` makes the value optional (`paid_*`).
+    /// Sums abilities into typed values: cumulative keywords add up; an
+    /// Evade or Deflect with a cost other than `Pay 0 Force` is kept apart
+    /// with its cost (`paid_*`), and every Retaliate is kept as its own
+    /// ability.
     ///
     /// ```
     /// use swtcg_odds::keywords::parse;
-    /// use swtcg_odds::unit::Keywords;
+    /// use swtcg_odds::unit::{Keywords, Paid};
     /// let k = Keywords::from_abilities(
-    ///     &["Parry 1", "Parry 2", "Pay 2 Force -> Evade 2", "Evade 1"].map(|t| parse(t).unwrap()),
+    ///     &["Parry 1", "Parry 2", "Pay 2 Force -> Evade 2", "Evade 1", "Retaliate 2"].map(|t| parse(t).unwrap()),
     /// );
-    /// assert_eq!((k.parry, k.evade, k.paid_evade), (3, 3, 2));
+    /// assert_eq!((k.parry, k.evade), (3, 1));
+    /// assert_eq!(k.paid_evades, vec![Paid::costing(2, 2)]);
+    /// assert_eq!(k.retaliates, vec![Paid::free(2)]);
     /// ```
     pub fn from_abilities(abilities: &[Ability]) -> Keywords {
         let mut k = Keywords::default();
         k.add(abilities);
         k
+    }
+
+    /// Sets one Retaliate X without a printed cost (none for 0), in place
+    /// of any others.
+    pub fn set_retaliate(&mut self, x: u32) {
+        self.retaliates = if x > 0 {
+            vec![Paid::free(x)]
+        } else {
+            Vec::new()
+        };
     }
 
     /// Removes a keyword by name (`Elude` is Precision): the unit *loses*
@@ -180,16 +240,13 @@ impl Keywords {
             "parry" => k.parry = 0,
             "evade" => {
                 k.evade = 0;
-                k.paid_evade = 0
+                k.paid_evades.clear()
             }
             "deflect" => {
                 k.deflect = 0;
-                k.paid_deflect = 0
+                k.paid_deflects.clear()
             }
-            "retaliate" => {
-                k.retaliate = 0;
-                k.paid_retaliate = 0
-            }
+            "retaliate" => k.retaliates.clear(),
             "stun" => k.stun = 0,
             "lucky" => k.lucky = 0,
             "overkill" => k.overkill = false,
@@ -208,6 +265,11 @@ impl Keywords {
         let k = self;
         for a in abilities {
             let paid = a.is_paid();
+            let priced = |amount: u32| Paid {
+                amount: if a.x { 0 } else { amount },
+                cost: a.force().unwrap_or(0),
+                x: a.x || a.force().is_none(),
+            };
             match &a.keyword {
                 Keyword::Accuracy(x) => k.accuracy += x,
                 Keyword::Armor => k.armor = true,
@@ -215,24 +277,11 @@ impl Keywords {
                 Keyword::Fury(x) => k.fury += x,
                 Keyword::CriticalHit(x) => k.crit += x,
                 Keyword::Parry(x) => k.parry += x,
-                Keyword::Evade(x) => {
-                    k.evade += x;
-                    if paid {
-                        k.paid_evade += x;
-                    }
-                }
-                Keyword::Deflect(x) => {
-                    k.deflect += x;
-                    if paid {
-                        k.paid_deflect += x;
-                    }
-                }
-                Keyword::Retaliate(x) => {
-                    k.retaliate += x;
-                    if paid {
-                        k.paid_retaliate += x;
-                    }
-                }
+                Keyword::Evade(x) if paid || a.x => k.paid_evades.push(priced(*x)),
+                Keyword::Evade(x) => k.evade += x,
+                Keyword::Deflect(x) if paid || a.x => k.paid_deflects.push(priced(*x)),
+                Keyword::Deflect(x) => k.deflect += x,
+                Keyword::Retaliate(x) => k.retaliates.push(priced(*x)),
                 Keyword::Overkill => k.overkill = true,
                 Keyword::Stun(x) => k.stun += x,
                 Keyword::Lucky(x) => k.lucky += x,
@@ -275,6 +324,35 @@ impl Unit {
         }
     }
 
+    /// The attack dice it rolls before Shields: its power, with its power
+    /// per damage counter (never below 0), halved rounded up when it rolls
+    /// half its dice.
+    ///
+    /// ```
+    /// use swtcg_odds::unit::Unit;
+    /// let mut u = Unit::new("Wounded", 6);
+    /// u.health = Some(5);
+    /// u.counters = 2;
+    /// u.keywords.power_per_counter = -1;
+    /// assert_eq!(u.dice(), 4);
+    /// u.keywords.half_dice = true;
+    /// assert_eq!(u.dice(), 2);
+    /// ```
+    pub fn dice(&self) -> u32 {
+        let p = self.power as i64 + self.keywords.power_per_counter as i64 * self.counters as i64;
+        let p = p.clamp(0, MAX_POWER as i64 * 2) as u32;
+        if self.keywords.half_dice {
+            p.div_ceil(2)
+        } else {
+            p
+        }
+    }
+
+    /// The Retaliate dice of all its abilities together.
+    pub fn retaliate_dice(&self) -> u32 {
+        self.keywords.retaliates.iter().map(|r| r.amount).sum()
+    }
+
     /// Health minus counters, when health is known.
     pub fn remaining_health(&self) -> Option<u32> {
         self.health.map(|h| h.saturating_sub(self.counters))
@@ -285,10 +363,10 @@ impl Unit {
     pub fn validate(&self) -> Result<(), Error> {
         let who = &self.name;
         let k = &self.keywords;
-        if self.power > MAX_POWER {
+        if self.power > MAX_POWER || self.dice() > MAX_POWER {
             return Err(Error::input(format!(
                 "{who}: power {} is above the limit of {MAX_POWER}",
-                self.power
+                self.power.max(self.dice())
             )));
         }
         if let Some(h) = self.health {
@@ -311,10 +389,65 @@ impl Unit {
                 "{who}: damage counters given without health"
             )));
         }
-        for (name, v) in [("Fury", k.fury), ("Retaliate", k.retaliate)] {
+        let retaliate: u32 = k
+            .retaliates
+            .iter()
+            .map(|r| r.amount)
+            .fold(0, u32::saturating_add);
+        for (name, v) in [("Fury", k.fury), ("Retaliate (all abilities)", retaliate)] {
             if v > MAX_EXTRA_DICE {
                 return Err(Error::input(format!(
                     "{who}: {name} {v} is above the limit of {MAX_EXTRA_DICE}"
+                )));
+            }
+        }
+        let paid_values = k
+            .paid_evades
+            .iter()
+            .chain(&k.paid_deflects)
+            .chain(&k.retaliates)
+            .flat_map(|p| [p.amount, p.cost]);
+        let boost_values = k.boosts.iter().flat_map(|b| {
+            [
+                b.cost,
+                b.mine.extra_damage,
+                b.theirs.extra_damage,
+                b.mine.force_gain,
+            ]
+            .into_iter()
+            .chain(b.mine.self_damage.map(|s| s.0))
+            .chain([b.mine.power.unsigned_abs(), b.theirs.power.unsigned_abs()])
+            .chain([
+                b.mine.counters.unsigned_abs(),
+                b.theirs.counters.unsigned_abs(),
+            ])
+        });
+        let more = k
+            .tolls
+            .iter()
+            .copied()
+            .chain(k.consolation.map_or([0, 0], |(a, b)| [a, b]))
+            .chain(k.self_damage.iter().map(|s| s.0))
+            .chain([k.bonus_damage, k.power_per_counter.unsigned_abs()]);
+        if let Some(v) = paid_values
+            .chain(boost_values)
+            .chain(more)
+            .find(|&v| v > MAX_VALUE)
+        {
+            return Err(Error::input(format!(
+                "{who}: a number of its abilities ({v}) is above the limit of {MAX_VALUE}"
+            )));
+        }
+        for (what, n, most) in [
+            ("Retaliate abilities", k.retaliates.len(), MAX_RETALIATES),
+            ("paid Evade abilities", k.paid_evades.len(), MAX_PAID),
+            ("paid Deflect abilities", k.paid_deflects.len(), MAX_PAID),
+            ("options before the roll", k.boosts.len(), MAX_PAID),
+            ("tolls", k.tolls.len(), MAX_PAID),
+        ] {
+            if n > most {
+                return Err(Error::input(format!(
+                    "{who}: {n} {what}; the solver takes at most {most}"
                 )));
             }
         }
@@ -329,30 +462,6 @@ impl Unit {
             if v > MAX_VALUE {
                 return Err(Error::input(format!(
                     "{who}: {name} {v} is above the limit of {MAX_VALUE}"
-                )));
-            }
-        }
-        for (on, what) in [
-            (
-                !k.boosts.is_empty(),
-                "options taken before the roll (paid boosts, Overload)",
-            ),
-            (
-                !k.tolls.is_empty(),
-                "damage prevented unless its opponent pays Force",
-            ),
-            (
-                k.consolation.is_some(),
-                "counters put when its attack does no damage",
-            ),
-            (k.harmless, "all damage from it prevented"),
-            (k.bonus_damage > 0, "extra damage without a roll"),
-            (k.power_per_counter != 0, "power per damage counter"),
-            (k.no_intercept, "no Intercept while it is attacked"),
-        ] {
-            if on {
-                return Err(Error::input(format!(
-                    "{who}: {what} is not modelled by this engine yet"
                 )));
             }
         }

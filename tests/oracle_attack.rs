@@ -174,7 +174,7 @@ fn oracle_prevention_and_retaliate() {
             k.deflect = deflect;
             k.fortitude = fortitude;
             k.ferocity = def_ferocity;
-            k.retaliate = retaliate;
+            k.set_retaliate(retaliate);
             if let Some((h, c)) = health {
                 d.health = Some(h);
                 d.counters = c;
@@ -202,7 +202,7 @@ fn oracle_fury_with_retaliate() {
         a.keywords.deflect = att_deflect;
         a.health = Some(3);
         let mut d = Unit::new("d", 2);
-        d.keywords.retaliate = retaliate;
+        d.keywords.set_retaliate(retaliate);
         d.keywords.deflect = deflect;
         d.health = Some(2);
         check(&a, &d);
@@ -219,7 +219,7 @@ fn big_and_small_paths_agree() {
     let mut d = Unit::new("d", 3);
     d.keywords.parry = 1;
     d.keywords.deflect = 1;
-    d.keywords.retaliate = 3;
+    d.keywords.set_retaliate(3);
     d.health = Some(5);
     let small = attack_with::<u128>(&a, &d).convert::<BigUint>();
     let big = attack_with::<BigUint>(&a, &d);
@@ -248,4 +248,35 @@ fn sixty_dice_are_binomial() {
         o.defender_damage.mean(),
         BigRational::from_integer(30.into())
     );
+}
+
+/// Several Retaliate abilities are several rolls, each its own instance
+/// (Evade on each) from one source (one Deflect for all of them), played
+/// die by die by the simulator; Parry resolves before Deflect.
+#[test]
+fn oracle_several_retaliates_and_parry_before_deflect() {
+    use swtcg_odds::unit::Paid;
+    let mut cases = 0;
+    for (power, rets, att_evade, att_deflect, parry, deflect, att_health) in iproduct!(
+        1..=2u32,
+        [vec![1, 1], vec![2, 1], vec![1, 2]],
+        [0, 1],
+        [0, 1],
+        [0, 1],
+        [0, 1],
+        [None, Some(2)]
+    ) {
+        let mut a = Unit::new("a", power);
+        a.keywords.evade = att_evade;
+        a.keywords.deflect = att_deflect;
+        a.health = att_health;
+        let mut d = Unit::new("d", 2);
+        d.keywords.retaliates = rets.iter().map(|&r| Paid::free(r)).collect();
+        d.keywords.parry = parry;
+        d.keywords.deflect = deflect;
+        d.health = Some(3);
+        check(&a, &d);
+        cases += 1;
+    }
+    assert_eq!(cases, 2 * 3 * 2 * 2 * 2 * 2 * 2);
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::game::{Brute, LuckyPlay, Obj, Q, Who};
+use common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
 use itertools::iproduct;
 use num_rational::BigRational;
 use swtcg_odds::attack::{Objective, Side};
@@ -30,57 +30,91 @@ const OBJECTIVES: [(Objective, Obj); 3] = [
     (Objective::Net, Obj::Net),
 ];
 
+/// Every order of the two sides' Lucky.
+const ORDERS: [LuckyOrder; 4] = [
+    LuckyOrder::Pop,
+    LuckyOrder::PopDefenderFirst,
+    LuckyOrder::AttackerFirst,
+    LuckyOrder::DefenderFirst,
+];
+
+fn order(o: LuckyOrder) -> Order {
+    match o {
+        LuckyOrder::Pop => Order::Pop,
+        LuckyOrder::PopDefenderFirst => Order::PopDefenderFirst,
+        LuckyOrder::AttackerFirst => Order::AttackerFirst,
+        LuckyOrder::DefenderFirst => Order::DefenderFirst,
+    }
+}
+
+fn who(s: Side) -> Who {
+    if s == Side::Attacking {
+        Who::Att
+    } else {
+        Who::Def
+    }
+}
+
 /// Solver and brute force agree on the value of `units` (attacker first,
-/// declared defender second) under every policy given.
+/// declared defender second) under every policy given, with unlimited
+/// Force.
 fn check(
     units: Vec<Unit>,
     sides: Vec<Side>,
     objectives: &[(Objective, Obj)],
     lucky: &[LuckyPolicy],
-    orders: &[bool],
+    orders: &[LuckyOrder],
 ) {
-    for (&(objective, obj), &l, &attacker_first) in iproduct!(objectives, lucky, orders) {
+    check_with(units, sides, objectives, lucky, orders, [None, None]);
+}
+
+/// [`check`] with Force budgets.
+fn check_with(
+    units: Vec<Unit>,
+    sides: Vec<Side>,
+    objectives: &[(Objective, Obj)],
+    lucky: &[LuckyPolicy],
+    orders: &[LuckyOrder],
+    force: [Option<u32>; 2],
+) {
+    for (&(objective, obj), &l, &lucky_order) in iproduct!(objectives, lucky, orders) {
         let policy = Policy {
             objective,
             lucky: l,
-            lucky_order: if attacker_first {
-                LuckyOrder::AttackerFirst
-            } else {
-                LuckyOrder::DefenderFirst
-            },
+            lucky_order,
         };
         let game = Game {
             units: units.clone(),
             sides: sides.clone(),
             policy,
+            force,
         };
-        let brute = Brute {
-            units: units.clone(),
-            sides: sides
-                .iter()
-                .map(|s| {
-                    if *s == Side::Attacking {
-                        Who::Att
-                    } else {
-                        Who::Def
-                    }
-                })
-                .collect(),
-            objective: obj,
-            lucky: if l == LuckyPolicy::Optimal {
+        let mut brute = Brute::new(
+            units.clone(),
+            sides.iter().map(|s| who(*s)).collect(),
+            obj,
+            if l == LuckyPolicy::Optimal {
                 LuckyPlay::Optimal
             } else {
                 LuckyPlay::Simple
             },
-            attacker_first,
-        };
+            order(lucky_order),
+        );
+        brute.force = force;
         let got = solve(&game).unwrap();
-        assert!(got.solution.tallies.sums_to_one());
-        assert!(got.solution.final_roll.sums_to_one());
+        // Checks that can fail: the laws' weights sum to their denominators.
+        assert_eq!(
+            got.solution.tallies.prob(|_| true),
+            BigRational::from_integer(1.into())
+        );
+        assert_eq!(
+            got.solution.final_roll.prob(|_| true),
+            BigRational::from_integer(1.into())
+        );
         assert_eq!(
             got.solution.value,
             big(brute.value()),
-            "{objective:?} {l:?} attacker_first={attacker_first}\n{units:#?}"
+            "{objective:?} {l:?} {lucky_order:?} force {force:?}\n{units:#?}"
         );
     }
 }
@@ -125,7 +159,7 @@ fn lucky_both_sides_every_policy() {
             duel(),
             objectives,
             &[LuckyPolicy::Optimal, LuckyPolicy::Simple],
-            &[true, false],
+            &ORDERS,
         );
         cases += 1;
     }
@@ -171,7 +205,7 @@ fn deflect_evade_and_retaliate_choices() {
             duel(),
             objectives,
             &[LuckyPolicy::Optimal],
-            &[true],
+            &[LuckyOrder::Pop],
         );
     }
 }
@@ -204,7 +238,7 @@ fn overkill_intercept_and_third_units() {
             vec![Side::Attacking, Side::Defending, side],
             &OBJECTIVES,
             &[LuckyPolicy::Optimal],
-            &[true],
+            &[LuckyOrder::Pop],
         );
     }
 }
@@ -238,6 +272,7 @@ fn optimal_lucky_never_worse_than_simple() {
                     lucky,
                     ..Policy::default()
                 },
+                force: [None, None],
             };
             solve(&game).unwrap().solution.value
         };
@@ -253,8 +288,8 @@ fn optimal_lucky_never_worse_than_simple() {
 /// Under simple play, the law of the final hits matches the brute force.
 #[test]
 fn simple_lucky_hits_law() {
-    for (power, accuracy, la, ld, first) in
-        iproduct!(1..=4u32, [-2, 0, 3], 0..=2u32, 0..=2u32, [true, false])
+    for (power, accuracy, la, ld, lucky_order) in
+        iproduct!(1..=4u32, [-2, 0, 3], 0..=2u32, 0..=2u32, ORDERS)
     {
         let mut a = unit("a", power, None, 0, &[]);
         a.keywords.accuracy = accuracy;
@@ -266,22 +301,19 @@ fn simple_lucky_hits_law() {
             sides: duel(),
             policy: Policy {
                 lucky: LuckyPolicy::Simple,
-                lucky_order: if first {
-                    LuckyOrder::AttackerFirst
-                } else {
-                    LuckyOrder::DefenderFirst
-                },
+                lucky_order,
                 ..Policy::default()
             },
+            force: [None, None],
         };
         let got = solve(&game).unwrap().solution.final_roll;
-        let brute = Brute {
-            units: vec![a, d],
-            sides: vec![Who::Att, Who::Def],
-            objective: Obj::Damage,
-            lucky: LuckyPlay::Simple,
-            attacker_first: first,
-        }
+        let brute = Brute::new(
+            vec![a, d],
+            vec![Who::Att, Who::Def],
+            Obj::Damage,
+            LuckyPlay::Simple,
+            order(lucky_order),
+        )
         .simple_hits();
         for (h, p) in brute {
             assert_eq!(got.prob(|r| r.hits == h), big(p), "hits {h}");
@@ -300,7 +332,7 @@ fn docs_example_optimal_beats_simple() {
         duel(),
         &OBJECTIVES[..1],
         &[LuckyPolicy::Optimal, LuckyPolicy::Simple],
-        &[true],
+        &[LuckyOrder::Pop, LuckyOrder::AttackerFirst],
     );
     let value = |lucky| {
         let policy = Policy {
@@ -311,10 +343,139 @@ fn docs_example_optimal_beats_simple() {
             units: vec![a.clone(), d.clone()],
             sides: duel(),
             policy,
+            force: [None, None],
         })
         .unwrap()
         .solution
         .value
     };
     assert!(value(LuckyPolicy::Optimal) > value(LuckyPolicy::Simple));
+}
+
+/// Random small scenarios (seeded): Lucky in every order, several and
+/// optional Retaliates, Parry with Deflect, paid and X prevention within
+/// Force budgets, options before the roll, tolls, consolation, damage to
+/// itself, extra damage. Each is brute-forced over every face and choice.
+#[test]
+fn random_small_scenarios() {
+    use swtcg_odds::keywords::parse;
+    use swtcg_odds::sample::Rng;
+    use swtcg_odds::unit::{Boost, Change};
+    let att_pool: &[&str] = &[
+        "Critical Hit 1",
+        "Accuracy 1",
+        "Evade 1",
+        "Deflect 1",
+        "Pay 1 Force -> Deflect 1",
+        "Pay 1 Force -> Evade 1",
+        "Pay X Force -> Evade X",
+        "Lucky 1",
+        "Fury 1",
+        "Ferocity",
+        "Stun 1",
+    ];
+    let def_pool: &[&str] = &[
+        "Parry 1",
+        "Parry 2",
+        "Deflect 1",
+        "Evade 1",
+        "Armor",
+        "Retaliate 1",
+        "Pay 0 Force -> Retaliate 1",
+        "Pay 1 Force -> Retaliate 2",
+        "Pay 1 Force -> Evade 1",
+        "Pay X Force -> Evade X",
+        "Pay 1 Force -> Deflect 1",
+        "Lucky 1",
+        "Fortitude",
+    ];
+    let mut rng = Rng::new(2026);
+    let mut pick = |n: u64| (rng.next_u64() % n) as usize;
+    let mut cases = 0;
+    let mut boosted = 0;
+    for case in 0..800 {
+        let mut a = unit("a", 1 + pick(2) as u32, Some(2 + pick(3) as u32), 0, &[]);
+        let mut d = unit("d", 1, Some(1 + pick(4) as u32), 0, &[]);
+        for _ in 0..1 + pick(3) {
+            a.keywords
+                .add(&[parse(att_pool[pick(att_pool.len() as u64)]).unwrap()]);
+        }
+        for _ in 0..1 + pick(3) {
+            d.keywords
+                .add(&[parse(def_pool[pick(def_pool.len() as u64)]).unwrap()]);
+        }
+        match pick(8) {
+            0 => a.keywords.boosts.push(Boost {
+                cost: pick(2) as u32,
+                mine: Change {
+                    power: 1,
+                    abilities: vec![parse("Critical Hit 1").unwrap()],
+                    ..Change::default()
+                },
+                text: "boost".into(),
+                ..Boost::default()
+            }),
+            1 => a.keywords.boosts.push(Boost {
+                mine: Change {
+                    power: 1,
+                    self_damage: Some((1, pick(2) == 0)),
+                    ..Change::default()
+                },
+                text: "Overload".into(),
+                ..Boost::default()
+            }),
+            2 => d.keywords.tolls.push(1),
+            3 => a.keywords.consolation = Some((1, 1)),
+            4 => d.keywords.boosts.push(Boost {
+                cost: 1,
+                theirs: Change {
+                    power: -1,
+                    ..Change::default()
+                },
+                text: "-1 power".into(),
+                ..Boost::default()
+            }),
+            5 => a.keywords.bonus_damage = 1,
+            _ => {}
+        }
+        boosted += !a.keywords.boosts.is_empty() as u32 + !d.keywords.boosts.is_empty() as u32;
+        let dice = a.power + 1 + a.keywords.fury;
+        let ret: u32 = d.retaliate_dice();
+        if dice + ret + a.keywords.lucky + d.keywords.lucky > 7 {
+            continue;
+        }
+        let force = [
+            [None, Some(0), Some(1), Some(2)][pick(4)],
+            [None, Some(0), Some(1), Some(2)][pick(4)],
+        ];
+        let x_needs = |u: &Unit| {
+            let k = &u.keywords;
+            k.paid_evades
+                .iter()
+                .chain(&k.paid_deflects)
+                .chain(&k.retaliates)
+                .any(|p| p.x)
+        };
+        let force = [
+            force[0].or(x_needs(&a).then_some(2)),
+            force[1].or(x_needs(&d).then_some(2)),
+        ];
+        let objective = OBJECTIVES[case % 3];
+        let orders: &[LuckyOrder] = if a.keywords.lucky + d.keywords.lucky > 0 {
+            &ORDERS
+        } else {
+            &ORDERS[..1]
+        };
+        check_with(
+            vec![a, d],
+            duel(),
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            orders,
+            force,
+        );
+        cases += 1;
+    }
+    assert!(cases >= 500, "{cases}");
+    assert!(boosted >= 100, "{boosted}");
 }

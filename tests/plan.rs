@@ -57,7 +57,7 @@ fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
             let model = Model::new(a.clone(), d.clone());
             let n = a.power.saturating_sub(d.keywords.shields);
             let faces = seqs(n);
-            let rets = seqs(d.keywords.retaliate);
+            let rets = seqs(d.retaliate_dice());
             let w = p / BigRational::from_integer(((faces.len() * rets.len()) as i64).into());
             for f in &faces {
                 for r in &rets {

@@ -53,7 +53,7 @@ fn units() -> impl Strategy<Value = Case> {
                 k.parry = parry;
                 k.evade = evade;
                 k.deflect = deflect;
-                k.retaliate = retaliate;
+                k.set_retaliate(retaliate);
                 k.fortitude = fortitude;
                 d.health = health;
                 Case {
@@ -182,7 +182,7 @@ fn counterexample_more_power_against_parry() {
 fn counterexample_more_power_with_attacker_deflect() {
     let mut d = Unit::new("d", 3);
     d.keywords.deflect = 1;
-    d.keywords.retaliate = 3;
+    d.keywords.set_retaliate(3);
     let mut a = Unit::new("a", 0);
     a.keywords.deflect = 3;
     let zero = attack(&a, &d).unwrap().defender_damage;
@@ -233,7 +233,7 @@ fn counterexample_more_parry_with_attacker_deflect() {
     a.keywords.deflect = 5;
     let mut d = Unit::new("d", 3);
     d.health = Some(1);
-    d.keywords.retaliate = 2;
+    d.keywords.set_retaliate(2);
     // No Parry: 1 damage discards it; the Retaliate dice sent back find
     // nothing to damage.
     assert_eq!(attack(&a, &d).unwrap().defender_damage.at_least(2), q(0, 1));
@@ -256,7 +256,7 @@ fn counterexample_more_evade_with_attacker_deflect() {
     a.keywords.deflect = 5;
     let mut d = Unit::new("d", 3);
     d.health = Some(1);
-    d.keywords.retaliate = 3;
+    d.keywords.set_retaliate(3);
     assert_eq!(attack(&a, &d).unwrap().defender_damage.at_least(2), q(0, 1));
     d.keywords.evade = 1;
     assert_eq!(attack(&a, &d).unwrap().defender_damage.at_least(2), q(1, 8));

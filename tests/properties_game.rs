@@ -77,7 +77,7 @@ proptest! {
             units.push(third);
             sides.push(Side::Defending);
         }
-        let out = solve(&Game { units: units.clone(), sides, policy: p }).unwrap();
+        let out = solve(&Game { units: units.clone(), sides, policy: p, force: [None, None] }).unwrap();
         let s = &out.solution;
         prop_assert!(s.tallies.sums_to_one());
         prop_assert!(s.final_roll.sums_to_one());
@@ -103,7 +103,7 @@ proptest! {
         d.health = Some(health);
         if attacker { a.keywords.lucky = x } else { d.keywords.lucky = x }
         let value = |lucky| {
-            let g = Game { units: vec![a.clone(), d.clone()], sides: vec![Side::Attacking, Side::Defending], policy: Policy { lucky, ..Policy::default() } };
+            let g = Game { units: vec![a.clone(), d.clone()], sides: vec![Side::Attacking, Side::Defending], policy: Policy { lucky, ..Policy::default() }, force: [None, None] };
             solve(&g).unwrap().solution.value
         };
         let (opt, simple) = (value(LuckyPolicy::Optimal), value(LuckyPolicy::Simple));
@@ -153,6 +153,7 @@ fn big_games_stay_exact() {
             lucky,
             ..Policy::default()
         },
+        force: [None, None],
     };
     let opt = solve(&game(&a, LuckyPolicy::Optimal)).unwrap();
     let simple = solve(&game(&a, LuckyPolicy::Simple)).unwrap();

@@ -87,8 +87,10 @@ fn fury_only_on_a_natural_four_of_the_first_roll() {
     assert_eq!(h.prob(0), q(1, 2));
 }
 
+/// RULES.md, prevention order: Parry is triggered and resolves first, then
+/// the Deflect reflects what it can of what is still pending, then Evade.
 #[test]
-fn prevention_order_deflect_then_parry_then_evade() {
+fn prevention_order_parry_then_deflect_then_evade() {
     let mut a = attacker(3);
     a.keywords.accuracy = 3; // always 3 hits
     let mut d = defender();
@@ -96,10 +98,25 @@ fn prevention_order_deflect_then_parry_then_evade() {
     d.keywords.parry = 2;
     d.keywords.evade = 5;
     let o = run(&a, &d);
-    // Deflect goes first and always takes 2 (had Parry gone first on a
-    // natural 1, only 1 would have been left to deflect).
-    assert_eq!(o.attacker_damage.prob(2), q(1, 1));
+    // Without a natural 1 (5/6)^3 the Deflect takes 2; with one, Parry
+    // leaves 1 and the Deflect takes that 1.
+    assert_eq!(o.attacker_damage.prob(2), q(125, 216));
+    assert_eq!(o.attacker_damage.prob(1), q(91, 216));
     assert_eq!(o.defender_damage.prob(0), q(1, 1));
+}
+
+/// The examples of Parry before Deflect: damage deflected back.
+#[test]
+fn parry_before_deflect_examples() {
+    let mut d = defender();
+    d.keywords.parry = 3;
+    d.keywords.deflect = 1;
+    d.health = Some(3);
+    assert_eq!(run(&attacker(4), &d).attacker_damage.mean(), q(203, 432));
+    let mut d = defender();
+    d.keywords.parry = 1;
+    d.keywords.deflect = 1;
+    assert_eq!(run(&attacker(3), &d).attacker_damage.mean(), q(2, 3));
 }
 
 #[test]
@@ -143,15 +160,19 @@ fn evade_works_once_per_instance() {
 
 #[test]
 fn parry_touches_only_the_attack_damage() {
-    let mut a = attacker(1);
-    a.keywords.accuracy = 3; // 1 hit, a natural 1 one time in six
+    let mut a = attacker(2);
+    a.keywords.accuracy = 3; // 2 hits, a natural 1 with probability 11/36
     a.keywords.deflect = 1;
     let mut d = defender();
     d.keywords.deflect = 1;
-    d.keywords.parry = 5;
-    // The hit is deflected before Parry; it comes back from the attacker as
-    // deflected damage, which Parry cannot touch: always 1 damage.
-    assert_eq!(run(&a, &d).defender_damage.prob(1), q(1, 1));
+    d.keywords.parry = 1;
+    // With a natural 1: Parry leaves 1, deflected to the attacker, which
+    // deflects it back (source: the defender, whose Deflect is spent on the
+    // attacker): Parry cannot touch it, 1 damage. Without: 1 lands, 1 is
+    // deflected and comes back, 2 damage.
+    let o = run(&a, &d);
+    assert_eq!(o.defender_damage.prob(1), q(11, 36));
+    assert_eq!(o.defender_damage.prob(2), q(25, 36));
 }
 
 #[test]
@@ -160,7 +181,7 @@ fn a_deflect_with_nothing_to_prevent_is_not_spent() {
     let mut a = a;
     a.keywords.deflect = 1;
     let mut d = defender();
-    d.keywords.retaliate = 1;
+    d.keywords.set_retaliate(1);
     // The attacker's Deflect was not used in the attack, so it deflects the
     // Retaliate hit (1/2) back to the defender.
     let o = run(&a, &d);
@@ -183,7 +204,7 @@ fn ferocity_makes_every_packet_unpreventable_unless_fortitude() {
     let mut a = attacker(0);
     a.keywords.evade = 3;
     let mut d = defender();
-    d.keywords.retaliate = 1;
+    d.keywords.set_retaliate(1);
     d.keywords.ferocity = true;
     assert_eq!(run(&a, &d).attacker_damage.prob(1), q(1, 2));
 }
@@ -194,7 +215,7 @@ fn retaliate_is_dice_of_damage_at_the_end() {
     a.keywords.accuracy = 3; // no effect on dice of damage
     a.keywords.armor = true; // 5+ needed
     let mut d = defender();
-    d.keywords.retaliate = 3;
+    d.keywords.set_retaliate(3);
     d.keywords.parry = 5; // no effect on dice of damage
     assert_eq!(run(&a, &d).attacker_damage.mean(), q(1, 1));
 }
@@ -205,7 +226,7 @@ fn a_discarded_defender_still_retaliates() {
     a.keywords.accuracy = 3; // 3 hits
     let mut d = defender();
     d.health = Some(1);
-    d.keywords.retaliate = 1;
+    d.keywords.set_retaliate(1);
     let o = run(&a, &d);
     assert_eq!(o.defender_discarded(), Some(q(1, 1)));
     assert_eq!(o.attacker_damage.prob(1), q(1, 2));
@@ -218,7 +239,7 @@ fn damage_to_a_discarded_unit_is_not_counted() {
     a.health = Some(1);
     let mut d = defender();
     d.keywords.deflect = 1;
-    d.keywords.retaliate = 3;
+    d.keywords.set_retaliate(3);
     // The deflected 1 discards the attacker; the Retaliate dice then have
     // nothing to damage.
     let o = run(&a, &d);

@@ -4,7 +4,7 @@
 use num_rational::BigRational;
 use swtcg_odds::attack::{Objective, Side};
 use swtcg_odds::dist::{Dist, Num};
-use swtcg_odds::policy::{Game, GameOutcome, LuckyPolicy, Policy, solve};
+use swtcg_odds::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
 use swtcg_odds::scenario::unit_from_texts;
 use swtcg_odds::unit::Unit;
 
@@ -23,6 +23,7 @@ fn play(units: Vec<Unit>, sides: Vec<Side>, policy: Policy) -> GameOutcome {
         units,
         sides,
         policy,
+        force: [None, None],
     })
     .unwrap()
 }
@@ -220,4 +221,258 @@ fn a_tied_deflect_goes_back_at_its_source() {
     let o = duel(a, d, Policy::default());
     assert_eq!(o.solution.tallies.prob(|t| t.damage[0] == 1), q(1, 1));
     assert_eq!(o.solution.value, q(1, 1));
+}
+
+fn with_order(order: LuckyOrder) -> Policy {
+    Policy {
+        lucky_order: order,
+        ..Policy::default()
+    }
+}
+
+fn budget(units: Vec<Unit>, policy: Policy, force: [Option<u32>; 2]) -> GameOutcome {
+    solve(&Game {
+        units,
+        sides: vec![Side::Attacking, Side::Defending],
+        policy,
+        force,
+    })
+    .unwrap()
+}
+
+/// RULES.md step 3: Lucky is played in the re-roll POP, the attacker's
+/// player first; fixed orders stay available.
+#[test]
+fn lucky_is_played_in_the_reroll_pop() {
+    let a = unit("a", 1, None, 0, &["Lucky 1"]);
+    let d = unit("d", 1, None, 0, &["Lucky 1"]);
+    let value = |o| duel(a.clone(), d.clone(), with_order(o)).solution.value;
+    // Attacker first: a miss re-rolled, P(hit) = 3/4; the defender forces
+    // a hit again: 3/8.
+    assert_eq!(value(LuckyOrder::AttackerFirst), q(3, 8));
+    // Defender first: P(hit) = 1/4, then a miss re-rolled: 1/4 + 3/8 = 5/8.
+    assert_eq!(value(LuckyOrder::DefenderFirst), q(5, 8));
+    // POP: on a hit the attacker passes; the defender re-rolls it and the
+    // attacker, who passed, answers a miss: 1/2 + 1/4 = 3/4. On a miss the
+    // attacker re-rolls; a hit is re-rolled by the defender: 1/4. Half
+    // each: 1/2.
+    assert_eq!(value(LuckyOrder::Pop), q(1, 2));
+    // The issue's second row, also checked against brute force over every
+    // face and choice in tests/oracle_policy.rs.
+    let a = unit("a", 2, None, 0, &["Critical Hit 2", "Lucky 1"]);
+    let d = unit("d", 1, Some(4), 0, &["Parry 2", "Lucky 1"]);
+    let value = |o| duel(a.clone(), d.clone(), with_order(o)).solution.value;
+    assert_eq!(value(LuckyOrder::AttackerFirst), q(1495, 1296));
+    assert_eq!(value(LuckyOrder::DefenderFirst), q(641, 432));
+    assert_eq!(value(LuckyOrder::Pop), q(823, 648));
+}
+
+/// Under simple play nobody waits: the POP is its fixed order.
+#[test]
+fn simple_lucky_plays_the_pop_as_its_fixed_order() {
+    let a = unit("a", 1, None, 0, &["Lucky 1"]);
+    let d = unit("d", 1, None, 0, &["Lucky 1"]);
+    let value = |o| {
+        duel(
+            a.clone(),
+            d.clone(),
+            Policy {
+                lucky: LuckyPolicy::Simple,
+                lucky_order: o,
+                ..Policy::default()
+            },
+        )
+        .solution
+        .value
+    };
+    assert_eq!(value(LuckyOrder::Pop), value(LuckyOrder::AttackerFirst));
+    assert_eq!(
+        value(LuckyOrder::PopDefenderFirst),
+        value(LuckyOrder::DefenderFirst)
+    );
+    assert_eq!(value(LuckyOrder::Pop), q(3, 8));
+}
+
+/// RULES.md step 8: every Retaliate is optional (no printed cost is "Pay 0
+/// Force").
+#[test]
+fn every_retaliate_is_optional() {
+    let a = unit("a", 3, None, 0, &["Pay 1 Force -> Deflect 2"]);
+    let d = unit("d", 1, Some(4), 0, &["Retaliate 3"]);
+    let o = duel(a, d, Policy::default());
+    // Retaliating would only bring the attacker's Deflect back onto the
+    // defender: it declines, and the value is the 3 dice's 3/2 hits.
+    assert_eq!(o.solution.value, q(3, 2));
+    assert!(o.declared.retaliates.is_empty());
+}
+
+/// RULES.md step 8: each Retaliate ability is its own roll and instance.
+#[test]
+fn each_retaliate_is_its_own_roll() {
+    let a = unit("a", 1, None, 0, &["Evade 1"]);
+    let d = unit(
+        "d",
+        1,
+        None,
+        0,
+        &["Retaliate 2", "Pay 0 Force -> Retaliate 2"],
+    );
+    let o = duel(
+        a,
+        d,
+        Policy {
+            objective: Objective::Net,
+            ..Policy::default()
+        },
+    );
+    // Dealt 1/2. Each roll of 2 dice, Evade 1 each: 1 only on 2 hits
+    // (1/4), so 1/2 back in all; net 0 (one merged roll of 4 would be
+    // 17/16 back).
+    assert_eq!(o.solution.value, q(0, 1));
+}
+
+/// RULES.md, Foresight with Lucky: the guess is made before the roll and
+/// the re-rolls may aim at it.
+#[test]
+fn foresight_aims_its_rerolls_at_the_guess() {
+    let scenario = swtcg_odds::scenario::Scenario::from_json(
+        r#"{"attacker": {"name": "a", "power": 2, "keywords": ["Lucky 1", "Foresight: Gain 1 Force"]},
+            "defender": {"name": "d", "power": 1}}"#,
+    )
+    .unwrap();
+    let r = scenario.solve().unwrap();
+    // Played for damage: 2 hits with 1/4 + 1/2 x 1/2 = 1/2.
+    let h = r.hits();
+    assert_eq!((h.mode(), h.prob(2)), (2, q(1, 2)));
+    // Aimed at 1: keep one hit, re-roll the other of two hits (1/2), keep
+    // a hit and a miss, re-roll one of two misses (1/2): 1/8 + 1/2 + 1/8.
+    assert_eq!(r.aimed[0], Some((1, q(3, 4))));
+}
+
+/// Force budgets: paid prevention within the side's Force, X chosen.
+#[test]
+fn paid_prevention_is_bounded_by_the_sides_force() {
+    let a = unit("a", 2, None, 0, &["Accuracy 3"]); // always 2 hits
+    let d = unit(
+        "d",
+        1,
+        Some(5),
+        0,
+        &["Pay 1 Force -> Evade 1", "Pay 1 Force -> Evade 1"],
+    );
+    let v = |f| {
+        budget(vec![a.clone(), d.clone()], Policy::default(), [None, f])
+            .solution
+            .value
+    };
+    assert_eq!(v(None), q(0, 1));
+    assert_eq!(v(Some(1)), q(1, 1));
+    assert_eq!(v(Some(2)), q(0, 1));
+    let dx = unit("d", 1, Some(5), 0, &["Pay X Force -> Evade X"]);
+    let v = |f| budget(vec![a.clone(), dx.clone()], Policy::default(), [None, f]);
+    assert_eq!(v(Some(1)).solution.value, q(1, 1));
+    assert_eq!(v(Some(5)).solution.value, q(0, 1));
+    let e = solve(&Game::new(
+        vec![a.clone(), dx.clone()],
+        vec![Side::Attacking, Side::Defending],
+        Policy::default(),
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("X Force needs a Force budget"), "{e}");
+}
+
+/// Options before the roll (paid boosts, Overload, disrupting an attack)
+/// are declare-step choices within the Force budget.
+#[test]
+fn options_before_the_roll_are_declare_choices() {
+    use swtcg_odds::keywords::parse;
+    use swtcg_odds::unit::{Boost, Change};
+    let mut a = unit("Vader", 1, Some(5), 0, &[]);
+    a.keywords.boosts.push(Boost {
+        cost: 2,
+        mine: Change {
+            power: 2,
+            abilities: vec![parse("Stun 2").unwrap()],
+            ..Change::default()
+        },
+        theirs: Change::default(),
+        text: "+2 power and Stun 2".into(),
+    });
+    let d = unit("d", 1, Some(5), 0, &[]);
+    let v = |f| budget(vec![a.clone(), d.clone()], Policy::default(), [f, None]);
+    // Power 1: 1/2; with the boost, power 3: 3/2 (and Stun 2 for it).
+    assert_eq!(v(Some(1)).solution.value, q(1, 2));
+    let o = v(Some(2));
+    assert_eq!(o.solution.value, q(3, 2));
+    assert_eq!(o.declared.boosts, vec![(0, 0)]);
+    assert_eq!(o.units[0].keywords.stun, 2);
+    // The defender may disrupt the attack for 3 Force: nothing happens.
+    let mut d2 = d.clone();
+    d2.keywords.boosts.push(Boost {
+        cost: 3,
+        mine: Change {
+            cancel_attack: true,
+            ..Change::default()
+        },
+        theirs: Change::default(),
+        text: "Disrupt".into(),
+    });
+    let o = budget(vec![a.clone(), d2], Policy::default(), [Some(2), Some(3)]);
+    assert_eq!(o.solution.value, q(0, 1));
+    // Overload: +3 power for 2 damage to itself at the end: taken for
+    // damage (power 4: 2), declined for net (2 − 2 < 1/2).
+    let mut a = unit("a", 1, Some(5), 0, &[]);
+    a.keywords.boosts.push(Boost {
+        cost: 0,
+        mine: Change {
+            power: 3,
+            self_damage: Some((2, false)),
+            ..Change::default()
+        },
+        theirs: Change::default(),
+        text: "Overload".into(),
+    });
+    let o = duel(a.clone(), d.clone(), Policy::default());
+    assert_eq!(o.solution.value, q(2, 1));
+    assert_eq!(o.solution.tallies.prob(|t| t.damage[0] == 2), q(1, 1));
+    let net = Policy {
+        objective: Objective::Net,
+        ..Policy::default()
+    };
+    assert_eq!(duel(a, d, net).solution.value, q(1, 2));
+}
+
+/// Damage prevented unless the opponent pays (a toll), a unit whose damage
+/// is all prevented, a consolation when the attack does no damage, extra
+/// damage without a roll.
+#[test]
+fn tolls_harmless_consolation_and_extra_damage() {
+    let a = unit("a", 2, None, 0, &["Accuracy 3"]); // 2 hits
+    let mut d = unit("d", 1, Some(5), 0, &[]);
+    d.keywords.tolls.push(2);
+    let v = |a: &Unit, d: &Unit, f| {
+        budget(vec![a.clone(), d.clone()], Policy::default(), [f, None])
+            .solution
+            .value
+    };
+    assert_eq!(v(&a, &d, Some(1)), q(0, 1));
+    assert_eq!(v(&a, &d, Some(2)), q(2, 1));
+    let mut h = a.clone();
+    h.keywords.harmless = true;
+    assert_eq!(v(&h, &unit("d", 1, Some(5), 0, &[]), None), q(0, 1));
+    // Never hits (Accuracy −3): 1 counter on itself, then 2 on the defender.
+    let mut c = unit("c", 1, Some(3), 0, &["Accuracy -3"]);
+    c.keywords.consolation = Some((1, 2));
+    let o = duel(c, unit("d", 1, Some(5), 0, &[]), Policy::default());
+    assert_eq!(o.solution.value, q(2, 1));
+    assert_eq!(
+        o.solution.tallies.prob(|t| t.damage == [1, 2, 0, 0, 0, 0]),
+        q(1, 1)
+    );
+    let mut x = unit("x", 0, None, 0, &[]);
+    x.keywords.bonus_damage = 2;
+    let d = unit("d", 1, Some(5), 0, &["Parry 5"]);
+    // No dice, so no natural 1: Parry does nothing to the 2 extra damage.
+    assert_eq!(duel(x, d, Policy::default()).solution.value, q(2, 1));
 }

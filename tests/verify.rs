@@ -29,6 +29,7 @@ fn exact(model: &Model) -> Dist<Num> {
             lucky: LuckyPolicy::Simple,
             ..Policy::default()
         },
+        force: [None, None],
     };
     let report = Scenario::new(game).solve().unwrap();
     report.damage(1)

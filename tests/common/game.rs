@@ -1,17 +1,19 @@
 //! Brute force for the game oracle: every ordered face sequence, every
-//! subset of dice a Lucky side may re-roll, every legal choice of both
-//! players in the damage steps, solved by plain expectimax / minimax over
-//! exact rationals. Written from RULES.md, independently of the crate's
-//! solver (no face classes, no state counting, no shared code).
+//! subset of dice a Lucky side may re-roll in the re-roll POP, every legal
+//! choice of both players at the declare step and in the damage steps,
+//! solved by plain expectimax / minimax over exact rationals. Written from
+//! RULES.md, independently of the crate's solver (no face classes, no state
+//! counting, no shared code).
 #![allow(dead_code)]
 
+use super::sequences;
 use num_rational::Ratio;
 use std::collections::HashMap;
-use swtcg_odds::unit::Unit;
+use swtcg_odds::unit::{Paid, Unit};
 
 pub type Q = Ratio<i128>;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Who {
     Att,
     Def,
@@ -30,12 +32,46 @@ pub enum LuckyPlay {
     Simple,
 }
 
+/// How the Lucky of the two sides take turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// The POP: alternate, the attacker first, until two passes in a row.
+    Pop,
+    /// The POP, the defender first.
+    PopDefenderFirst,
+    /// Fixed: the attacker once, then the defender once.
+    AttackerFirst,
+    /// Fixed: the defender once, then the attacker once.
+    DefenderFirst,
+}
+
 pub struct Brute {
     pub units: Vec<Unit>,
     pub sides: Vec<Who>,
     pub objective: Obj,
     pub lucky: LuckyPlay,
-    pub attacker_first: bool,
+    pub order: Order,
+    /// Force of the attacking and the defending side (None: unlimited).
+    pub force: [Option<u32>; 2],
+}
+
+impl Brute {
+    pub fn new(
+        units: Vec<Unit>,
+        sides: Vec<Who>,
+        objective: Obj,
+        lucky: LuckyPlay,
+        order: Order,
+    ) -> Brute {
+        Brute {
+            units,
+            sides,
+            objective,
+            lucky,
+            order,
+            force: [None, None],
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +79,7 @@ enum PKind {
     Attack,
     Overkill,
     Deflected,
-    Retaliate,
+    End,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -59,35 +95,25 @@ struct St {
     dmg: Vec<u32>,
     /// (unit, source) pairs whose Deflect is spent.
     spent: Vec<(usize, usize)>,
+    /// Force spent by each side.
+    force: [u32; 2],
 }
 
-/// One declared attack.
+/// One damage done when the attack ends: (from, to, amount, dice?).
+type EndDmg = (usize, usize, u32, bool);
+
+/// One declared attack: the units as the options before the roll left them.
 struct Decl<'a> {
     b: &'a Brute,
+    units: Vec<Unit>,
     def: usize,
-    retaliate: u32,
+    ends: Vec<EndDmg>,
+    force: [Option<u32>; 2],
+    start: Vec<u32>,
 }
 
 fn q(n: i128) -> Q {
     Q::from_integer(n)
-}
-
-/// Every ordered sequence of `n` faces.
-pub fn seqs(n: usize) -> Vec<Vec<i32>> {
-    let mut out = vec![vec![]];
-    for _ in 0..n {
-        out = out
-            .into_iter()
-            .flat_map(|s| {
-                (1..=6).map(move |f| {
-                    let mut t = s.clone();
-                    t.push(f);
-                    t
-                })
-            })
-            .collect();
-    }
-    out
 }
 
 fn average(values: impl Iterator<Item = Q>) -> Q {
@@ -100,13 +126,248 @@ fn average(values: impl Iterator<Item = Q>) -> Q {
     total / q(n)
 }
 
+fn side(w: Who) -> usize {
+    match w {
+        Who::Att => 0,
+        Who::Def => 1,
+    }
+}
+
+fn best(who: Who, vals: impl Iterator<Item = Q>) -> Q {
+    let mut b: Option<Q> = None;
+    for v in vals {
+        b = Some(match (b, who) {
+            (None, _) => v,
+            (Some(x), Who::Att) => x.max(v),
+            (Some(x), Who::Def) => x.min(v),
+        });
+    }
+    b.unwrap()
+}
+
+/// Every subset of `items` (indices), with the sum of `cost` over it.
+fn subsets<T>(items: &[T]) -> Vec<Vec<usize>> {
+    (0..1u32 << items.len())
+        .map(|m| (0..items.len()).filter(|i| m & (1 << i) != 0).collect())
+        .collect()
+}
+
+/// Every purchase from paid abilities with at most `left` Force: (amount,
+/// cost). X abilities buy any X from 1 to what is left (to `cap` when Force
+/// is unlimited).
+fn buys(paid: &[Paid], left: Option<u32>, cap: u32) -> Vec<(u32, u32)> {
+    let mut out = vec![(0u32, 0u32)];
+    for p in paid {
+        let mut next = out.clone();
+        for &(a, c) in &out {
+            if p.x {
+                let most = match left {
+                    Some(l) => l.saturating_sub(c),
+                    None => cap,
+                };
+                for x in 1..=most {
+                    next.push((a + x, c + x));
+                }
+            } else if left.is_none_or(|l| c + p.cost <= l) {
+                next.push((a + p.amount, c + p.cost));
+            }
+        }
+        out = next;
+    }
+    out
+}
+
 impl Brute {
+    /// The value of the whole scenario. The declare step, in order: the
+    /// defending side picks the defender (or an interceptor); the attacker
+    /// takes any of its options before the roll; the defending side
+    /// activates any of its Retaliates and takes any of its defender's
+    /// options.
+    pub fn value(&self) -> Q {
+        let mut defs = vec![1];
+        if !self.units[0].keywords.precision && !self.units[1].keywords.no_intercept {
+            for i in 2..self.units.len() {
+                if self.sides[i] == Who::Def && self.units[i].keywords.intercept {
+                    defs.push(i);
+                }
+            }
+        }
+        best(
+            Who::Def,
+            defs.into_iter().map(|d| {
+                let ab = &self.units[0].keywords.boosts;
+                let att_sets: Vec<Vec<usize>> = subsets(ab)
+                    .into_iter()
+                    .filter(|s| {
+                        self.force[0]
+                            .is_none_or(|f| s.iter().map(|&i| ab[i].cost).sum::<u32>() <= f)
+                    })
+                    .collect();
+                best(
+                    Who::Att,
+                    att_sets.into_iter().map(|aset| {
+                        let mut vals = vec![];
+                        let dk = &self.units[d].keywords;
+                        for rset in subsets(&dk.retaliates) {
+                            // X for each X Retaliate in the set.
+                            let mut choices: Vec<(Vec<(usize, u32)>, u32)> = vec![(vec![], 0)];
+                            for &r in &rset {
+                                let p = dk.retaliates[r];
+                                let mut next = vec![];
+                                for (c, cost) in &choices {
+                                    let xs: Vec<u32> = if p.x {
+                                        (1..=self.force[1].unwrap_or(0)).collect()
+                                    } else {
+                                        vec![p.amount]
+                                    };
+                                    for x in xs {
+                                        let mut c2 = c.clone();
+                                        c2.push((r, x));
+                                        next.push((c2, cost + if p.x { x } else { p.cost }));
+                                    }
+                                }
+                                choices = next;
+                            }
+                            for (rs, rcost) in choices {
+                                if self.force[1].is_some_and(|f| rcost > f) {
+                                    continue;
+                                }
+                                for dset in subsets(&dk.boosts) {
+                                    let dcost: u32 = dset.iter().map(|&i| dk.boosts[i].cost).sum();
+                                    if self.force[1].is_some_and(|f| rcost + dcost > f) {
+                                        continue;
+                                    }
+                                    vals.push(self.declared(d, &aset, &rs, &dset));
+                                }
+                            }
+                        }
+                        best(Who::Def, vals.into_iter())
+                    }),
+                )
+            }),
+        )
+    }
+
+    /// The value of the attack declared on `d` with the attacker's options
+    /// `aset`, the Retaliates `rs` (index, X) and the defender's options
+    /// `dset`.
+    fn declared(&self, d: usize, aset: &[usize], rs: &[(usize, u32)], dset: &[usize]) -> Q {
+        let mut units = self.units.clone();
+        let mut force = self.force;
+        let mut start = vec![0u32; units.len()];
+        let mut cancelled = false;
+        for &(r, x) in rs {
+            let p = self.units[d].keywords.retaliates[r];
+            if let Some(f) = force[1].as_mut() {
+                *f -= if p.x { x } else { p.cost };
+            }
+        }
+        let chosen: Vec<(usize, usize)> = aset
+            .iter()
+            .map(|&b| (0, b))
+            .chain(dset.iter().map(|&b| (d, b)))
+            .collect();
+        for (owner, b) in chosen {
+            let boost = self.units[owner].keywords.boosts[b].clone();
+            let s = side(self.sides[owner]);
+            if let Some(f) = force[s].as_mut() {
+                *f = *f - boost.cost + boost.mine.force_gain;
+            }
+            let other = if owner == 0 { d } else { 0 };
+            for (u, ch) in [(owner, &boost.mine), (other, &boost.theirs)] {
+                let unit = &mut units[u];
+                unit.power = (unit.power as i64 + ch.power as i64).max(0) as u32;
+                unit.keywords.add(&ch.abilities);
+                unit.keywords.bonus_damage += ch.extra_damage;
+                if let Some(sd) = ch.self_damage {
+                    unit.keywords.self_damage.push(sd);
+                }
+                if ch.half_dice {
+                    unit.keywords.half_dice = true;
+                }
+                if ch.cancel_attack {
+                    cancelled = true;
+                }
+                if ch.counters > 0 {
+                    start[u] += ch.counters as u32;
+                } else {
+                    unit.counters = unit.counters.saturating_sub((-ch.counters) as u32);
+                }
+            }
+        }
+        let mut ends: Vec<EndDmg> = rs.iter().map(|&(_, x)| (d, 0, x, true)).collect();
+        for (i, u) in units.iter().enumerate() {
+            for &(n, dice) in &u.keywords.self_damage {
+                ends.push((i, i, n, dice));
+            }
+        }
+        let decl = Decl {
+            b: self,
+            units,
+            def: d,
+            ends,
+            force,
+            start,
+        };
+        if cancelled {
+            return decl.leaf(&decl.start_state());
+        }
+        decl.value()
+    }
+
+    /// The law of the final hits under simple Lucky with only the declared
+    /// defender (for comparing distributions): hits -> probability.
+    pub fn simple_hits(&self) -> HashMap<u32, Q> {
+        let d = Decl {
+            b: self,
+            units: self.units.clone(),
+            def: 1,
+            ends: vec![],
+            force: self.force,
+            start: vec![0; self.units.len()],
+        };
+        let mut out: HashMap<u32, Q> = HashMap::new();
+        for (faces, p) in d.rolls() {
+            for (f2, p2) in d.simple_lucky_law(&faces) {
+                *out.entry(d.hits(&f2)).or_insert(q(0)) += p * p2;
+            }
+        }
+        out
+    }
+}
+
+/// The state of the re-roll POP: whose turn, who has used its Lucky, how
+/// many passes in a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Turn {
+    who: Who,
+    used: [bool; 2],
+    passes: u32,
+    /// Fixed orders: the step (0, 1; 2 = done).
+    step: u32,
+}
+
+impl Decl<'_> {
+    fn attacker(&self) -> &Unit {
+        &self.units[0]
+    }
+
     fn remaining(&self, i: usize) -> Option<u32> {
-        self.units[i].health.map(|h| h - self.units[i].counters)
+        self.units[i]
+            .health
+            .map(|h| h - self.units[i].counters.min(h))
     }
 
     fn gone(&self, st: &St, i: usize) -> bool {
         self.remaining(i).is_some_and(|r| st.dmg[i] >= r)
+    }
+
+    fn start_state(&self) -> St {
+        St {
+            dmg: self.start.clone(),
+            spent: vec![],
+            force: [0, 0],
+        }
     }
 
     fn leaf(&self, st: &St) -> Q {
@@ -116,7 +377,7 @@ impl Brute {
                 Some(r) => st.dmg[i].min(r),
                 None => st.dmg[i],
             } as i128;
-            match (self.objective, self.sides[i]) {
+            match (self.b.objective, self.b.sides[i]) {
                 (Obj::Damage | Obj::Net, Who::Def) => v += eff,
                 (Obj::Net, Who::Att) => v -= eff,
                 (Obj::Discard, Who::Def) => v += self.gone(st, i) as i128,
@@ -126,74 +387,12 @@ impl Brute {
         q(v)
     }
 
-    fn best(&self, who: Who, vals: impl Iterator<Item = Q>) -> Q {
-        let mut best: Option<Q> = None;
-        for v in vals {
-            best = Some(match (best, who) {
-                (None, _) => v,
-                (Some(b), Who::Att) => b.max(v),
-                (Some(b), Who::Def) => b.min(v),
-            });
-        }
-        best.unwrap()
-    }
-
-    /// The value of the whole scenario: the defending side picks the
-    /// defender (or an interceptor) and whether to pay for Retaliate.
-    pub fn value(&self) -> Q {
-        let mut options = vec![];
-        let mut defs = vec![1];
-        if !self.units[0].keywords.precision {
-            for i in 2..self.units.len() {
-                if self.sides[i] == Who::Def && self.units[i].keywords.intercept {
-                    defs.push(i);
-                }
-            }
-        }
-        for d in defs {
-            let k = &self.units[d].keywords;
-            options.push(Decl {
-                b: self,
-                def: d,
-                retaliate: k.retaliate - k.paid_retaliate,
-            });
-            if k.paid_retaliate > 0 {
-                options.push(Decl {
-                    b: self,
-                    def: d,
-                    retaliate: k.retaliate,
-                });
-            }
-        }
-        self.best(Who::Def, options.iter().map(|d| d.value()))
-    }
-
-    /// The law of the final hits under simple Lucky with only the declared
-    /// defender (for comparing distributions): hits -> probability.
-    pub fn simple_hits(&self) -> HashMap<u32, Q> {
-        let d = Decl {
-            b: self,
-            def: 1,
-            retaliate: 0,
-        };
-        let mut out: HashMap<u32, Q> = HashMap::new();
-        for (faces, p) in d.rolls() {
-            let lucky = d.simple_lucky_law(&faces);
-            for (f2, p2) in lucky {
-                *out.entry(d.hits(&f2)).or_insert(q(0)) += p * p2;
-            }
-        }
-        out
-    }
-}
-
-impl Decl<'_> {
-    fn attacker(&self) -> &Unit {
-        &self.b.units[0]
+    fn left(&self, st: &St, who: Who) -> Option<u32> {
+        self.force[side(who)].map(|f| f - st.force[side(who)])
     }
 
     fn need(&self) -> i32 {
-        let base = if self.b.units[self.def].keywords.armor {
+        let base = if self.units[self.def].keywords.armor {
             5
         } else {
             4
@@ -207,17 +406,19 @@ impl Decl<'_> {
 
     /// Every first roll with Fury applied, each with its probability.
     fn rolls(&self) -> Vec<(Vec<i32>, Q)> {
-        let a = &self.attacker().keywords;
-        let n = self
-            .attacker()
-            .power
-            .saturating_sub(self.b.units[self.def].keywords.shields) as usize;
-        let first = seqs(n);
+        let a = self.attacker();
+        let k = &a.keywords;
+        let mut power = (a.power as i64 + k.power_per_counter as i64 * a.counters as i64).max(0);
+        if k.half_dice {
+            power = (power + 1) / 2;
+        }
+        let n = (power as u32).saturating_sub(self.units[self.def].keywords.shields);
+        let first = sequences(n);
         let mut out = vec![];
-        let p1 = q(1) / q(6i128.pow(n as u32));
+        let p1 = q(1) / q(6i128.pow(n));
         for f in first {
-            if a.fury > 0 && f.contains(&4) {
-                let extra = seqs(a.fury as usize);
+            if k.fury > 0 && f.contains(&4) {
+                let extra = sequences(k.fury);
                 let p2 = q(1) / q(extra.len() as i128);
                 for e in extra {
                     let mut all = f.clone();
@@ -235,19 +436,78 @@ impl Decl<'_> {
         let mut memo = HashMap::new();
         let mut strikes = HashMap::new();
         let mut total = q(0);
+        let first = self.first_turn();
         for (faces, p) in self.rolls() {
-            total += p * self.lucky(&faces, 0, &mut memo, &mut strikes);
+            total += p * self.lucky(&faces, first, &mut memo, &mut strikes);
         }
         total
     }
 
-    /// Who plays Lucky at `stage` (0, 1), with how many re-rolls.
-    fn stage(&self, stage: usize) -> (Who, u32) {
-        let att = (Who::Att, self.attacker().keywords.lucky);
-        let def = (Who::Def, self.b.units[self.def].keywords.lucky);
-        match (stage, self.b.attacker_first) {
-            (0, true) | (1, false) => att,
-            _ => def,
+    fn x(&self, who: Who) -> u32 {
+        match who {
+            Who::Att => self.attacker().keywords.lucky,
+            Who::Def => self.units[self.def].keywords.lucky,
+        }
+    }
+
+    /// Under simple play nobody waits: a POP is its fixed order.
+    fn order(&self) -> Order {
+        match (self.b.order, self.b.lucky) {
+            (Order::Pop, LuckyPlay::Simple) => Order::AttackerFirst,
+            (Order::PopDefenderFirst, LuckyPlay::Simple) => Order::DefenderFirst,
+            (o, _) => o,
+        }
+    }
+
+    fn first_turn(&self) -> Turn {
+        let who = match self.order() {
+            Order::Pop | Order::AttackerFirst => Who::Att,
+            _ => Who::Def,
+        };
+        Turn {
+            who,
+            used: [false, false],
+            passes: 0,
+            step: 0,
+        }
+    }
+
+    fn other(w: Who) -> Who {
+        match w {
+            Who::Att => Who::Def,
+            Who::Def => Who::Att,
+        }
+    }
+
+    /// The turns after `t` when its player passes, and when it uses its
+    /// Lucky (None: the POP is over).
+    fn next_turns(&self, t: Turn) -> (Option<Turn>, Option<Turn>) {
+        match self.order() {
+            Order::AttackerFirst | Order::DefenderFirst => {
+                let n = Turn {
+                    who: Self::other(t.who),
+                    step: t.step + 1,
+                    ..t
+                };
+                let n = (n.step < 2).then_some(n);
+                (n, n)
+            }
+            _ => {
+                let pass = Turn {
+                    who: Self::other(t.who),
+                    passes: t.passes + 1,
+                    ..t
+                };
+                let mut used = t.used;
+                used[side(t.who)] = true;
+                let go = Turn {
+                    who: Self::other(t.who),
+                    passes: 0,
+                    used,
+                    step: 0,
+                };
+                ((pass.passes < 2).then_some(pass), Some(go))
+            }
         }
     }
 
@@ -283,15 +543,15 @@ impl Decl<'_> {
         idx
     }
 
-    fn subsets(n: usize, x: u32) -> Vec<Vec<usize>> {
+    fn lucky_subsets(n: usize, x: u32) -> Vec<Vec<usize>> {
         (0..1u32 << n)
-            .filter(|m| m.count_ones() <= x)
+            .filter(|m| m.count_ones() <= x && *m != 0)
             .map(|m| (0..n).filter(|i| m & (1 << i) != 0).collect())
             .collect()
     }
 
     fn reroll_all(faces: &[i32], subset: &[usize]) -> Vec<Vec<i32>> {
-        seqs(subset.len())
+        sequences(subset.len() as u32)
             .into_iter()
             .map(|new| {
                 let mut f = faces.to_vec();
@@ -303,59 +563,79 @@ impl Decl<'_> {
             .collect()
     }
 
+    /// The value of the re-roll POP at turn `t` (None: over) with `faces`.
     fn lucky(
         &self,
         faces: &[i32],
-        stage: usize,
-        memo: &mut HashMap<(Vec<i32>, usize), Q>,
+        t: Turn,
+        memo: &mut HashMap<(Vec<i32>, Turn), Q>,
         strikes: &mut HashMap<(u32, bool, bool), Q>,
     ) -> Q {
-        if stage == 2 {
-            let key = (self.hits(faces), faces.contains(&1), faces.contains(&6));
-            if let Some(v) = strikes.get(&key) {
-                return *v;
-            }
-            let v = self.strike(key.0, key.1, key.2);
-            strikes.insert(key, v);
-            return v;
-        }
-        if let Some(v) = memo.get(&(faces.to_vec(), stage)) {
+        if let Some(v) = memo.get(&(faces.to_vec(), t)) {
             return *v;
         }
-        let (who, x) = self.stage(stage);
-        let v = if x == 0 {
-            self.lucky(faces, stage + 1, memo, strikes)
+        let x = self.x(t.who);
+        let (pass, go) = self.next_turns(t);
+        let cont = |f: &[i32],
+                    n: Option<Turn>,
+                    memo: &mut HashMap<_, _>,
+                    strikes: &mut HashMap<_, _>| match n {
+            Some(n) => self.lucky(f, n, memo, strikes),
+            None => self.final_value(f, strikes),
+        };
+        let v = if x == 0 || t.used[side(t.who)] {
+            cont(faces, pass, memo, strikes)
         } else {
             let subsets = match self.b.lucky {
-                LuckyPlay::Optimal => Self::subsets(faces.len(), x),
-                LuckyPlay::Simple => vec![self.simple_subset(faces, who, x)],
+                LuckyPlay::Optimal => Self::lucky_subsets(faces.len(), x),
+                LuckyPlay::Simple => {
+                    let s = self.simple_subset(faces, t.who, x);
+                    if s.is_empty() { vec![] } else { vec![s] }
+                }
             };
+            let pass_value = cont(faces, pass, memo, strikes);
             let mut vals = vec![];
             for s in subsets {
                 let outcomes = Self::reroll_all(faces, &s);
                 let mut total = q(0);
                 for f in &outcomes {
-                    total += self.lucky(f, stage + 1, memo, strikes);
+                    total += cont(f, go, memo, strikes);
                 }
                 vals.push(total / q(outcomes.len() as i128));
             }
-            self.b.best(who, vals.into_iter())
+            match self.b.lucky {
+                // Simple play re-rolls whenever it has dice to re-roll.
+                LuckyPlay::Simple if !vals.is_empty() => vals[0],
+                _ => best(t.who, std::iter::once(pass_value).chain(vals)),
+            }
         };
-        memo.insert((faces.to_vec(), stage), v);
+        memo.insert((faces.to_vec(), t), v);
+        v
+    }
+
+    fn final_value(&self, faces: &[i32], strikes: &mut HashMap<(u32, bool, bool), Q>) -> Q {
+        let key = (self.hits(faces), faces.contains(&1), faces.contains(&6));
+        if let Some(v) = strikes.get(&key) {
+            return *v;
+        }
+        let v = self.strike(key.0, key.1, key.2);
+        strikes.insert(key, v);
         v
     }
 
     /// The law of the final faces under simple Lucky.
     fn simple_lucky_law(&self, faces: &[i32]) -> Vec<(Vec<i32>, Q)> {
         let mut cur = vec![(faces.to_vec(), q(1))];
-        for stage in 0..2 {
-            let (who, x) = self.stage(stage);
-            if x == 0 {
-                continue;
-            }
+        let mut t = Some(self.first_turn());
+        while let Some(turn) = t {
+            let x = self.x(turn.who);
             let mut next = vec![];
             for (f, p) in cur {
-                let s = self.simple_subset(&f, who, x);
+                let s = if x > 0 {
+                    self.simple_subset(&f, turn.who, x)
+                } else {
+                    vec![]
+                };
                 let outs = Self::reroll_all(&f, &s);
                 let n = outs.len() as i128;
                 for o in outs {
@@ -363,6 +643,7 @@ impl Decl<'_> {
                 }
             }
             cur = next;
+            t = self.next_turns(turn).0;
         }
         cur
     }
@@ -370,23 +651,20 @@ impl Decl<'_> {
     /// Steps 4-8 from the final roll, with every choice.
     fn strike(&self, hits: u32, one: bool, six: bool) -> Q {
         let a = self.attacker();
-        let bonus = if six { a.keywords.crit } else { 0 };
-        let st = St {
-            dmg: vec![0; self.b.units.len()],
-            spent: vec![],
-        };
+        let bonus = if six { a.keywords.crit } else { 0 } + a.keywords.bonus_damage;
+        let st = self.start_state();
         let attack = |h: u32| P {
             from: 0,
             to: self.def,
             amount: h + bonus,
             kind: PKind::Attack,
         };
-        let mut vals = vec![self.pop(&st, vec![attack(hits)], one, true)];
+        let mut vals = vec![self.pop(&st, vec![attack(hits)], one, 0)];
         if a.keywords.overkill
-            && let Some(r) = self.b.remaining(self.def)
+            && let Some(r) = self.remaining(self.def)
             && hits > r
         {
-            for u in 1..self.b.units.len() {
+            for u in 1..self.units.len() {
                 if u == self.def {
                     continue;
                 }
@@ -398,129 +676,160 @@ impl Decl<'_> {
                         kind: PKind::Overkill,
                     };
                     // The attack packet resolves first (depth first).
-                    vals.push(self.pop(&st, vec![moved, attack(hits - m)], one, true));
+                    vals.push(self.pop(&st, vec![moved, attack(hits - m)], one, 0));
                 }
             }
         }
-        self.b.best(Who::Att, vals.into_iter())
+        best(Who::Att, vals.into_iter())
     }
 
     /// A POP: `stack` pending (last = next), depth first; then placement
-    /// and, after the attack's POP, the Retaliate roll.
-    fn pop(&self, st: &St, stack: Vec<P>, one: bool, attack_pop: bool) -> Q {
-        self.pop_acc(st, stack, vec![0; self.b.units.len()], one, attack_pop)
+    /// and what follows POP `phase` (0: the attack's; k: ending k - 1's).
+    fn pop(&self, st: &St, stack: Vec<P>, one: bool, phase: usize) -> Q {
+        self.pop_acc(st, stack, vec![0; self.units.len()], one, phase)
     }
 
-    fn pop_acc(
-        &self,
-        st: &St,
-        mut stack: Vec<P>,
-        landed: Vec<u32>,
-        one: bool,
-        attack_pop: bool,
-    ) -> Q {
-        let b = self.b;
+    fn pop_acc(&self, st: &St, mut stack: Vec<P>, landed: Vec<u32>, one: bool, phase: usize) -> Q {
         let Some(p) = stack.pop() else {
             let mut placed = st.clone();
             for (i, &l) in landed.iter().enumerate() {
-                if l > 0 && !b.gone(st, i) {
+                if l > 0 && !self.gone(st, i) {
                     placed.dmg[i] += l;
                 }
             }
-            return if attack_pop {
-                self.retaliate(&placed)
+            return if phase == 0 {
+                self.consolation(&placed)
             } else {
-                b.leaf(&placed)
+                self.end(&placed, phase)
             };
         };
-        let tk = &b.units[p.to].keywords;
-        let unpreventable = b.units[p.from].keywords.ferocity && !tk.fortitude;
-        if p.amount == 0 || unpreventable || b.gone(st, p.to) {
+        let b = self.b;
+        let (src, tgt) = (&self.units[p.from], &self.units[p.to]);
+        let tk = &tgt.keywords;
+        let unpreventable = src.keywords.ferocity && !tk.fortitude;
+        if p.amount == 0 || unpreventable || self.gone(st, p.to) {
             let mut l = landed;
             l[p.to] += p.amount;
-            return self.pop_acc(st, stack, l, one, attack_pop);
+            return self.pop_acc(st, stack, l, one, phase);
         }
-        let owner = b.sides[p.to];
-        // Deflect options: hold, or play (free part or all) at none or any unit in play.
-        let mut deflects: Vec<Option<(u32, Option<usize>)>> = vec![None];
-        if tk.deflect > 0 && !st.spent.contains(&(p.to, p.from)) {
-            let free = tk.deflect - tk.paid_deflect;
-            let mut amounts = vec![];
-            if free > 0 {
-                amounts.push(free);
-            }
-            if tk.paid_deflect > 0 {
-                amounts.push(tk.deflect);
-            }
-            for amt in amounts {
-                deflects.push(Some((amt, None)));
-                for t in 0..b.units.len() {
-                    if !b.gone(st, t) {
-                        deflects.push(Some((amt, Some(t))));
-                    }
-                }
-            }
+        if src.keywords.harmless {
+            return self.pop_acc(st, stack, landed, one, phase);
         }
-        let pays: Vec<bool> = if tk.paid_evade > 0 {
-            vec![false, true]
-        } else {
-            vec![false]
-        };
-        let mut vals = vec![];
-        for dfl in &deflects {
-            for &pay in &pays {
+        let toll: u32 = tk.tolls.iter().sum();
+        if toll > 0 && b.sides[p.from] != b.sides[p.to] {
+            let payer = b.sides[p.from];
+            let refuse = self.pop_acc(st, stack.clone(), landed.clone(), one, phase);
+            let mut vals = vec![refuse];
+            if self.left(st, payer).is_none_or(|l| l >= toll) {
                 let mut st2 = st.clone();
-                let mut amount = p.amount;
-                let mut stack2 = stack.clone();
-                let mut new_packet = None;
-                if let Some((amt, target)) = dfl {
-                    let x = amount.min(*amt);
-                    amount -= x;
-                    st2.spent.push((p.to, p.from));
-                    if let Some(t) = target {
-                        new_packet = Some(P {
-                            from: p.to,
-                            to: *t,
-                            amount: x,
-                            kind: PKind::Deflected,
-                        });
-                    }
-                }
-                if p.kind == PKind::Attack && one {
-                    amount -= amount.min(tk.parry);
-                }
-                let evade = if pay {
-                    tk.evade
-                } else {
-                    tk.evade - tk.paid_evade
-                };
-                amount -= amount.min(evade);
-                let mut l = landed.clone();
-                l[p.to] += amount;
-                if let Some(np) = new_packet {
-                    stack2.push(np);
-                }
-                vals.push(self.pop_acc(&st2, stack2, l, one, attack_pop));
+                st2.force[side(payer)] += toll;
+                vals.push(self.defend(&st2, stack, landed, one, phase, p));
             }
+            return best(payer, vals.into_iter());
         }
-        b.best(owner, vals.into_iter())
+        self.defend(st, stack, landed, one, phase, p)
     }
 
-    fn retaliate(&self, st: &St) -> Q {
+    /// Every decision of the owner of packet `p`'s target: Parry first (it
+    /// is triggered), then a Deflect (held, or played with any purchase of
+    /// its paid parts, at any unit in play or none), then Evade (with any
+    /// purchase of its paid parts), within the side's Force.
+    fn defend(&self, st: &St, stack: Vec<P>, landed: Vec<u32>, one: bool, phase: usize, p: P) -> Q {
         let b = self.b;
-        if self.retaliate == 0 || b.gone(st, 0) {
-            return b.leaf(st);
+        let tk = &self.units[p.to].keywords;
+        let owner = b.sides[p.to];
+        let left = self.left(st, owner);
+        let mut amount = p.amount;
+        if p.kind == PKind::Attack && one {
+            amount -= amount.min(tk.parry);
         }
-        let need = if b.units[0].keywords.armor { 5 } else { 4 };
-        average(seqs(self.retaliate as usize).into_iter().map(|faces| {
+        // (amount deflected, target, cost)
+        let mut deflects: Vec<Option<(u32, Option<usize>, u32)>> = vec![None];
+        let has_deflect = tk.deflect > 0 || !tk.paid_deflects.is_empty();
+        if has_deflect && amount > 0 && !st.spent.contains(&(p.to, p.from)) {
+            for (extra, cost) in buys(&tk.paid_deflects, left, amount) {
+                let d = (tk.deflect + extra).min(amount);
+                if d == 0 {
+                    continue;
+                }
+                deflects.push(Some((d, None, cost)));
+                for t in 0..self.units.len() {
+                    if !self.gone(st, t) {
+                        deflects.push(Some((d, Some(t), cost)));
+                    }
+                }
+            }
+        }
+        let mut vals = vec![];
+        for dfl in &deflects {
+            let mut st2 = st.clone();
+            let mut rest = amount;
+            let mut stack2 = stack.clone();
+            let mut dcost = 0;
+            if let Some((d, target, cost)) = *dfl {
+                rest -= d;
+                dcost = cost;
+                st2.spent.push((p.to, p.from));
+                if let Some(t) = target {
+                    stack2.push(P {
+                        from: p.to,
+                        to: t,
+                        amount: d,
+                        kind: PKind::Deflected,
+                    });
+                }
+            }
+            let left2 = left.map(|l| l - dcost);
+            for (extra, ecost) in buys(&tk.paid_evades, left2, rest) {
+                let mut st3 = st2.clone();
+                st3.force[side(owner)] += dcost + ecost;
+                let through = rest - rest.min(tk.evade + extra);
+                let mut l = landed.clone();
+                l[p.to] += through;
+                vals.push(self.pop_acc(&st3, stack2.clone(), l, one, phase));
+            }
+        }
+        best(owner, vals.into_iter())
+    }
+
+    /// After the attack's POP: a consolation ability (when the attack put
+    /// no counters on the defending unit), then the endings.
+    fn consolation(&self, st: &St) -> Q {
+        let without = self.end(st, 0);
+        let Some((own, theirs)) = self.attacker().keywords.consolation else {
+            return without;
+        };
+        if st.dmg[self.def] > self.start[self.def] || self.gone(st, self.def) || self.gone(st, 0) {
+            return without;
+        }
+        let mut with = st.clone();
+        with.dmg[0] += own;
+        with.dmg[self.def] += theirs;
+        best(Who::Att, [without, self.end(&with, 0)].into_iter())
+    }
+
+    /// Ending `k` (and the rest): a roll of dice of damage (or a fixed
+    /// damage) from its source to its target, with its own POP.
+    fn end(&self, st: &St, k: usize) -> Q {
+        let Some(&(from, to, n, dice)) = self.ends.get(k) else {
+            return self.leaf(st);
+        };
+        if n == 0 || self.gone(st, to) {
+            return self.end(st, k + 1);
+        }
+        let packet = |amount| P {
+            from,
+            to,
+            amount,
+            kind: PKind::End,
+        };
+        if !dice {
+            return self.pop(st, vec![packet(n)], false, k + 1);
+        }
+        let need = if self.units[to].keywords.armor { 5 } else { 4 };
+        average(sequences(n).into_iter().map(|faces| {
             let r = faces.iter().filter(|&&f| f >= need).count() as u32;
-            let p = P {
-                from: self.def,
-                to: 0,
-                amount: r,
-                kind: PKind::Retaliate,
-            };
-            self.pop(st, vec![p], false, false)
+            self.pop(st, vec![packet(r)], false, k + 1)
         }))
     }
 }

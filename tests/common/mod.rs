@@ -73,9 +73,9 @@ pub type Result1 = Sampled;
 /// the exact engine): the first roll,
 /// Fury's dice (only when the first roll shows a natural 4) and Retaliate's.
 pub fn enumerate(a: &Unit, d: &Unit) -> Counts<Result1> {
-    let n = a.power.saturating_sub(d.keywords.shields);
+    let n = a.dice().saturating_sub(d.keywords.shields);
     let fury = a.keywords.fury;
-    let ret = d.keywords.retaliate;
+    let ret = d.retaliate_dice();
     let firsts = sequences(n);
     let extras = sequences(fury);
     let rets = sequences(ret);
