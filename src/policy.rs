@@ -645,7 +645,8 @@ impl Reroll {
         let d = arena.units[arena.defending];
         let n = attack_dice(a, d);
         let fury = a.keywords.fury;
-        let luck = [a.keywords.lucky, d.keywords.lucky];
+        // Lucky beyond the number of dice re-rolls them all: the same.
+        let luck = [a.keywords.lucky, d.keywords.lucky].map(|x| x.min(n + fury));
         if luck == [0, 0] {
             return Ok(None);
         }
