@@ -116,8 +116,10 @@ pub mod used {
 /// and which optional abilities were used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Tally {
-    /// Counters this attack placed on each unit (by arena index).
-    pub damage: [u32; MAX_UNITS],
+    /// Counters this attack placed on each unit (by arena index). One
+    /// attack's damage is bounded far below `u16::MAX` by the units' bounds
+    /// ([`Arena::damage_bound`]); a small tally is a fast one.
+    pub damage: [u16; MAX_UNITS],
     /// Bit `i`: unit `i` placed counters on some unit (its Stun lands).
     pub damaged_by: u8,
     /// `deflect_used[i]` bit `s`: unit `i` has used its Deflect against source `s`.
@@ -409,6 +411,9 @@ struct Resolver<'r, 'a, W: Weight> {
     rolls: Vec<(Vec<W>, W)>,
     /// Added to every objective value so that it is never negative.
     offset: u64,
+    /// No unit has a paid ability, a toll or all its damage prevented: the
+    /// fast path of static play.
+    plain: bool,
 }
 
 impl<'a> Arena<'a> {
@@ -457,14 +462,15 @@ impl<'a> Arena<'a> {
     /// Whether unit `i` is discarded given this attack's tally so far.
     pub fn discarded(&self, tally: &Tally, i: usize) -> bool {
         let u = self.units[i];
-        u.health.is_some_and(|h| u.counters + tally.damage[i] >= h)
+        u.health
+            .is_some_and(|h| u.counters + u32::from(tally.damage[i]) >= h)
     }
 
     /// Damage to unit `i` counted up to its remaining health, when known.
     pub fn effective_damage(&self, tally: &Tally, i: usize) -> u32 {
         match self.units[i].remaining_health() {
-            Some(r) => tally.damage[i].min(r),
-            None => tally.damage[i],
+            Some(r) => u32::from(tally.damage[i]).min(r),
+            None => u32::from(tally.damage[i]),
         }
     }
 
@@ -554,10 +560,18 @@ impl<'a> Arena<'a> {
                 }
             })
             .collect();
+        let plain = self.units.iter().all(|u| {
+            let k = &u.keywords;
+            k.paid_evades.is_empty()
+                && k.paid_deflects.is_empty()
+                && k.tolls.is_empty()
+                && !k.harmless
+        });
         Resolver {
             arena: self,
             rolls,
             offset: self.value_offset(),
+            plain,
         }
     }
 
@@ -568,10 +582,14 @@ impl<'a> Arena<'a> {
         let r = self.resolver::<W>();
         // No choices: the attack's POP is a function of the strike, so its
         // tallies are merged before each roll at the end.
-        let mut out = Vec::new();
+        let consoled = self.units[ATTACKER].keywords.consolation.is_some();
+        let mut out = Vec::with_capacity(strikes.len());
         for (s, w) in strikes.entries() {
-            let t = r.static_pop(self.start, r.attack_packet(s, s.hits), s.one);
-            out.push((r.consolation(&t).unwrap_or(t), w.clone()));
+            let mut t = r.static_pop(self.start, r.attack_packet(s, s.hits), s.one);
+            if consoled && let Some(c) = r.consolation(&t) {
+                t = c;
+            }
+            out.push((t, w.clone()));
         }
         let mut placed = Joint::from_pairs(out, strikes.denom().clone());
         for k in 0..self.endings.len() {
@@ -585,17 +603,17 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// Static play of ending `k` after every placed tally. Its POP reads a
     /// tally only through the Deflects already used, which units are
     /// discarded and the Force spent, and only adds to it: so it is played
-    /// once per such state (and bits of who placed counters and what was
-    /// used) and damage, and its increments added to each tally.
+    /// once per such state and damage, and its increments added to each
+    /// tally.
     fn static_ending(&self, placed: &Joint<Tally, W>, k: usize) -> Joint<Tally, W> {
         let a = self.arena;
         let (weights, denom) = &self.rolls[k];
         let mut out = Vec::new();
-        // (Deflects used, discarded units, Force spent, who placed counters,
-        // abilities used) -> increments. The last two are only added to, but
-        // they must be in the key: an increment carries the bits of the
-        // tally it was computed from.
-        type State = ([u8; MAX_UNITS], u8, [u32; 2], u8, u32);
+        // (Deflects used, discarded units, Force spent) -> increments. The
+        // POP never reads who placed counters or what was used: it runs from
+        // a copy with those bits cleared, so that its increments carry only
+        // its own.
+        type State = ([u8; MAX_UNITS], u8, [u32; 2]);
         let mut memo: Vec<(State, Vec<Tally>)> = Vec::new();
         for (t, w) in placed.entries() {
             if !self.ending_happens(t, k) {
@@ -604,13 +622,16 @@ impl<W: Weight> Resolver<'_, '_, W> {
             }
             let discards =
                 (0..a.units.len()).fold(0u8, |m, i| m | ((a.discarded(t, i) as u8) << i));
-            let key = (t.deflect_used, discards, t.spent, t.damaged_by, t.used);
+            let key = (t.deflect_used, discards, t.spent);
             let at = match memo.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
                 None => {
                     let increments = (0..weights.len() as u32)
                         .map(|hits| {
-                            let after = self.static_pop(*t, self.ending_packet(k, hits), false);
+                            let mut clean = *t;
+                            clean.damaged_by = 0;
+                            clean.used = 0;
+                            let after = self.static_pop(clean, self.ending_packet(k, hits), false);
                             let mut inc = after;
                             for i in 0..MAX_UNITS {
                                 inc.damage[i] -= t.damage[i];
@@ -678,8 +699,8 @@ impl<W: Weight> Resolver<'_, '_, W> {
             return None;
         }
         let mut t = *tally;
-        t.damage[ATTACKER] += own;
-        t.damage[d] += theirs;
+        t.damage[ATTACKER] += own as u16;
+        t.damage[d] += theirs as u16;
         t.used |= used::bit(ATTACKER, used::CONSOLATION);
         Some(t)
     }
@@ -765,12 +786,16 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// Fortitude), `Gone` when it is all prevented (its source's damage is
     /// all prevented), `Toll(n)` when the source's player must pay `n` Force
     /// or see it prevented, else `Open`.
+    #[inline]
     fn gate(&self, tally: &Tally, p: &Packet) -> Gate {
         let a = self.arena;
         let (src, tgt) = (a.units[p.source], a.units[p.target]);
         let unpreventable = src.keywords.ferocity && !tgt.keywords.fortitude;
         if p.amount == 0 || unpreventable || a.discarded(tally, p.target) {
             return Gate::Land;
+        }
+        if self.plain {
+            return Gate::Open;
         }
         if src.keywords.harmless {
             return Gate::Gone;
@@ -784,6 +809,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
 
     /// The pending damage of `p` after Parry (attack damage only, on a
     /// natural 1).
+    #[inline]
     fn after_parry(&self, p: &Packet, natural_one: bool) -> u32 {
         let parry = self.arena.units[p.target].keywords.parry;
         if p.kind == Kind::Attack && natural_one {
@@ -798,6 +824,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// played (as much as it can of what is still pending), then Evade (its
     /// free part, and the paid part bought). Returns what gets through and
     /// the deflected packet, if any. Every prevention keyword acts here.
+    #[inline]
     fn prevent(
         &self,
         tally: &mut Tally,
@@ -830,6 +857,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
     }
 
     /// Whether the target of `p` has a Deflect ready against its source.
+    #[inline]
     fn deflect_ready(&self, tally: &Tally, p: &Packet) -> bool {
         let k = &self.arena.units[p.target].keywords;
         (k.deflect > 0 || !k.paid_deflects.is_empty())
@@ -908,6 +936,75 @@ impl<W: Weight> Resolver<'_, '_, W> {
         out
     }
 
+    /// Static play's decision on packet `p` (the first of
+    /// [`Self::defenses`], without building the others): the Deflect to
+    /// the full back at the source, as much paid Evade as can be bought.
+    #[inline]
+    fn static_defense(&self, tally: &Tally, p: &Packet, natural_one: bool) -> Defense {
+        let a = self.arena;
+        let k = &a.units[p.target].keywords;
+        if self.plain {
+            let pending = self.after_parry(p, natural_one);
+            let played = if pending > 0 && k.deflect > 0 && self.deflect_ready(tally, p) {
+                k.deflect.min(pending)
+            } else {
+                0
+            };
+            return Defense {
+                deflect: if played > 0 {
+                    DeflectChoice::Play {
+                        amount: played,
+                        target: Some(p.source),
+                    }
+                } else {
+                    DeflectChoice::Hold
+                },
+                deflect_cost: 0,
+                evade: 0,
+                evade_cost: 0,
+            };
+        }
+        let left = a.left(tally, a.sides[p.target]);
+        let pending = self.after_parry(p, natural_one);
+        let most = |paid: &[Paid], cap: u32, left: Option<u32>| -> (u32, u32) {
+            if paid.is_empty() || cap == 0 {
+                (0, 0)
+            } else {
+                *purchases(paid, cap, left)
+                    .last()
+                    .expect("(0, 0) is always a purchase")
+            }
+        };
+        let mut d = Defense {
+            deflect: DeflectChoice::Hold,
+            deflect_cost: 0,
+            evade: 0,
+            evade_cost: 0,
+        };
+        let mut played = 0;
+        if pending > 0 && self.deflect_ready(tally, p) {
+            let (extra, cost) = most(&k.paid_deflects, pending.saturating_sub(k.deflect), left);
+            let amount = (k.deflect + extra).min(pending);
+            if amount > 0 {
+                d.deflect = DeflectChoice::Play {
+                    amount,
+                    target: Some(p.source),
+                };
+                d.deflect_cost = cost;
+                played = amount;
+            }
+        }
+        let rest = pending - played;
+        let (evade, cost) = most(
+            &k.paid_evades,
+            rest.saturating_sub(k.evade),
+            left.map(|l| l - d.deflect_cost),
+        );
+        d.evade = evade;
+        d.evade_cost = cost;
+        d
+    }
+
     /// Static play of one POP: a toll paid when it can be, every ability to
     /// the full, deflected damage back at its source, depth first. Returns
     /// the tally after placement.
@@ -931,7 +1028,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 }
                 Gate::Open => {}
             }
-            let defense = self.defenses(&t, &p, natural_one)[0];
+            let defense = self.static_defense(&t, &p, natural_one);
             let (q, d) = self.prevent(&mut t, p, natural_one, &defense);
             landed.land(&q);
             next = d;
@@ -1015,12 +1112,13 @@ impl<W: Weight> Resolver<'_, '_, W> {
 
     /// Places the POP's damage at once: a unit already discarded before
     /// this placement takes nothing.
+    #[inline]
     fn place(&self, before: &Tally, landed: &Landed) -> Tally {
         let a = self.arena;
         let mut t = *before;
         for i in 0..a.units.len() {
             if landed.incoming[i] > 0 && !a.discarded(before, i) {
-                t.damage[i] += landed.incoming[i];
+                t.damage[i] += landed.incoming[i] as u16;
                 t.damaged_by |= landed.sources[i];
             }
         }
@@ -1105,7 +1203,7 @@ pub struct AttackOutcome<W: Weight = Num> {
 
 impl<W: Weight> AttackOutcome<W> {
     fn discarded(&self, i: usize) -> Option<BigRational> {
-        self.remaining[i].map(|r| self.tallies.prob(|t| t.damage[i] >= r))
+        self.remaining[i].map(|r| self.tallies.prob(|t| u32::from(t.damage[i]) >= r))
     }
 
     /// P(the defender is discarded), when its health is known.

@@ -246,8 +246,8 @@ impl Plan {
         let stun = self.defender_against[i].keywords.stun;
         Ok(out.solution.tallies.map(|t| {
             let mut next = s.clone();
-            next.defender += t.damage[DEFENDER];
-            next.attackers[i].0 += t.damage[ATTACKER];
+            next.defender += u32::from(t.damage[DEFENDER]);
+            next.attackers[i].0 += u32::from(t.damage[ATTACKER]);
             if t.damage[ATTACKER] > 0 && t.damaged_by & (1 << DEFENDER) != 0 {
                 next.attackers[i].1 += stun;
             }

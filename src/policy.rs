@@ -1057,7 +1057,7 @@ impl Game {
                 unit.keywords.half_dice |= change.half_dice;
                 cancelled |= change.cancel_attack;
                 if change.counters >= 0 {
-                    start.damage[u] += change.counters as u32;
+                    start.damage[u] += change.counters as u16;
                 } else {
                     unit.counters = unit.counters.saturating_sub(change.counters.unsigned_abs());
                 }

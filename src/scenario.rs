@@ -658,7 +658,11 @@ impl ScenarioReport {
     pub fn discarded(&self, i: usize) -> BigRational {
         let u = &self.units()[i];
         match u.remaining_health() {
-            Some(r) => self.outcome.solution.tallies.prob(|t| t.damage[i] >= r),
+            Some(r) => self
+                .outcome
+                .solution
+                .tallies
+                .prob(|t| u32::from(t.damage[i]) >= r),
             None => BigRational::from_integer(0.into()),
         }
     }

@@ -306,7 +306,7 @@ fn fill(rows: &mut [Row]) {
             let tallies = resolve_from_roll(&a, &d, roll);
             let remaining = d.remaining_health();
             row.mean = tallies.marginal(|t| t.damage[DEFENDER] as i64).mean();
-            row.p_discard = remaining.map(|r| tallies.prob(|t| t.damage[DEFENDER] >= r));
+            row.p_discard = remaining.map(|r| tallies.prob(|t| u32::from(t.damage[DEFENDER]) >= r));
         }
     }
     let small = rows.iter().all(|r| {

@@ -50,7 +50,9 @@ fn compare(a: &Unit, d: &Unit, o: &AttackOutcome, e: &Counts<Result1>) {
     );
     // The joint law of both damages.
     let joint: BTreeMap<(u32, u32), BigRational> = {
-        let m = o.tallies.map(|t| (t.damage[DEFENDER], t.damage[ATTACKER]));
+        let m = o
+            .tallies
+            .map(|t| (u32::from(t.damage[DEFENDER]), u32::from(t.damage[ATTACKER])));
         m.entries()
             .iter()
             .map(|(k, w)| (*k, ratio(w, m.denom())))

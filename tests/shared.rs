@@ -37,11 +37,20 @@ fn coverage_targets_on_the_shared_sets() {
     let report = check(&db);
     assert!(report.sets.len() >= 6, "{} sets", report.sets.len());
     for s in &report.sets {
-        assert_eq!(s.rows, s.units + s.non_units + s.skipped, "{}: rows unaccounted for", s.set);
+        assert_eq!(
+            s.rows,
+            s.units + s.non_units + s.skipped,
+            "{}: rows unaccounted for",
+            s.set
+        );
         let total: usize = s.abilities.values().sum();
         let not = s.abilities.get("not-understood").copied().unwrap_or(0);
         assert!(total > 50, "{}: {total} abilities", s.set);
-        assert!(not * 100 <= total * 3, "{}: {not} of {total} not understood", s.set);
+        assert!(
+            not * 100 <= total * 3,
+            "{}: {not} of {total} not understood",
+            s.set
+        );
     }
     for sk in &db.skipped {
         assert!(
@@ -90,7 +99,10 @@ fn seed_cards_carry_their_keywords() {
             );
         }
     }
-    assert!(found >= 2, "only {found} seed cards found in the shared sets");
+    assert!(
+        found >= 2,
+        "only {found} seed cards found in the shared sets"
+    );
     for name in ["Jedi Master and Apprentice (B)", "Beyghor Sahdett (B)"] {
         assert!(db.card(name).is_ok(), "{name} is not in the shared sets");
     }
@@ -126,7 +138,10 @@ fn every_shared_unit_fights() {
                     .and_then(|s| s.solve())
                 {
                     Ok(r) => {
-                        assert_eq!(r.outcome.solution.tallies.prob(|_| true), num_rational::BigRational::from_integer(1.into()));
+                        assert_eq!(
+                            r.outcome.solution.tallies.prob(|_| true),
+                            num_rational::BigRational::from_integer(1.into())
+                        );
                         solved += 1;
                     }
                     Err(e) => {
