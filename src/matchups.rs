@@ -304,7 +304,7 @@ pub fn docs_page(db: &CardDb, source: &str) -> Result<String> {
     let _ = writeln!(out, "# Matchups of sample cards\n");
     let _ = writeln!(
         out,
-        "Generated from `{source}` ({} unit cards) by\n\n```sh\n{command}\n```\n\nand checked by `tests/docs.rs::matchups_page_is_fresh`. Every attack is solved exactly with both sides playing optimally for expected damage (conditional text switched off); the tables round the exact values.\n",
+        "Generated from `{source}` ({} unit cards) by\n\n```sh\n{command}\n```\n\nand checked by `tests/it/docs.rs::matchups_page_is_fresh`. Every attack is solved exactly with both sides playing optimally for expected damage (conditional text switched off); the tables round the exact values.\n",
         cards.len()
     );
     out.push_str(&render_markdown(&m, None));

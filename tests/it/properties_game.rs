@@ -113,9 +113,8 @@ proptest! {
     #[test]
     fn keywords_round_trip(i in 0..KEYWORDS.len(), n in 0u32..50) {
         let text = KEYWORDS[i].replace('1', &n.to_string());
-        if let Ok(a) = parse(&text) {
-            prop_assert_eq!(parse(&a.to_string()).unwrap(), a);
-        }
+        let a = parse(&text).unwrap();
+        prop_assert_eq!(parse(&a.to_string()).unwrap(), a);
     }
 
     #[test]

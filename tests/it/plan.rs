@@ -10,22 +10,6 @@ use swtcg_odds::sample::Model;
 use swtcg_odds::unit::Unit;
 
 /// Every face sequence of `n` dice.
-fn seqs(n: u32) -> Vec<Vec<i32>> {
-    let mut out = vec![vec![]];
-    for _ in 0..n {
-        out = out
-            .into_iter()
-            .flat_map(|s: Vec<i32>| {
-                (1..=6).map(move |f| {
-                    let mut t = s.clone();
-                    t.push(f);
-                    t
-                })
-            })
-            .collect();
-    }
-    out
-}
 
 type State = (u32, Vec<(u32, u32)>); // defender counters, per attacker (counters, Stun taken)
 
@@ -56,8 +40,8 @@ fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
             d.counters += s.0;
             let model = Model::new(a.clone(), d.clone());
             let n = a.power.saturating_sub(d.keywords.shields);
-            let faces = seqs(n);
-            let rets = seqs(d.retaliate_dice());
+            let faces = crate::common::sequences(n);
+            let rets = crate::common::sequences(d.retaliate_dice());
             let w = p / BigRational::from_integer(((faces.len() * rets.len()) as i64).into());
             for f in &faces {
                 for r in &rets {

@@ -4,9 +4,7 @@
 //! resolved directly from RULES.md, and every distribution the engine
 //! produces must equal the enumeration to the exact fraction.
 
-mod common;
-
-use common::{Counts, Result1, enumerate};
+use crate::common::{Counts, Result1, enumerate};
 use itertools::iproduct;
 use num_bigint::BigUint;
 use num_rational::BigRational;

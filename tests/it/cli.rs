@@ -218,9 +218,10 @@ fn table_csv_has_every_column() {
     assert_eq!(lines.count(), 2);
 }
 
+/// Writes `text` to a file of its own (tests run in parallel: each gets a
+/// fresh temporary folder, kept until the process ends).
 fn write_tmp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("swtcg-odds-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap().keep();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()

@@ -4,9 +4,7 @@
 //! Retaliate, Intercept) is brute-forced, and the exact value must equal
 //! the solver's, for every objective and both Lucky policies and orders.
 
-mod common;
-
-use common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
+use crate::common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
 use itertools::iproduct;
 use num_rational::BigRational;
 use swtcg_odds::attack::{Objective, Side};

@@ -1,7 +1,7 @@
 //! Checks over the full shared card files (`../shared/reference/lackey/`)
 //! and the seeds (`../shared/seeds/`). They live beside the repository, not
 //! in it, so these tests are ignored by a plain `cargo test`; `.ci/run`
-//! runs them by name (`cargo test --test shared -- --ignored`), and there
+//! runs them by name (`cargo test --test it shared -- --ignored`), and there
 //! they fail, never skip, when the files are missing.
 
 use std::collections::BTreeMap;

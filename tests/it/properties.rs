@@ -261,3 +261,14 @@ fn counterexample_more_evade_with_attacker_deflect() {
     d.keywords.evade = 1;
     assert_eq!(attack(&a, &d).unwrap().defender_damage.at_least(2), q(1, 8));
 }
+
+/// The invariant checks used throughout the tests can fail: a law whose
+/// weights do not sum to its denominator is caught.
+#[test]
+fn invariant_checks_can_fail() {
+    use swtcg_odds::dist::{Dist, Joint};
+    assert!(!Dist::from_pairs([(0, 1u128), (1, 1)], 3).sums_to_one());
+    assert!(Dist::from_pairs([(0, 1u128), (1, 2)], 3).sums_to_one());
+    assert!(!Joint::from_pairs([(7u8, 1u128)], 2).sums_to_one());
+    assert!(Joint::from_pairs([(7u8, 1u128), (7, 1)], 2).sums_to_one());
+}

@@ -1,0 +1,20 @@
+//! The integration tests: one binary, one module per subject (a single
+//! binary links once, which keeps a fresh clone's `cargo test` fast).
+//!
+//! `shared` checks the full shared card files beside the repository; its
+//! tests are ignored here and run by `.ci/run` by name.
+
+mod cards;
+mod cli;
+mod common;
+mod docs;
+mod keywords;
+mod oracle_attack;
+mod oracle_policy;
+mod plan;
+mod properties;
+mod properties_game;
+mod readings;
+mod readings_policy;
+mod shared;
+mod verify;
