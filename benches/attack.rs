@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use swtcg_odds::attack::attack;
-use swtcg_odds::table::Grid;
+use swtcg_odds::table::{Grid, Param};
 use swtcg_odds::unit::Unit;
 
 /// Attacker and defender with every static keyword.
@@ -47,12 +47,10 @@ fn single(c: &mut Criterion) {
 }
 
 fn table(c: &mut Criterion) {
-    let grid = Grid {
-        power: (1..=40).collect(),
-        crit: (0..=4).collect(),
-        parry: (0..=3).collect(),
-        ..Grid::default()
-    };
+    let grid = Grid::new()
+        .with(Param::Power, (1..=40).collect())
+        .with(Param::Crit, (0..=4).collect())
+        .with(Param::Parry, (0..=3).collect());
     assert_eq!(grid.len(), 800);
     c.bench_function(
         "table/power 1..40 x crit 0..4 x parry 0..3 (800 attacks)",

@@ -193,11 +193,25 @@ pub enum Side {
     Defending,
 }
 
-/// What the attacking side maximises and the defending side minimises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the attacking side maximises and the defending side minimises
+/// (the words `damage`, `discard`, `net` everywhere: flags, scenario files,
+/// the web API, JSON).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Objective {
     /// Expected damage counters placed on the defending side's units, each
     /// counted up to its remaining health when that is known.
+    #[default]
     Damage,
     /// Expected number of the defending side's units discarded.
     Discard,

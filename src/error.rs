@@ -125,7 +125,7 @@ fn push_escaped(out: &mut String, c: char) {
 
 /// One line of at most [`MAX_MESSAGE`] characters, control characters
 /// escaped.
-fn one_line(message: &str) -> String {
+pub fn one_line(message: &str) -> String {
     let mut out = String::new();
     for (n, c) in message.chars().enumerate() {
         if n == MAX_MESSAGE {

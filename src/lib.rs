@@ -24,6 +24,7 @@
 
 pub mod attack;
 pub mod cards;
+pub mod cli;
 pub mod dice;
 pub mod dist;
 pub mod error;
@@ -38,6 +39,27 @@ pub mod scenario;
 pub mod table;
 pub mod unit;
 pub mod verify;
+
+/// The names most programs need.
+///
+/// ```
+/// use swtcg_odds::prelude::*;
+/// let out = attack(&Unit::new("a", 2), &Unit::new("d", 1)).unwrap();
+/// assert_eq!(out.defender_damage.mean(), Fraction::from(num_rational::BigRational::from_integer(1.into())).0);
+/// ```
+pub mod prelude {
+    pub use crate::attack::{AttackOutcome, Objective, Side, attack};
+    pub use crate::cards::{Arena, CardDb, Piece};
+    pub use crate::dist::{Dist, Fraction, Num};
+    pub use crate::error::{Error, Result};
+    pub use crate::keywords::{Ability, Keyword, parse};
+    pub use crate::plan::Plan;
+    pub use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
+    pub use crate::report::{AttackReport, DistReport};
+    pub use crate::scenario::Scenario;
+    pub use crate::table::{Format, Grid, Param};
+    pub use crate::unit::{Keywords, Unit};
+}
 
 // The README's Rust examples are compiled and run as doctests.
 #[doc = include_str!("../README.md")]

@@ -22,7 +22,6 @@ use crate::error::{Error, Result};
 use crate::policy::{Game, Policy};
 use crate::scenario::{Scenario, ScenarioReport};
 use crate::unit::{MAX_GAME_WORK, attack_work};
-use ndarray::Array2;
 use num_rational::BigRational;
 use serde_json::{Value, json};
 use std::fmt::Write;
@@ -99,9 +98,9 @@ pub struct Matrix {
     pub attackers: Vec<String>,
     /// Defending cards, in order.
     pub defenders: Vec<String>,
-    /// `grid[[i, j]]`: the index in `cells` of attacker i against defender j
+    /// `grid[i][j]`: the index in `cells` of attacker i against defender j
     /// (`None` for a card against itself).
-    pub grid: Array2<Option<usize>>,
+    pub grid: Vec<Vec<Option<usize>>>,
     /// The computed matchups.
     pub cells: Vec<Cell>,
 }
@@ -109,7 +108,7 @@ pub struct Matrix {
 impl Matrix {
     /// Attacker `i` against defender `j`.
     pub fn cell(&self, i: usize, j: usize) -> Option<&Cell> {
-        self.grid[[i, j]].map(|k| &self.cells[k])
+        self.grid.get(i)?.get(j)?.map(|k| &self.cells[k])
     }
 }
 
@@ -152,11 +151,11 @@ pub fn matrix(attackers: &[&Card], defenders: &[&Card], policy: &Policy) -> Resu
         )));
     }
     let mut pairs = Vec::new();
-    let mut grid = Array2::from_elem((attackers.len(), defenders.len()), None);
+    let mut grid = vec![vec![None; defenders.len()]; attackers.len()];
     for (i, a) in attackers.iter().enumerate() {
         for (j, d) in defenders.iter().enumerate() {
             if !std::ptr::eq(*a, *d) {
-                grid[[i, j]] = Some(pairs.len());
+                grid[i][j] = Some(pairs.len());
                 pairs.push((*a, *d));
             }
         }

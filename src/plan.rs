@@ -20,16 +20,16 @@
 
 use crate::attack::{ATTACKER, DEFENDER, Side};
 use crate::cards::stack::Applied;
-use crate::dist::{Dist, Joint, Num, fraction_string, to_f64};
+use crate::dist::{Dist, Fraction, Joint, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote, read_file};
 use crate::policy::{Game, Policy, solve};
-use crate::report::dist_json;
-use crate::scenario::{DbPaths, FileContext, PolicyFile, UnitFile, pair_specs};
+use crate::report::DistReport;
+use crate::scenario::{DbPaths, FileContext, UnitFile, pair_specs};
 use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
 use num_rational::BigRational;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
+
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// Most steps one plan may have.
@@ -41,11 +41,44 @@ struct PlanFile {
     defender: UnitFile,
     attackers: Vec<UnitFile>,
     steps: Option<Vec<String>>,
-    policy: Option<PolicyFile>,
+    #[serde(default)]
+    policy: Policy,
     #[serde(default)]
     ignore_unknown: bool,
     /// A card database for units given as `"card"` (relative to the file).
     db: Option<DbPaths>,
+}
+
+/// The JSON of a plan (see [`PlanReport::json`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct PlanJson {
+    /// The defender's name.
+    pub defender: String,
+    /// P(the defender is discarded by the end of step k), k from 1.
+    pub defender_discarded_by_step: Vec<Fraction>,
+    /// Each step.
+    pub steps: Vec<StepJson>,
+    /// The law of all the counters placed on the defender.
+    pub total_damage: DistReport,
+    /// The law of all the counters taken back by the attackers.
+    pub damage_taken_back: DistReport,
+    /// Per attacker, the law of the counters it took back.
+    pub damage_taken_back_by_unit: BTreeMap<String, DistReport>,
+    /// Per attacker, P(it was discarded).
+    pub attacker_discarded: BTreeMap<String, Fraction>,
+}
+
+/// One step of a plan.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepJson {
+    /// Its number, from 1.
+    pub step: usize,
+    /// Who attacks.
+    pub attacker: String,
+    /// P(the defender is discarded by the end of this step).
+    pub defender_discarded: Fraction,
+    /// The expected counters this step places on the defender.
+    pub expected_damage: Fraction,
 }
 
 /// A battle plan.
@@ -123,7 +156,7 @@ impl Plan {
     pub fn from_json_in(text: &str, file: &str, base: Option<&std::path::Path>) -> Result<Plan> {
         let text = crate::error::strip_bom(text);
         let file: PlanFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
-        let policy = PolicyFile::policy(&file.policy)?;
+        let policy = file.policy;
         if file.attackers.len() > MAX_ATTACKERS {
             return Err(Error::input(format!(
                 "plan: {} attackers; at most {MAX_ATTACKERS}",
@@ -308,43 +341,47 @@ impl Plan {
 }
 
 impl PlanReport {
-    /// The report as JSON: `defender_discarded_by_step` (P(discarded by the
+    /// The typed result: `defender_discarded_by_step` (P(discarded by the
     /// end of step k), k from 1), per-step details, the law of the total
     /// damage, and the damage taken back, every probability a fraction.
-    pub fn to_json(&self) -> Value {
-        let by_step: Vec<Value> = self
-            .steps
-            .iter()
-            .map(|s| Value::String(fraction_string(&s.defender_discarded)))
-            .collect();
-        let steps: Vec<Value> = self
-            .steps
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                json!({"step": k + 1, "attacker": s.attacker,
-                       "defender_discarded": fraction_string(&s.defender_discarded),
-                       "expected_damage": fraction_string(&s.damage)})
-            })
-            .collect();
-        let mut back = Map::new();
-        let mut disc = Map::new();
-        for (i, a) in self.plan.attackers.iter().enumerate() {
-            back.insert(a.name.clone(), dist_json(&self.taken_back[i]));
-            disc.insert(
-                a.name.clone(),
-                fraction_string(&self.attacker_discarded[i]).into(),
-            );
+    pub fn json(&self) -> PlanJson {
+        let attackers = &self.plan.attackers;
+        PlanJson {
+            defender: self.plan.defender.name.clone(),
+            defender_discarded_by_step: self
+                .steps
+                .iter()
+                .map(|s| Fraction(s.defender_discarded.clone()))
+                .collect(),
+            steps: self
+                .steps
+                .iter()
+                .enumerate()
+                .map(|(k, s)| StepJson {
+                    step: k + 1,
+                    attacker: s.attacker.clone(),
+                    defender_discarded: Fraction(s.defender_discarded.clone()),
+                    expected_damage: Fraction(s.damage.clone()),
+                })
+                .collect(),
+            total_damage: DistReport::of(&self.total_damage),
+            damage_taken_back: DistReport::of(&self.total_taken_back),
+            damage_taken_back_by_unit: attackers
+                .iter()
+                .zip(&self.taken_back)
+                .map(|(a, d)| (a.name.clone(), DistReport::of(d)))
+                .collect(),
+            attacker_discarded: attackers
+                .iter()
+                .zip(&self.attacker_discarded)
+                .map(|(a, p)| (a.name.clone(), Fraction(p.clone())))
+                .collect(),
         }
-        json!({
-            "defender": self.plan.defender.name,
-            "defender_discarded_by_step": by_step,
-            "steps": steps,
-            "total_damage": dist_json(&self.total_damage),
-            "damage_taken_back": dist_json(&self.total_taken_back),
-            "damage_taken_back_by_unit": back,
-            "attacker_discarded": disc,
-        })
+    }
+
+    /// [`Self::json`] as a JSON value.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.json()).unwrap_or_default()
     }
 
     /// The report as text.

@@ -30,11 +30,23 @@ use crate::unit::Unit;
 use num_rational::BigRational;
 use std::collections::HashMap;
 
-/// How the Lucky re-rolls are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the Lucky re-rolls are chosen (the words `optimal`, `simple`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum LuckyPolicy {
     /// Each side picks the re-rolls that serve its objective, knowing the
     /// other side's Lucky is still to come (exact expectimax).
+    #[default]
     Optimal,
     /// The web calculator's play: the attacker re-rolls up to X missed dice,
     /// natural 1s first; the defender forces up to X hitting dice to be
@@ -42,8 +54,20 @@ pub enum LuckyPolicy {
     Simple,
 }
 
-/// How the two sides' Lucky take turns in the re-roll POP.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How the two sides' Lucky take turns in the re-roll POP (the words
+/// `pop`, `pop-defender-first`, `attacker-first`, `defender-first`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum LuckyOrder {
     /// The rules' POP: the players alternate, the attacker's player first;
     /// each may use its Lucky once or pass, and the POP ends when both pass
@@ -71,14 +95,16 @@ impl LuckyOrder {
     }
 }
 
-/// The policy of a scenario.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The policy of a scenario (in files: `{"objective": ..., "lucky": ...,
+/// "lucky_order": ...}`, each optional).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Policy {
     /// What the attacking side maximises and the defending side minimises.
     pub objective: Objective,
     /// How Lucky is played.
     pub lucky: LuckyPolicy,
-    /// Whose Lucky comes first.
+    /// How the two sides' Lucky take turns.
     pub lucky_order: LuckyOrder,
 }
 

@@ -1,68 +1,103 @@
-//! Output: exact distributions as JSON (fractions as `"num/den"` strings) and
-//! as readable text tables with fractions and percentages.
+//! Output: typed results that derive `Serialize` (exact probabilities as
+//! [`Fraction`]s, written `"num/den"`), and readable text with fractions and
+//! percentages. The JSON contract is in `docs/json.md`.
 
 use crate::attack::AttackOutcome;
-use crate::dist::{Dist, Weight, fraction_string, to_f64};
+use crate::dist::{Dist, Fraction, Weight, fraction_string, to_f64};
 use num_rational::BigRational;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// `{"pmf": {"<k>": "<p>", ...}, "mean": "<p>"}`: every outcome with non-zero
-/// probability, as reduced fractions.
-pub fn dist_json<W: Weight>(d: &Dist<W>) -> Value {
-    let mut pmf = Map::new();
-    for (k, p) in d.pmf() {
-        if p != BigRational::from_integer(0.into()) {
-            pmf.insert(k.to_string(), Value::String(fraction_string(&p)));
-        }
-    }
-    json!({"pmf": pmf, "mean": fraction_string(&d.mean())})
+/// A distribution in a result: `{"pmf": {"<k>": "<p>", ...}, "mean":
+/// "<p>"}`, every outcome with non-zero probability, as reduced fractions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DistReport {
+    /// P(X = k) for each outcome `k` with non-zero probability.
+    pub pmf: BTreeMap<String, Fraction>,
+    /// The expectation.
+    pub mean: Fraction,
 }
 
-/// The JSON object of `attack --json`: `hits`, `defender_damage`,
-/// `attacker_damage` (each a [`dist_json`]), `defender_discarded` and
-/// `attacker_discarded` when the matching health is known, and the
-/// probabilities that each side's Stun lands.
-pub fn attack_json<W: Weight>(o: &AttackOutcome<W>) -> Map<String, Value> {
-    attack_keys(
-        &o.hits,
-        [&o.defender_damage, &o.attacker_damage],
-        [o.defender_discarded(), o.attacker_discarded()],
-        [o.attacker_stun_lands(), o.defender_stun_lands()],
-    )
-}
-
-/// The keys of `attack --json` (shared by every command that reports an
-/// attack): the hits; `damage` and `discarded` of the defender then the
-/// attacker (a discard probability only where health is known); `stun`
-/// landing for the attacker then the defender.
-pub fn attack_keys<W: Weight>(
-    hits: &Dist<W>,
-    damage: [&Dist<W>; 2],
-    discarded: [Option<BigRational>; 2],
-    stun: [BigRational; 2],
-) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("hits".into(), dist_json(hits));
-    m.insert("defender_damage".into(), dist_json(damage[0]));
-    m.insert("attacker_damage".into(), dist_json(damage[1]));
-    for (key, p) in ["defender_discarded", "attacker_discarded"]
-        .iter()
-        .zip(&discarded)
-    {
-        if let Some(p) = p {
-            m.insert(key.to_string(), fraction_string(p).into());
+impl DistReport {
+    /// The report of a distribution.
+    pub fn of<W: Weight>(d: &Dist<W>) -> DistReport {
+        let zero = BigRational::from_integer(0.into());
+        DistReport {
+            pmf: d
+                .pmf()
+                .into_iter()
+                .filter(|(_, p)| *p != zero)
+                .map(|(k, p)| (k.to_string(), Fraction(p)))
+                .collect(),
+            mean: Fraction(d.mean()),
         }
     }
-    m.insert(
-        "attacker_stun_lands".into(),
-        fraction_string(&stun[0]).into(),
-    );
-    m.insert(
-        "defender_stun_lands".into(),
-        fraction_string(&stun[1]).into(),
-    );
-    m
+}
+
+/// The result of one attack (`attack --json`, and the first keys of every
+/// command that reports an attack): the hits, the damage to the defender
+/// and to the attacker, P(discarded) where health is known, and P(each
+/// side's Stun lands).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AttackReport {
+    /// Hits of the final roll.
+    pub hits: DistReport,
+    /// Counters placed on the unit that defended.
+    pub defender_damage: DistReport,
+    /// Counters placed on the attacker.
+    pub attacker_damage: DistReport,
+    /// P(the defender is discarded), when its health is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defender_discarded: Option<Fraction>,
+    /// P(the attacker is discarded), when its health is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attacker_discarded: Option<Fraction>,
+    /// P(the attacker placed counters: its Stun lands).
+    pub attacker_stun_lands: Fraction,
+    /// P(the defender placed counters: its Stun lands).
+    pub defender_stun_lands: Fraction,
+}
+
+impl AttackReport {
+    /// The report of a static attack.
+    pub fn of<W: Weight>(o: &AttackOutcome<W>) -> AttackReport {
+        AttackReport::from_parts(
+            &o.hits,
+            [&o.defender_damage, &o.attacker_damage],
+            [o.defender_discarded(), o.attacker_discarded()],
+            [o.attacker_stun_lands(), o.defender_stun_lands()],
+        )
+    }
+
+    /// The report from its parts: the hits; `damage` and `discarded` of the
+    /// defender then the attacker; `stun` landing for the attacker then the
+    /// defender.
+    pub fn from_parts<W: Weight>(
+        hits: &Dist<W>,
+        damage: [&Dist<W>; 2],
+        discarded: [Option<BigRational>; 2],
+        stun: [BigRational; 2],
+    ) -> AttackReport {
+        let [dd, ad] = discarded;
+        let [sa, sd] = stun;
+        AttackReport {
+            hits: DistReport::of(hits),
+            defender_damage: DistReport::of(damage[0]),
+            attacker_damage: DistReport::of(damage[1]),
+            defender_discarded: dd.map(Fraction),
+            attacker_discarded: ad.map(Fraction),
+            attacker_stun_lands: Fraction(sa),
+            defender_stun_lands: Fraction(sd),
+        }
+    }
+}
+
+/// A result as pretty JSON, with a final newline.
+pub fn to_json_text<T: Serialize + ?Sized>(value: &T) -> String {
+    // Results are plain data (strings, numbers, maps with string keys):
+    // serialising them cannot fail.
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }
 
 /// A probability as `"num/den (12.34%)"`.
@@ -116,15 +151,16 @@ pub fn dist_text<W: Weight>(title: &str, d: &Dist<W>) -> String {
     let mean = d.mean();
     let _ = writeln!(
         out,
-        "  expected: {} = {:.4}",
+        "  expected value: {} = {:.4}",
         fraction_string(&mean),
         to_f64(&mean)
     );
     out
 }
 
-/// The human report of an attack.
-pub fn attack_text<W: Weight>(o: &AttackOutcome<W>) -> String {
+/// The human report of an attack; the Stun lines only for a side whose
+/// Stun is in play (`stun`: the attacker's, the defender's).
+pub fn attack_text<W: Weight>(o: &AttackOutcome<W>, stun: [bool; 2]) -> String {
     let mut out = String::new();
     out.push_str(&dist_text("Damage to the defender", &o.defender_damage));
     out.push('\n');
@@ -143,15 +179,19 @@ pub fn attack_text<W: Weight>(o: &AttackOutcome<W>) -> String {
     if let Some(p) = o.attacker_discarded() {
         let _ = writeln!(out, "P(attacker discarded) = {}", fraction_and_percent(&p));
     }
-    let _ = writeln!(
-        out,
-        "P(attacker's Stun lands) = {}",
-        fraction_and_percent(&o.attacker_stun_lands())
-    );
-    let _ = writeln!(
-        out,
-        "P(defender's Stun lands) = {}",
-        fraction_and_percent(&o.defender_stun_lands())
-    );
+    if stun[0] {
+        let _ = writeln!(
+            out,
+            "P(attacker's Stun lands) = {}",
+            fraction_and_percent(&o.attacker_stun_lands())
+        );
+    }
+    if stun[1] {
+        let _ = writeln!(
+            out,
+            "P(defender's Stun lands) = {}",
+            fraction_and_percent(&o.defender_stun_lands())
+        );
+    }
     out
 }

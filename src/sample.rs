@@ -70,8 +70,17 @@ impl Rng {
     }
 }
 
-/// A deliberately wrong rule, for testing that `verify` catches it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Most trials one `sample` run may simulate.
+pub const MAX_TRIALS: u64 = 100_000_000;
+/// Most dice one `sample` run may roll in all (trials × dice per attack).
+pub const MAX_SAMPLE_WORK: u64 = 1_000_000_000;
+
+/// A deliberately wrong rule, for testing that `verify` catches it (the
+/// words `crit-per-six`, `parry-on-two`, `fury-on-reroll`, `armor-ignored`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// Critical Hit added once per natural 6 (the rule: once per attack).
     CritPerSix,
@@ -83,50 +92,33 @@ pub enum Variant {
     ArmorIgnored,
 }
 
-impl Variant {
-    /// The variant named `name` (`crit-per-six`, `parry-on-two`,
-    /// `fury-on-reroll`, `armor-ignored`).
-    pub fn parse(name: &str) -> Result<Variant> {
-        Ok(match name {
-            "crit-per-six" => Variant::CritPerSix,
-            "parry-on-two" => Variant::ParryOnTwo,
-            "fury-on-reroll" => Variant::FuryOnReroll,
-            "armor-ignored" => Variant::ArmorIgnored,
-            other => {
-                return Err(Error::input(format!(
-                    "--variant: '{other}' is not one of crit-per-six, parry-on-two, fury-on-reroll, armor-ignored"
-                )));
-            }
-        })
-    }
-}
-
-/// What a sample counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a sample counts (the words `hits`, `defender_damage`,
+/// `attacker_damage`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Quantity {
     /// Hits of the final roll.
     Hits,
     /// Counters placed on the defender.
+    #[default]
+    #[value(name = "defender_damage")]
     DefenderDamage,
     /// Counters placed on the attacker.
+    #[value(name = "attacker_damage")]
     AttackerDamage,
 }
 
 impl Quantity {
-    /// The quantity named `name` (`hits`, `defender_damage`, `attacker_damage`).
-    pub fn parse(name: &str) -> Result<Quantity> {
-        Ok(match name {
-            "hits" => Quantity::Hits,
-            "defender_damage" => Quantity::DefenderDamage,
-            "attacker_damage" => Quantity::AttackerDamage,
-            other => {
-                return Err(Error::input(format!(
-                    "--quantity: '{other}' is not one of hits, defender_damage, attacker_damage"
-                )));
-            }
-        })
-    }
-
     /// Its name.
     pub fn name(&self) -> &'static str {
         match self {
@@ -277,6 +269,65 @@ impl Model {
             .map(|_| rng.d6())
             .collect();
         self.resolve(&faces, &r)
+    }
+
+    /// The model the `sample` command runs for two units given by flags:
+    /// refused where the simulator would not play what the exact model
+    /// solves (optimal Lucky, or Deflect choices with Lucky), so that
+    /// `verify` compares like with like. `lucky_policy_given`: the user
+    /// chose the Lucky policy.
+    pub fn for_flags(
+        a: Unit,
+        d: Unit,
+        policy: &crate::policy::Policy,
+        lucky_policy_given: bool,
+        variant: Option<Variant>,
+    ) -> Result<Model> {
+        use crate::policy::{LuckyOrder, LuckyPolicy};
+        let lucky = a.keywords.lucky > 0 || d.keywords.lucky > 0;
+        if lucky && (!lucky_policy_given || policy.lucky != LuckyPolicy::Simple) {
+            return Err(Error::input(
+                "sample plays simple Lucky only: add --lucky-policy simple (so that verify compares like with like)",
+            ));
+        }
+        if lucky && (d.keywords.deflect > 0 || a.keywords.deflect > 0) {
+            return Err(Error::input(
+                "sample: with Lucky the exact model plays Deflect optimally, which the sampler does not; drop --deflect / --attacker-deflect",
+            ));
+        }
+        let attacker_first =
+            policy.lucky_order.played(LuckyPolicy::Simple) == LuckyOrder::AttackerFirst;
+        let mut model = Model::new(a, d);
+        model.attacker_first = attacker_first;
+        model.variant = variant;
+        Ok(model)
+    }
+
+    /// [`Self::sample`], refused before it starts when it would take more
+    /// than [`MAX_SAMPLE_WORK`] dice rolls in all (about 10 s) or no trials.
+    pub fn sample_bounded(
+        &self,
+        quantity: Quantity,
+        trials: u64,
+        seed: u64,
+    ) -> Result<BTreeMap<i64, u64>> {
+        let dice = self.attacker.dice() as u64
+            + self.attacker.keywords.fury as u64
+            + self.attacker.keywords.lucky as u64
+            + self.defender.keywords.lucky as u64
+            + self.defender.retaliate_dice() as u64
+            + 1;
+        if trials == 0 || trials > MAX_TRIALS {
+            return Err(Error::input(format!(
+                "--trials {trials}: must be between 1 and {MAX_TRIALS}"
+            )));
+        }
+        if trials.saturating_mul(dice) > MAX_SAMPLE_WORK {
+            return Err(Error::input(format!(
+                "--trials {trials} of about {dice} dice each is beyond {MAX_SAMPLE_WORK} dice rolls (about 10 s): fewer trials"
+            )));
+        }
+        Ok(self.sample(quantity, trials, seed))
     }
 
     /// `trials` attacks from `seed`: outcome of `quantity` → count.

@@ -19,15 +19,16 @@
 use crate::attack::{ATTACKER, MAX_UNITS, Objective, Side, Tally, used};
 use crate::cards::stack::{Applied, Fielded, Switches, bystander, pair};
 use crate::cards::{Arena, CardDb, Piece};
-use crate::dist::{Dist, Num, fraction_string, to_f64};
+use crate::dist::{Dist, Fraction, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote, read_file};
 use crate::keywords::{Ability, parse};
 use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, aimed_foresight, solve};
-use crate::report::{attack_keys, dist_json, dist_text, fraction_and_percent};
+use crate::report::{AttackReport, DistReport, dist_text, fraction_and_percent};
 use crate::unit::{Keywords, Unit};
 use num_rational::BigRational;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// A unit as written in scenario and plan files: numbers and keyword
@@ -295,29 +296,6 @@ pub(crate) fn other_unit(s: &Spec, facing: &Spec) -> Result<(Unit, Vec<Applied>)
     }
 }
 
-/// The policy words of scenario and plan files.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct PolicyFile {
-    objective: Option<String>,
-    lucky: Option<String>,
-    lucky_order: Option<String>,
-}
-
-impl PolicyFile {
-    /// The policy (defaults where a word is missing).
-    pub(crate) fn policy(file: &Option<PolicyFile>) -> Result<Policy> {
-        match file {
-            Some(p) => Policy::from_words(
-                p.objective.as_deref(),
-                p.lucky.as_deref(),
-                p.lucky_order.as_deref(),
-            ),
-            None => Ok(Policy::default()),
-        }
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
@@ -325,7 +303,8 @@ struct ScenarioFile {
     defender: UnitFile,
     #[serde(default)]
     others: Vec<UnitFile>,
-    policy: Option<PolicyFile>,
+    #[serde(default)]
+    policy: Policy,
     #[serde(default)]
     ignore_unknown: bool,
     /// A card database for units given as `"card"` (relative to the file).
@@ -364,68 +343,6 @@ pub struct Scenario {
     /// Conditions the cards cannot decide and nobody switched on
     /// (`card`, `text`).
     pub waiting: Vec<(String, String)>,
-}
-
-/// Parses a policy word for `field`, naming the accepted words on error.
-fn word<T: Copy>(field: &str, text: Option<&str>, default: T, words: &[(&str, T)]) -> Result<T> {
-    let Some(text) = text else {
-        return Ok(default);
-    };
-    words
-        .iter()
-        .find(|(w, _)| w.eq_ignore_ascii_case(text))
-        .map(|(_, v)| *v)
-        .ok_or_else(|| {
-            let names: Vec<&str> = words.iter().map(|w| w.0).collect();
-            Error::input(format!(
-                "policy.{field}: '{text}' is not one of {}",
-                names.join(", ")
-            ))
-        })
-}
-
-impl Policy {
-    /// Parses the policy words of a scenario (`objective`, `lucky`,
-    /// `lucky_order`), each optional.
-    pub fn from_words(
-        objective: Option<&str>,
-        lucky: Option<&str>,
-        lucky_order: Option<&str>,
-    ) -> Result<Policy> {
-        let d = Policy::default();
-        Ok(Policy {
-            objective: word(
-                "objective",
-                objective,
-                d.objective,
-                &[
-                    ("damage", Objective::Damage),
-                    ("discard", Objective::Discard),
-                    ("net", Objective::Net),
-                ],
-            )?,
-            lucky: word(
-                "lucky",
-                lucky,
-                d.lucky,
-                &[
-                    ("optimal", LuckyPolicy::Optimal),
-                    ("simple", LuckyPolicy::Simple),
-                ],
-            )?,
-            lucky_order: word(
-                "lucky_order",
-                lucky_order,
-                d.lucky_order,
-                &[
-                    ("pop", LuckyOrder::Pop),
-                    ("pop-defender-first", LuckyOrder::PopDefenderFirst),
-                    ("attacker-first", LuckyOrder::AttackerFirst),
-                    ("defender-first", LuckyOrder::DefenderFirst),
-                ],
-            )?,
-        })
-    }
 }
 
 /// Parses the keyword texts of unit `name`: the abilities, and (with
@@ -497,7 +414,7 @@ impl Scenario {
     ) -> Result<Scenario> {
         let text = crate::error::strip_bom(text);
         let file: ScenarioFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
-        let policy = PolicyFile::policy(&file.policy)?;
+        let policy = file.policy;
         let force = ForceFile::budgets(&file.force);
         let others_count = file.others.len() + 2;
         if others_count > MAX_UNITS {
@@ -625,20 +542,125 @@ pub struct ScenarioReport {
     pub aimed: [Option<(u32, BigRational)>; 2],
 }
 
-/// `{"best_guess": k, "probability": p, "by_guess": {...}}` for a hits law.
-/// With `aimed`, also `"aimed": {"best_guess": k, "probability": p}`: the
-/// best guess when the guesser aims its re-rolls at it.
-fn guess_json(hits: &Dist<Num>, aimed: &Option<(u32, BigRational)>) -> Value {
-    let best = hits.mode();
-    let mut by = Map::new();
-    for (k, p) in hits.pmf() {
-        by.insert(k.to_string(), fraction_string(&p).into());
+/// The JSON of a scenario (see [`ScenarioReport::json`]; the contract is
+/// in `docs/json.md`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ScenarioJson {
+    /// The keys of `attack --json`, for the unit that ended up defending.
+    #[serde(flatten)]
+    pub attack: AttackReport,
+    /// The damage to each unit, by name.
+    pub damage_by_unit: BTreeMap<String, DistReport>,
+    /// P(discarded) of each unit, by name.
+    pub discarded_by_unit: BTreeMap<String, Fraction>,
+    /// The unit that ended up defending, with probability 1.
+    pub defending_unit: BTreeMap<String, Fraction>,
+    /// `"<unit>: <ability>"` → how often it was used.
+    pub used: BTreeMap<String, Fraction>,
+    /// The attacker's Foresight guess, when it has Foresight.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub foresight: Option<GuessReport>,
+    /// The defender's Forewarning guess, when it has Forewarning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forewarning: Option<GuessReport>,
+    /// The objective and its exact value.
+    pub objective: ObjectiveReport,
+    /// The options weighed at the declare step by the defending side.
+    pub declare_options: Vec<DeclareOption>,
+    /// Keyword texts ignored (`"ignore_unknown": true`).
+    pub ignored: Vec<Ignored>,
+    /// Card conditions applied.
+    pub applied: Vec<Applied>,
+    /// Card conditions waiting for `--condition`.
+    pub waiting: Vec<Waiting>,
+}
+
+/// A Foresight (or Forewarning) guess.
+#[derive(Clone, Debug, Serialize)]
+pub struct GuessReport {
+    /// The most likely number of hits (re-rolls played for damage).
+    pub best_guess: i64,
+    /// Its probability.
+    pub probability: Fraction,
+    /// P(final hits = k) for every k.
+    pub by_guess: BTreeMap<String, Fraction>,
+    /// The best guess and its probability when the guesser's Lucky aims at
+    /// it (with Lucky only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aimed: Option<AimedGuess>,
+}
+
+/// The best guess when re-rolls aim at it.
+#[derive(Clone, Debug, Serialize)]
+pub struct AimedGuess {
+    /// The guess.
+    pub best_guess: u32,
+    /// Its probability.
+    pub probability: Fraction,
+}
+
+impl GuessReport {
+    fn of(hits: &Dist<Num>, aimed: &Option<(u32, BigRational)>) -> GuessReport {
+        let best = hits.mode();
+        GuessReport {
+            best_guess: best,
+            probability: Fraction(hits.prob(best)),
+            by_guess: hits
+                .pmf()
+                .into_iter()
+                .map(|(k, p)| (k.to_string(), Fraction(p)))
+                .collect(),
+            aimed: aimed.as_ref().map(|(g, p)| AimedGuess {
+                best_guess: *g,
+                probability: Fraction(p.clone()),
+            }),
+        }
     }
-    let mut v = json!({"best_guess": best, "probability": fraction_string(&hits.prob(best)), "by_guess": by});
-    if let Some((g, p)) = aimed {
-        v["aimed"] = json!({"best_guess": g, "probability": fraction_string(p)});
-    }
-    v
+}
+
+/// The objective and its exact value.
+#[derive(Clone, Debug, Serialize)]
+pub struct ObjectiveReport {
+    /// Its name.
+    pub name: Objective,
+    /// The exact expected value under the policy.
+    pub value: Fraction,
+    /// The same, as a float (display only).
+    pub value_f64: f64,
+}
+
+/// One option weighed at the declare step.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeclareOption {
+    /// The unit defending.
+    pub defending: String,
+    /// Whether a Retaliate with a cost was activated.
+    pub retaliate_paid: bool,
+    /// The Retaliates activated: (its number among the unit's Retaliates,
+    /// from 1; its dice).
+    pub retaliates: Vec<(usize, u32)>,
+    /// The options taken before the roll.
+    pub options: Vec<String>,
+    /// The exact value of the attack so declared.
+    pub value: Fraction,
+}
+
+/// A keyword text ignored.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ignored {
+    /// The unit.
+    pub unit: String,
+    /// The text.
+    pub text: String,
+}
+
+/// A condition waiting for `--condition`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Waiting {
+    /// The card.
+    pub card: String,
+    /// The condition's text.
+    pub text: String,
 }
 
 impl ScenarioReport {
@@ -741,86 +763,104 @@ impl ScenarioReport {
         out
     }
 
-    /// The JSON result: the keys of `attack --json` (for the unit that ended
-    /// up defending), plus `damage_by_unit`, `discarded_by_unit`,
+    /// The typed result: the keys of `attack --json` (for the unit that
+    /// ended up defending), plus `damage_by_unit`, `discarded_by_unit`,
     /// `defending_unit`, `used`, `foresight` / `forewarning`, the
-    /// objective's exact value, the declare options and ignored keywords.
-    pub fn to_json(&self) -> Value {
+    /// objective's exact value, the declare options, ignored keywords and
+    /// the conditions applied and waiting.
+    pub fn json(&self) -> ScenarioJson {
         let units = self.units();
         let d = self.outcome.declared.defending;
         let sol = &self.outcome.solution;
         let hits = self.hits();
         let discarded = |i: usize| units[i].health.map(|_| self.discarded(i));
         let stun = |i: usize| sol.tallies.prob(|t| t.damaged_by & (1 << i) != 0);
-        let mut m = attack_keys(
+        let attack = AttackReport::from_parts(
             &hits,
             [&self.damage(d), &self.damage(ATTACKER)],
             [discarded(d), discarded(ATTACKER)],
             [stun(ATTACKER), stun(d)],
         );
-        let mut by_unit = Map::new();
-        let mut disc = Map::new();
-        for (i, u) in units.iter().enumerate() {
-            by_unit.insert(u.name.clone(), dist_json(&self.damage(i)));
-            disc.insert(u.name.clone(), fraction_string(&self.discarded(i)).into());
-        }
-        m.insert("damage_by_unit".into(), Value::Object(by_unit));
-        m.insert("discarded_by_unit".into(), Value::Object(disc));
-        let mut defending = Map::new();
-        defending.insert(units[d].name.clone(), "1/1".into());
-        m.insert("defending_unit".into(), Value::Object(defending));
-        let mut used = Map::new();
-        for (k, p) in self.used() {
-            used.insert(k, fraction_string(&p).into());
-        }
-        m.insert("used".into(), Value::Object(used));
-        if units[ATTACKER].keywords.foresight.is_some() {
-            m.insert("foresight".into(), guess_json(&hits, &self.aimed[0]));
-        }
-        if units[d].keywords.forewarning.is_some() {
-            m.insert("forewarning".into(), guess_json(&hits, &self.aimed[1]));
-        }
         let policy = &self.scenario.game.policy;
-        m.insert(
-            "objective".into(),
-            json!({
-                "name": objective_name(policy.objective),
-                "value": fraction_string(&sol.value),
-                "value_f64": to_f64(&sol.value),
-            }),
-        );
-        let options: Vec<Value> = self
-            .outcome
-            .options
-            .iter()
-            .map(|(o, v)| {
-                json!({
-                    "defending": units[o.defending].name,
-                    "retaliate_paid": o.retaliate_paid,
-                    "value": fraction_string(v),
+        ScenarioJson {
+            attack,
+            damage_by_unit: units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (u.name.clone(), DistReport::of(&self.damage(i))))
+                .collect(),
+            discarded_by_unit: units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (u.name.clone(), Fraction(self.discarded(i))))
+                .collect(),
+            defending_unit: BTreeMap::from([(
+                units[d].name.clone(),
+                Fraction(BigRational::from_integer(1.into())),
+            )]),
+            used: self
+                .used()
+                .into_iter()
+                .map(|(k, p)| (k, Fraction(p)))
+                .collect(),
+            foresight: units[ATTACKER]
+                .keywords
+                .foresight
+                .is_some()
+                .then(|| GuessReport::of(&hits, &self.aimed[0])),
+            forewarning: units[d]
+                .keywords
+                .forewarning
+                .is_some()
+                .then(|| GuessReport::of(&hits, &self.aimed[1])),
+            objective: ObjectiveReport {
+                name: policy.objective,
+                value: Fraction(sol.value.clone()),
+                value_f64: to_f64(&sol.value),
+            },
+            declare_options: self
+                .outcome
+                .options
+                .iter()
+                .map(|(o, v)| DeclareOption {
+                    defending: units[o.defending].name.clone(),
+                    retaliate_paid: o.retaliate_paid,
+                    retaliates: o.retaliates.iter().map(|&(r, x)| (r + 1, x)).collect(),
+                    options: o
+                        .boosts
+                        .iter()
+                        .map(|&(u, b)| {
+                            format!("{}: {}", units[u].name, units[u].keywords.boosts[b].text)
+                        })
+                        .collect(),
+                    value: Fraction(v.clone()),
                 })
-            })
-            .collect();
-        m.insert("declare_options".into(), Value::Array(options));
-        let ignored: Vec<Value> = self
-            .scenario
-            .ignored
-            .iter()
-            .map(|(u, t)| json!({"unit": u, "text": t}))
-            .collect();
-        m.insert("ignored".into(), Value::Array(ignored));
-        m.insert(
-            "applied".into(),
-            serde_json::to_value(&self.scenario.applied).unwrap_or(Value::Null),
-        );
-        let waiting: Vec<Value> = self
-            .scenario
-            .waiting
-            .iter()
-            .map(|(c, t)| json!({"card": c, "text": t}))
-            .collect();
-        m.insert("waiting".into(), Value::Array(waiting));
-        Value::Object(m)
+                .collect(),
+            ignored: self
+                .scenario
+                .ignored
+                .iter()
+                .map(|(u, t)| Ignored {
+                    unit: u.clone(),
+                    text: t.clone(),
+                })
+                .collect(),
+            applied: self.scenario.applied.clone(),
+            waiting: self
+                .scenario
+                .waiting
+                .iter()
+                .map(|(c, t)| Waiting {
+                    card: c.clone(),
+                    text: t.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// [`Self::json`] as a JSON value.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self.json()).unwrap_or(Value::Null)
     }
 
     /// The human report.

@@ -1,26 +1,36 @@
 //! Tables over parameter ranges: expected damage and P(discard) for every
-//! combination of the given values, as Markdown, CSV or JSON.
+//! combination of the given values, as Markdown, CSV or JSON, in rows or as
+//! a grid of one parameter against another (`--pivot`).
 //!
-//! Ranges are written `N`, `A..B` (inclusive), or comma lists of those
-//! (`0,2..4`); on/off parameters take `on`, `off` or `both`.
+//! Every flag of `attack` is a [`Param`]: the one place where the words a
+//! user types for a unit's numbers and keywords are read into units (the
+//! `attack` command reads its flags through it too). Ranges are written `N`,
+//! `A..B` (inclusive), or comma lists of those (`0,2..4`); on/off
+//! parameters take `on`, `off` or `both`.
+//!
+//! Rows are computed the way the design says: the dice law is computed once
+//! per (dice, Accuracy, Armor, Fury), the damage steps once per distinct
+//! strike and per set of the other keywords, and each row only combines
+//! them, in machine integers where they fit.
 //!
 //! ```
-//! use swtcg_odds::table::{Grid, parse_range};
-//! let mut grid = Grid::default();
-//! grid.power = parse_range("--power", "1..3").unwrap();
+//! use swtcg_odds::table::{Grid, Param};
+//! let grid = Grid::new().with(Param::Power, vec![1, 2, 3]);
 //! let rows = grid.rows().unwrap();
 //! assert_eq!(rows.len(), 3);
 //! assert_eq!(rows[2].mean.to_string(), "3/2"); // 3 dice hitting on 4+
 //! ```
 
-use crate::attack::{DEFENDER, resolve_from_roll, roll, total_dice};
-use crate::dice::Roll;
-use crate::dist::{Joint, Num, Weight, fits_u128};
-use crate::dist::{fraction_string, to_f64};
+use crate::attack::{Arena, DEFENDER, Tally, attack_dice, strikes, total_dice};
+use crate::dice::{Roll, attack_roll};
+use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
-use crate::unit::{MAX_STATIC_WORK, Unit, attack_work};
+use crate::policy::{Game, Policy, solve};
+use crate::unit::{MAX_GAME_WORK, MAX_STATIC_WORK, Unit, attack_work};
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde::ser::SerializeMap;
 use std::fmt::Write;
 
 /// Most values one range may expand to.
@@ -28,18 +38,216 @@ pub const MAX_RANGE_LEN: usize = 10_000;
 /// Most rows one table may have.
 pub const MAX_ROWS: usize = 200_000;
 
-/// Parses a range of integers for the flag `flag`: `N`, `A..B` or `A..=B`
-/// (both inclusive), or a comma list of those.
-pub fn parse_range<T: TryFrom<i64>>(flag: &str, text: &str) -> Result<Vec<T>> {
+/// How a parameter's values are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number from 0.
+    Count,
+    /// A whole number, possibly negative (Accuracy).
+    Signed,
+    /// On or off (1 or 0).
+    Switch,
+    /// A health, at least 1 (0: not given).
+    Health,
+}
+
+macro_rules! params {
+    ($($variant:ident, $name:literal, $kind:ident, $doc:literal;)*) => {
+        /// One number or keyword of the attacker or the defender, named as
+        /// its flag.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Param {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Param {
+            /// Every parameter, in column order.
+            pub const ALL: &'static [Param] = &[$(Param::$variant,)*];
+
+            /// Its flag's name (without `--`), and its column's.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Param::$variant => $name,)*
+                }
+            }
+
+            /// How its values are written.
+            pub fn kind(self) -> Kind {
+                match self {
+                    $(Param::$variant => Kind::$kind,)*
+                }
+            }
+
+            /// What it means, for help texts.
+            pub fn doc(self) -> &'static str {
+                match self {
+                    $(Param::$variant => $doc,)*
+                }
+            }
+        }
+    };
+}
+
+params! {
+    Power, "power", Count, "Attacker's power (attack dice).";
+    Accuracy, "accuracy", Signed, "Attacker's Accuracy (may be negative).";
+    Armor, "armor", Switch, "Defender has Armor.";
+    Shields, "shields", Count, "Defender's Shields X.";
+    Fury, "fury", Count, "Attacker's Fury X.";
+    Crit, "crit", Count, "Attacker's Critical Hit X.";
+    Parry, "parry", Count, "Defender's Parry X.";
+    Evade, "evade", Count, "Defender's Evade X.";
+    Deflect, "deflect", Count, "Defender's Deflect X (deflected damage goes to the attacker).";
+    Health, "health", Health, "Defender's health (adds P(discard)).";
+    Ferocity, "ferocity", Switch, "Attacker has Ferocity.";
+    Stun, "stun", Count, "Attacker's Stun X.";
+    Lucky, "lucky", Count, "Attacker's Lucky X (re-rolls up to X of its dice).";
+    Retaliate, "retaliate", Count, "Defender's Retaliate X (dice of damage to the attacker).";
+    Fortitude, "fortitude", Switch, "Defender has Fortitude.";
+    DefenderFerocity, "defender-ferocity", Switch, "Defender has Ferocity (its deflected and Retaliate damage can't be prevented).";
+    Counters, "counters", Count, "Damage counters already on the defender.";
+    DefenderStun, "defender-stun", Count, "Defender's Stun X (lands when it damages the attacker).";
+    DefenderLucky, "defender-lucky", Count, "Defender's Lucky X (forces up to X attack dice to be re-rolled).";
+    AttackerHealth, "attacker-health", Health, "Attacker's health.";
+    AttackerCounters, "attacker-counters", Count, "Damage counters already on the attacker.";
+    AttackerArmor, "attacker-armor", Switch, "Attacker has Armor (Retaliate dice need 5+).";
+    AttackerEvade, "attacker-evade", Count, "Attacker's Evade X (against deflected and Retaliate damage).";
+    AttackerDeflect, "attacker-deflect", Count, "Attacker's Deflect X (against deflected and Retaliate damage).";
+    AttackerFortitude, "attacker-fortitude", Switch, "Attacker has Fortitude.";
+}
+
+/// The columns every machine-readable table carries (today's keys).
+pub const CORE: [Param; 10] = [
+    Param::Power,
+    Param::Accuracy,
+    Param::Armor,
+    Param::Shields,
+    Param::Fury,
+    Param::Crit,
+    Param::Parry,
+    Param::Evade,
+    Param::Deflect,
+    Param::Health,
+];
+
+impl Param {
+    /// The parameter named `name` (a flag without `--`).
+    pub fn from_name(name: &str) -> Option<Param> {
+        Param::ALL.iter().copied().find(|p| p.name() == name)
+    }
+
+    /// Its value when not given: power 1, everything else 0 (off, health
+    /// unknown).
+    pub fn neutral(self) -> i64 {
+        if self == Param::Power { 1 } else { 0 }
+    }
+
+    /// Parses one value of this parameter, naming the flag on error.
+    pub fn value(self, text: &str) -> Result<i64> {
+        let flag = format!("--{}", self.name());
+        match self.kind() {
+            Kind::Switch => match parse_switch(&flag, text)?.as_slice() {
+                [b] => Ok(*b as i64),
+                _ => Err(Error::input(format!("{flag} '{text}': give on or off"))),
+            },
+            _ => match parse_range::<i64>(self, text)?.as_slice() {
+                [v] => Ok(*v),
+                _ => Err(Error::input(format!("{flag} '{text}': give one value"))),
+            },
+        }
+    }
+
+    /// Sets this parameter to `v` on the attacker `a` or the defender `d`.
+    /// Values are range-checked when read ([`parse_range`]); here they are
+    /// only stored.
+    pub fn apply(self, v: i64, a: &mut Unit, d: &mut Unit) {
+        let n = v.clamp(0, u32::MAX as i64) as u32;
+        let on = v != 0;
+        let health = (v > 0).then_some(n);
+        match self {
+            Param::Power => a.power = n,
+            Param::Accuracy => {
+                a.keywords.accuracy = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+            }
+            Param::Armor => d.keywords.armor = on,
+            Param::Shields => d.keywords.shields = n,
+            Param::Fury => a.keywords.fury = n,
+            Param::Crit => a.keywords.crit = n,
+            Param::Parry => d.keywords.parry = n,
+            Param::Evade => d.keywords.evade = n,
+            Param::Deflect => d.keywords.deflect = n,
+            Param::Health => d.health = health,
+            Param::Ferocity => a.keywords.ferocity = on,
+            Param::Stun => a.keywords.stun = n,
+            Param::Lucky => a.keywords.lucky = n,
+            Param::Retaliate => d.keywords.set_retaliate(n),
+            Param::Fortitude => d.keywords.fortitude = on,
+            Param::DefenderFerocity => d.keywords.ferocity = on,
+            Param::Counters => d.counters = n,
+            Param::DefenderStun => d.keywords.stun = n,
+            Param::DefenderLucky => d.keywords.lucky = n,
+            Param::AttackerHealth => a.health = health,
+            Param::AttackerCounters => a.counters = n,
+            Param::AttackerArmor => a.keywords.armor = on,
+            Param::AttackerEvade => a.keywords.evade = n,
+            Param::AttackerDeflect => a.keywords.deflect = n,
+            Param::AttackerFortitude => a.keywords.fortitude = on,
+        }
+    }
+
+    /// A value as a table cell: on/off for switches, empty for an unknown
+    /// health.
+    pub fn cell(self, v: i64) -> String {
+        match self.kind() {
+            Kind::Switch => if v != 0 { "on" } else { "off" }.to_string(),
+            Kind::Health if v == 0 => String::new(),
+            _ => v.to_string(),
+        }
+    }
+}
+
+/// The attacker and the defender of one assignment of parameters (those
+/// not given at their neutral value), checked.
+pub fn units_of(values: &[(Param, i64)]) -> Result<(Unit, Unit)> {
+    let mut a = Unit::new("attacker", 1);
+    let mut d = Unit::new("defender", 0);
+    for &(p, v) in values {
+        p.apply(v, &mut a, &mut d);
+    }
+    for (flag, u, hflag) in [
+        ("--counters", &d, "--health"),
+        ("--attacker-counters", &a, "--attacker-health"),
+    ] {
+        if u.health.is_none() && u.counters > 0 {
+            return Err(Error::input(format!(
+                "{flag} needs the unit's health ({hflag})"
+            )));
+        }
+    }
+    a.validate()?;
+    d.validate()?;
+    Ok((a, d))
+}
+
+/// Parses a range of whole numbers for parameter `param`: `N`, `A..B` or
+/// `A..=B` (both inclusive), or a comma list of those; each value in the
+/// parameter's own range (at least 0, a health at least 1, a switch 0 or 1).
+pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> {
+    let flag = format!("--{}", param.name());
     let bad = |why: &str| {
         Error::input(format!(
-            "{flag}: malformed range '{text}': {why} (expected N, A..B or a comma list such as 0,2..4)"
+            "{flag}: malformed range '{}': {why} (expected N, A..B or a comma list such as 0,2..4)",
+            crate::error::quote(text)
         ))
     };
     let num = |s: &str| -> Result<i64> {
-        s.trim()
-            .parse::<i64>()
-            .map_err(|_| bad(&format!("'{}' is not a whole number", s.trim())))
+        s.trim().parse::<i64>().map_err(|_| {
+            bad(&format!(
+                "'{}' is not a whole number",
+                crate::error::quote(s.trim())
+            ))
+        })
     };
     let mut out = Vec::new();
     for item in text.split(',') {
@@ -57,8 +265,30 @@ pub fn parse_range<T: TryFrom<i64>>(flag: &str, text: &str) -> Result<Vec<T>> {
         if lo > hi {
             return Err(bad(&format!("{lo} is above {hi}")));
         }
-        if (hi - lo) as usize >= MAX_RANGE_LEN || out.len() + ((hi - lo) as usize) > MAX_RANGE_LEN {
+        if hi.saturating_sub(lo) as u64 >= MAX_RANGE_LEN as u64
+            || out.len() as u64 + hi.saturating_sub(lo) as u64 > MAX_RANGE_LEN as u64
+        {
             return Err(bad(&format!("more than {MAX_RANGE_LEN} values")));
+        }
+        let (min, max, what) = match param.kind() {
+            Kind::Count => (0, u32::MAX as i64, "at least 0"),
+            Kind::Signed => (
+                -(crate::unit::MAX_VALUE as i64),
+                crate::unit::MAX_VALUE as i64,
+                "within -1000..1000",
+            ),
+            Kind::Switch => (0, 1, "0 or 1"),
+            Kind::Health => (1, u32::MAX as i64, "at least 1"),
+        };
+        for v in [lo, hi] {
+            if v < min || v > max {
+                let why = if param.kind() == Kind::Health {
+                    format!("{flag} {v}: health must be at least 1")
+                } else {
+                    format!("{flag} {v}: must be {what}")
+                };
+                return Err(Error::input(why));
+            }
         }
         for v in lo..=hi {
             let t =
@@ -80,7 +310,8 @@ pub fn parse_switch(flag: &str, text: &str) -> Result<Vec<bool>> {
             "both" => out.extend([false, true]),
             other => {
                 return Err(Error::input(format!(
-                    "{flag}: '{other}' is not on, off or both"
+                    "{flag}: '{}' is not on, off or both",
+                    crate::error::quote(other)
                 )));
             }
         }
@@ -88,125 +319,113 @@ pub fn parse_switch(flag: &str, text: &str) -> Result<Vec<bool>> {
     Ok(out)
 }
 
-/// The parameter ranges of a table. Every combination is one row.
-#[derive(Clone, Debug)]
-pub struct Grid {
-    /// Attacker's power.
-    pub power: Vec<u32>,
-    /// Attacker's Accuracy.
-    pub accuracy: Vec<i32>,
-    /// Defender has Armor.
-    pub armor: Vec<bool>,
-    /// Defender's Shields.
-    pub shields: Vec<u32>,
-    /// Attacker's Fury.
-    pub fury: Vec<u32>,
-    /// Attacker's Critical Hit.
-    pub crit: Vec<u32>,
-    /// Defender's Parry.
-    pub parry: Vec<u32>,
-    /// Defender's Evade.
-    pub evade: Vec<u32>,
-    /// Defender's Deflect.
-    pub deflect: Vec<u32>,
-    /// Defender's health (`None`: unknown, no discard column).
-    pub health: Vec<Option<u32>>,
+/// Parses the values of `param` as written on the command line: a range, or
+/// for a switch `on`, `off` or `both`.
+pub fn parse_values(param: Param, text: &str) -> Result<Vec<i64>> {
+    match param.kind() {
+        Kind::Switch => Ok(parse_switch(&format!("--{}", param.name()), text)?
+            .into_iter()
+            .map(i64::from)
+            .collect()),
+        _ => parse_range(param, text),
+    }
 }
 
-impl Default for Grid {
-    /// Every parameter at its neutral value: power 1, nothing else.
-    fn default() -> Self {
-        Grid {
-            power: vec![1],
-            accuracy: vec![0],
-            armor: vec![false],
-            shields: vec![0],
-            fury: vec![0],
-            crit: vec![0],
-            parry: vec![0],
-            evade: vec![0],
-            deflect: vec![0],
-            health: vec![None],
-        }
-    }
+/// The parameter ranges of a table: every combination is one row. Each
+/// parameter given takes its values in order; the others stay neutral.
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    /// The parameters given, each with its values, in [`Param::ALL`] order.
+    pub params: Vec<(Param, Vec<i64>)>,
+    /// The policy of rows with choices (Lucky); `None`: the default.
+    pub policy: Option<Policy>,
 }
 
 /// One row: the parameters and the exact results.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// Attacker's power.
-    pub power: u32,
-    /// Attacker's Accuracy.
-    pub accuracy: i32,
-    /// Defender has Armor.
-    pub armor: bool,
-    /// Defender's Shields.
-    pub shields: u32,
-    /// Attacker's Fury.
-    pub fury: u32,
-    /// Attacker's Critical Hit.
-    pub crit: u32,
-    /// Defender's Parry.
-    pub parry: u32,
-    /// Defender's Evade.
-    pub evade: u32,
-    /// Defender's Deflect.
-    pub deflect: u32,
-    /// Defender's health.
-    pub health: Option<u32>,
+    /// The value of each parameter given (in [`Param::ALL`] order).
+    pub values: Vec<(Param, i64)>,
     /// Expected counters placed on the defender.
-    pub mean: BigRational,
-    /// P(the defender is discarded), when health is given.
-    pub p_discard: Option<BigRational>,
+    pub mean: Fraction,
+    /// P(the defender is discarded), when its health is given.
+    pub p_discard: Option<Fraction>,
 }
 
 impl Row {
+    /// The value of `p` in this row (neutral when not given).
+    pub fn get(&self, p: Param) -> i64 {
+        self.values
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map_or(p.neutral(), |(_, v)| *v)
+    }
+
     /// The two units this row describes.
-    pub fn units(&self) -> (Unit, Unit) {
-        let mut a = Unit::new("attacker", self.power);
-        a.keywords.accuracy = self.accuracy;
-        a.keywords.fury = self.fury;
-        a.keywords.crit = self.crit;
-        let mut d = Unit::new("defender", 0);
-        d.keywords.armor = self.armor;
-        d.keywords.shields = self.shields;
-        d.keywords.parry = self.parry;
-        d.keywords.evade = self.evade;
-        d.keywords.deflect = self.deflect;
-        d.health = self.health;
-        (a, d)
+    pub fn units(&self) -> Result<(Unit, Unit)> {
+        units_of(&self.values)
+    }
+}
+
+impl Serialize for Row {
+    /// Every core parameter (`power`, `accuracy`, `armor`, `shields`,
+    /// `fury`, `crit`, `parry`, `evade`, `deflect`, `health`), each other
+    /// parameter given, `mean` (a fraction string) and `mean_f64`, and
+    /// `p_discard` / `p_discard_f64` when health is given.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        for p in Param::ALL {
+            let given = self.values.iter().any(|(q, _)| q == p);
+            if !CORE.contains(p) && !given {
+                continue;
+            }
+            let v = self.get(*p);
+            match p.kind() {
+                Kind::Switch => m.serialize_entry(p.name(), &(v != 0))?,
+                Kind::Health => m.serialize_entry(p.name(), &(v > 0).then_some(v))?,
+                _ => m.serialize_entry(p.name(), &v)?,
+            }
+        }
+        m.serialize_entry("mean", &self.mean)?;
+        m.serialize_entry("mean_f64", &self.mean.to_f64())?;
+        if let Some(p) = &self.p_discard {
+            m.serialize_entry("p_discard", p)?;
+            m.serialize_entry("p_discard_f64", &p.to_f64())?;
+        }
+        m.end()
     }
 }
 
 impl Grid {
+    /// A grid with every parameter neutral (one row: power 1).
+    pub fn new() -> Grid {
+        Grid::default()
+    }
+
+    /// The grid with `param` taking `values` (replacing any earlier ones).
+    pub fn with(mut self, param: Param, values: Vec<i64>) -> Grid {
+        self.params.retain(|(p, _)| *p != param);
+        self.params.push((param, values));
+        self.params
+            .sort_by_key(|(p, _)| Param::ALL.iter().position(|q| q == p));
+        self
+    }
+
     /// The default table, the first thing a newcomer sees: expected damage and
     /// P(discard) of power 1 to 10 against a health-5 defender, without and
     /// with Armor.
-    pub fn newcomer() -> Self {
-        Grid {
-            power: (1..=10).collect(),
-            armor: vec![false, true],
-            health: vec![Some(5)],
-            ..Grid::default()
-        }
+    pub fn newcomer() -> Grid {
+        Grid::new()
+            .with(Param::Power, (1..=10).collect())
+            .with(Param::Armor, vec![0, 1])
+            .with(Param::Health, vec![5])
     }
 
     /// Number of rows.
     pub fn len(&self) -> usize {
-        [
-            self.power.len(),
-            self.accuracy.len(),
-            self.armor.len(),
-            self.shields.len(),
-            self.fury.len(),
-            self.crit.len(),
-            self.parry.len(),
-            self.evade.len(),
-            self.deflect.len(),
-            self.health.len(),
-        ]
-        .iter()
-        .fold(1usize, |acc, &n| acc.saturating_mul(n))
+        self.params
+            .iter()
+            .fold(1usize, |acc, (_, v)| acc.saturating_mul(v.len()))
     }
 
     /// Whether the grid has no rows.
@@ -214,49 +433,26 @@ impl Grid {
         self.len() == 0
     }
 
-    /// The rows' parameters, power varying slowest, without results.
-    fn params(&self) -> Vec<Row> {
-        let zero = BigRational::from_integer(0.into());
-        let mut out = Vec::with_capacity(self.len());
-        for &power in &self.power {
-            for &accuracy in &self.accuracy {
-                for &armor in &self.armor {
-                    for &shields in &self.shields {
-                        for &fury in &self.fury {
-                            for &crit in &self.crit {
-                                for &parry in &self.parry {
-                                    for &evade in &self.evade {
-                                        for &deflect in &self.deflect {
-                                            for &health in &self.health {
-                                                out.push(Row {
-                                                    power,
-                                                    accuracy,
-                                                    armor,
-                                                    shields,
-                                                    fury,
-                                                    crit,
-                                                    parry,
-                                                    evade,
-                                                    deflect,
-                                                    health,
-                                                    mean: zero.clone(),
-                                                    p_discard: None,
-                                                });
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
+    /// The rows' values, the first parameter varying slowest, without
+    /// results.
+    fn assignments(&self) -> Vec<Vec<(Param, i64)>> {
+        let mut out: Vec<Vec<(Param, i64)>> = vec![Vec::new()];
+        for (p, values) in &self.params {
+            let mut next = Vec::with_capacity(out.len() * values.len());
+            for row in &out {
+                for &v in values {
+                    let mut r = row.clone();
+                    r.push((*p, v));
+                    next.push(r);
                 }
             }
+            out = next;
         }
         out
     }
 
     /// Computes every row exactly. Refuses grids of more than [`MAX_ROWS`]
-    /// rows and out-of-range values (naming them).
+    /// rows and out-of-range values (naming them), before any work.
     pub fn rows(&self) -> Result<Vec<Row>> {
         if self.len() > MAX_ROWS {
             return Err(Error::input(format!(
@@ -264,165 +460,298 @@ impl Grid {
                 self.len()
             )));
         }
-        let mut rows = self.params();
-        let work: u64 = rows.iter().map(|r| attack_work(r.power + r.fury)).sum();
-        if work > MAX_STATIC_WORK {
+        let mut rows: Vec<(Row, Unit, Unit)> = Vec::with_capacity(self.len());
+        let (mut work, mut game_work) = (0u64, 0u64);
+        for values in self.assignments() {
+            let (a, d) = units_of(&values)?;
+            let dice = attack_dice(&a, &d) + a.keywords.fury;
+            if a.keywords.lucky > 0 || d.keywords.lucky > 0 {
+                game_work = game_work
+                    .saturating_add(attack_work(dice + a.keywords.lucky + d.keywords.lucky));
+            } else {
+                work = work.saturating_add(attack_work(dice));
+            }
+            let row = Row {
+                values,
+                mean: Fraction::default(),
+                p_discard: None,
+            };
+            rows.push((row, a, d));
+        }
+        if work > MAX_STATIC_WORK || game_work > MAX_GAME_WORK {
             return Err(Error::input(format!(
-                "the table would take {work} units of work (rows x (dice + 1)^2); the limit is {MAX_STATIC_WORK}: fewer rows or less power"
+                "the table would take {} units of work (rows x (dice + 1)^2; {} with Lucky); the limits are {MAX_STATIC_WORK} and {MAX_GAME_WORK}: fewer rows or less power",
+                work, game_work
             )));
         }
-        for row in &rows {
-            let (a, d) = row.units();
-            a.validate()?;
-            d.validate()?;
-        }
-        // Rows are computed on both cores; within a thread, consecutive rows
-        // with the same dice share one roll.
+        // Rows are computed on every core; within a thread, dice laws and
+        // damage steps are shared.
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let chunk = rows.len().div_ceil(threads).max(1);
-        std::thread::scope(|s| {
-            for part in rows.chunks_mut(chunk) {
-                s.spawn(move || fill(part));
-            }
+        let policy = self.policy.unwrap_or_default();
+        let results: Vec<Result<()>> = std::thread::scope(|s| {
+            let handles: Vec<_> = rows
+                .chunks_mut(chunk)
+                .map(|part| s.spawn(move || fill(part, &policy)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::input("a table worker failed")))
+                })
+                .collect()
         });
-        Ok(rows)
-    }
-}
-
-/// Computes the results of consecutive rows, reusing the attack roll while
-/// the dice parameters stay the same.
-fn fill(rows: &mut [Row]) {
-    fn go<W: Weight>(rows: &mut [Row]) {
-        // (power, accuracy, armor, shields, fury) and its roll.
-        type DiceKey = (u32, i32, bool, u32, u32);
-        let mut cached: Option<(DiceKey, Joint<Roll, W>)> = None;
-        for row in rows {
-            let (a, d) = row.units();
-            let key = (row.power, row.accuracy, row.armor, row.shields, row.fury);
-            let roll = match &cached {
-                Some((k, r)) if *k == key => r,
-                _ => &cached.insert((key, roll::<W>(&a, &d))).1,
-            };
-            let tallies = resolve_from_roll(&a, &d, roll);
-            let remaining = d.remaining_health();
-            row.mean = tallies.marginal(|t| t.damage[DEFENDER] as i64).mean();
-            row.p_discard = remaining.map(|r| tallies.prob(|t| u32::from(t.damage[DEFENDER]) >= r));
+        for r in results {
+            r?;
         }
-    }
-    let small = rows.iter().all(|r| {
-        let (a, d) = r.units();
-        fits_u128(total_dice(&a, &d))
-    });
-    if small {
-        go::<u128>(rows)
-    } else {
-        go::<Num>(rows)
+        Ok(rows.into_iter().map(|(r, _, _)| r).collect())
     }
 }
 
-/// Output format of a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// A Markdown table for people.
-    Markdown,
-    /// Comma-separated values, every parameter a column.
-    Csv,
-    /// A JSON array of row objects.
-    Json,
+/// What one strike does, summed over its own law: `Σ w · damage` and the
+/// weight of discarding the defender, over the denominator of the rolls at
+/// the end of the attack.
+type StrikeSums<W> = (W, W);
+
+/// The damage steps of one set of the other parameters: the row values
+/// that key them, the units, and each strike's sums by `2 · pending +
+/// natural 1` (static tables have no Overkill, so a strike is its pending
+/// damage and whether a natural 1 was rolled).
+struct Steps<W: Weight> {
+    key: Vec<(Param, i64)>,
+    attacker: Unit,
+    defender: Unit,
+    done: Vec<Option<StrikeSums<W>>>,
 }
 
-const PARAMS: [&str; 10] = [
-    "power", "accuracy", "armor", "shields", "fury", "crit", "parry", "evade", "deflect", "health",
+/// What only the roll reads (power, Accuracy, Fury, Critical Hit — merged
+/// into the strike — Shields, Armor): rows equal in everything else share
+/// their damage steps.
+const DICE_ONLY: [Param; 6] = [
+    Param::Power,
+    Param::Accuracy,
+    Param::Fury,
+    Param::Crit,
+    Param::Shields,
+    Param::Armor,
 ];
 
-fn param_values(r: &Row) -> [String; 10] {
-    let sw = |b: bool| if b { "on" } else { "off" }.to_string();
-    [
-        r.power.to_string(),
-        r.accuracy.to_string(),
-        sw(r.armor),
-        r.shields.to_string(),
-        r.fury.to_string(),
-        r.crit.to_string(),
-        r.parry.to_string(),
-        r.evade.to_string(),
-        r.deflect.to_string(),
-        r.health.map_or(String::new(), |h| h.to_string()),
-    ]
+fn steps_key(values: &[(Param, i64)]) -> Vec<(Param, i64)> {
+    values
+        .iter()
+        .filter(|(p, _)| !DICE_ONLY.contains(p))
+        .copied()
+        .collect()
 }
 
-/// The JSON value of one row: every parameter, `mean` (a fraction string)
-/// and `mean_f64`, and `p_discard` / `p_discard_f64` when health is given.
-pub fn row_json(r: &Row) -> Value {
-    let mut m = Map::new();
-    m.insert("power".into(), json!(r.power));
-    m.insert("accuracy".into(), json!(r.accuracy));
-    m.insert("armor".into(), json!(r.armor));
-    m.insert("shields".into(), json!(r.shields));
-    m.insert("fury".into(), json!(r.fury));
-    m.insert("crit".into(), json!(r.crit));
-    m.insert("parry".into(), json!(r.parry));
-    m.insert("evade".into(), json!(r.evade));
-    m.insert("deflect".into(), json!(r.deflect));
-    m.insert("health".into(), json!(r.health));
-    m.insert("mean".into(), json!(fraction_string(&r.mean)));
-    m.insert("mean_f64".into(), json!(to_f64(&r.mean)));
-    if let Some(p) = &r.p_discard {
-        m.insert("p_discard".into(), json!(fraction_string(p)));
-        m.insert("p_discard_f64".into(), json!(to_f64(p)));
+/// Computes the results of `rows` (each with its units).
+fn fill(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
+    // Sums of weight × damage must fit too: 6^dice × (the most damage + 1).
+    let small = rows.iter().all(|(_, a, d)| {
+        let bound = Arena::duel(a, d).damage_bound().saturating_add(1);
+        fits_u128(total_dice(a, d))
+            && 6u128
+                .checked_pow(total_dice(a, d) as u32)
+                .and_then(|x| x.checked_mul(bound as u128))
+                .is_some()
+    });
+    if small {
+        fill_with::<u128>(rows, policy)
+    } else {
+        fill_with::<Num>(rows, policy)
     }
-    Value::Object(m)
 }
 
-/// Renders rows in the given format. Markdown shows only the parameters that
-/// vary or differ from neutral; CSV and JSON show them all.
+fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
+    // (dice, accuracy, armor, fury) -> roll law.
+    type DiceKey = (u32, i32, bool, u32);
+    let mut rolls: Vec<(DiceKey, Joint<Roll, W>)> = Vec::new();
+    let mut steps: Vec<Steps<W>> = Vec::new();
+    for (row, a, d) in rows.iter_mut() {
+        let remaining = d.remaining_health();
+        if a.keywords.lucky > 0 || d.keywords.lucky > 0 {
+            // A game: solved exactly with both sides' choices.
+            let game = Game::new(
+                vec![a.clone(), d.clone()],
+                vec![
+                    crate::attack::Side::Attacking,
+                    crate::attack::Side::Defending,
+                ],
+                *policy,
+            );
+            let out = solve(&game)?;
+            let t = &out.solution.tallies;
+            row.mean = Fraction(t.marginal(|t| t.damage[DEFENDER] as i64).mean());
+            row.p_discard =
+                remaining.map(|r| Fraction(t.prob(|t| u32::from(t.damage[DEFENDER]) >= r)));
+            continue;
+        }
+        let key = (
+            attack_dice(a, d),
+            a.keywords.accuracy,
+            d.keywords.armor,
+            a.keywords.fury,
+        );
+        let at = match rolls.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                rolls.push((key, attack_roll::<W>(key.0, key.1, key.2, key.3)));
+                rolls.len() - 1
+            }
+        };
+        let roll = &rolls[at].1;
+        let key = steps_key(&row.values);
+        let si = match steps.iter().position(|s| s.key == key) {
+            Some(i) => i,
+            None => {
+                let (mut ka, mut kd) = (a.clone(), d.clone());
+                for p in DICE_ONLY {
+                    p.apply(p.neutral(), &mut ka, &mut kd);
+                }
+                steps.push(Steps {
+                    key,
+                    attacker: ka,
+                    defender: kd,
+                    done: Vec::new(),
+                });
+                steps.len() - 1
+            }
+        };
+        let st = &mut steps[si];
+        let arena = Arena::duel(&st.attacker, &st.defender);
+        let end = arena.end_denom();
+        let parry = d.keywords.parry > 0;
+        let law = strikes(roll, a.keywords.crit, false, parry);
+        let (mut mean, mut disc) = (W::zero(), W::zero());
+        for (s, w) in law.entries() {
+            let at = 2 * s.hits as usize + s.one as usize;
+            if st.done.len() <= at {
+                st.done.resize(at + 1, None);
+            }
+            let sums = st.done[at].get_or_insert_with(|| {
+                let tallies: Joint<Tally, W> = arena.resolve_strikes(&Joint::point(*s));
+                let (mut m, mut p) = (W::zero(), W::zero());
+                for (t, wt) in tallies.entries() {
+                    let dmg = t.damage[DEFENDER];
+                    m.add_assign_ref(&wt.mul_u64(dmg as u64));
+                    if remaining.is_some_and(|r| u32::from(dmg) >= r) {
+                        p.add_assign_ref(wt);
+                    }
+                }
+                (m, p)
+            });
+            mean.add_assign_ref(&sums.0.mul_ref(w));
+            disc.add_assign_ref(&sums.1.mul_ref(w));
+        }
+        let denom = roll.denom().mul_ref(&W::from_num(&end));
+        row.mean = Fraction(reduced(&mean, &denom));
+        row.p_discard = remaining.map(|_| Fraction(reduced(&disc, &denom)));
+    }
+    Ok(())
+}
+
+/// `num / den` as a reduced rational, reduced in the weight type first.
+fn reduced<W: Weight>(num: &W, den: &W) -> BigRational {
+    if num.is_zero() {
+        return BigRational::from_integer(0.into());
+    }
+    let g = num.gcd_ref(den);
+    let (n, d) = (num.div_exact(&g), den.div_exact(&g));
+    BigRational::new_raw(BigInt::from(n.to_big()), BigInt::from(d.to_big()))
+}
+
+/// Output format of a table or a matchup listing (the words `md`, `csv`,
+/// `json`, `jsonl`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// A Markdown table for people (the columns given or varied).
+    #[default]
+    #[value(name = "md")]
+    #[serde(rename = "md")]
+    Markdown,
+    /// Comma-separated values: every core parameter and each one given.
+    Csv,
+    /// A JSON array of row objects: every core parameter and each one given.
+    Json,
+    /// JSON Lines: one row object per line.
+    Jsonl,
+}
+
+/// The columns of the rows in `format`: for machine formats every core
+/// parameter and each one given; for Markdown the ones given that vary or
+/// differ from neutral, and power.
+fn columns(rows: &[Row], format: Format) -> Vec<Param> {
+    let given: Vec<Param> = rows
+        .first()
+        .map(|r| r.values.iter().map(|(p, _)| *p).collect())
+        .unwrap_or_default();
+    Param::ALL
+        .iter()
+        .copied()
+        .filter(|p| match format {
+            Format::Markdown => {
+                *p == Param::Power
+                    || (given.contains(p) && rows.iter().any(|r| r.get(*p) != p.neutral()))
+                    || (given.contains(p) && rows.iter().any(|r| r.get(*p) != rows[0].get(*p)))
+            }
+            _ => CORE.contains(p) || given.contains(p),
+        })
+        .collect()
+}
+
+/// Renders rows in `format`: Markdown shows the parameters given that vary
+/// or differ from neutral; CSV and JSON carry every core parameter and each
+/// one given.
 pub fn render(rows: &[Row], format: Format) -> String {
     match format {
-        Format::Json => {
-            let arr: Vec<Value> = rows.iter().map(row_json).collect();
-            serde_json::to_string_pretty(&arr).expect("JSON of plain values") + "\n"
+        Format::Json => crate::report::to_json_text(rows),
+        Format::Jsonl => {
+            let mut out = String::new();
+            for r in rows {
+                out.push_str(&serde_json::to_string(r).unwrap_or_default());
+                out.push('\n');
+            }
+            out
         }
         Format::Csv => {
-            let mut out = PARAMS.join(",");
-            out.push_str(",mean,mean_f64,p_discard,p_discard_f64\n");
+            let cols = columns(rows, format);
+            let mut out: Vec<&str> = cols.iter().map(|p| p.name()).collect();
+            out.extend(["mean", "mean_f64", "p_discard", "p_discard_f64"]);
+            let mut text = out.join(",") + "\n";
             for r in rows {
                 let (pd, pdf) = match &r.p_discard {
-                    Some(p) => (fraction_string(p), format!("{}", to_f64(p))),
+                    Some(p) => (p.to_string(), format!("{}", p.to_f64())),
                     None => (String::new(), String::new()),
                 };
+                let cells: Vec<String> = cols.iter().map(|p| p.cell(r.get(*p))).collect();
                 let _ = writeln!(
-                    out,
+                    text,
                     "{},{},{},{},{}",
-                    param_values(r).join(","),
-                    fraction_string(&r.mean),
-                    to_f64(&r.mean),
+                    cells.join(","),
+                    r.mean,
+                    r.mean.to_f64(),
                     pd,
                     pdf
                 );
             }
-            out
+            text
         }
         Format::Markdown => {
-            let values: Vec<[String; 10]> = rows.iter().map(param_values).collect();
-            let neutral = param_values(&Row {
-                power: 0,
-                accuracy: 0,
-                armor: false,
-                shields: 0,
-                fury: 0,
-                crit: 0,
-                parry: 0,
-                evade: 0,
-                deflect: 0,
-                health: None,
-                mean: BigRational::from_integer(0.into()),
-                p_discard: None,
-            });
-            let shown: Vec<usize> = (0..PARAMS.len())
-                .filter(|&i| i == 0 || values.iter().any(|v| v[i] != neutral[i]))
-                .collect();
+            let cols = columns(rows, format);
             let with_discard = rows.iter().any(|r| r.p_discard.is_some());
-            let mut header: Vec<String> = shown.iter().map(|&i| PARAMS[i].to_string()).collect();
+            let mut header: Vec<String> = cols.iter().map(|p| p.name().to_string()).collect();
             header.push("E[damage]".into());
             header.push("exact".into());
             if with_discard {
@@ -435,15 +764,15 @@ pub fn render(rows: &[Row], format: Format) -> String {
                 "|{}",
                 header.iter().map(|_| "---:|").collect::<String>()
             );
-            for (r, v) in rows.iter().zip(&values) {
-                let mut cells: Vec<String> = shown.iter().map(|&i| v[i].clone()).collect();
-                cells.push(format!("{:.4}", to_f64(&r.mean)));
-                cells.push(fraction_string(&r.mean));
+            for r in rows {
+                let mut cells: Vec<String> = cols.iter().map(|p| p.cell(r.get(*p))).collect();
+                cells.push(format!("{:.4}", r.mean.to_f64()));
+                cells.push(r.mean.to_string());
                 if with_discard {
                     match &r.p_discard {
                         Some(p) => {
-                            cells.push(format!("{:.2}%", 100.0 * to_f64(p)));
-                            cells.push(fraction_string(p));
+                            cells.push(format!("{:.2}%", 100.0 * p.to_f64()));
+                            cells.push(p.to_string());
                         }
                         None => cells.extend([String::new(), String::new()]),
                     }
@@ -451,6 +780,141 @@ pub fn render(rows: &[Row], format: Format) -> String {
                 let _ = writeln!(out, "| {} |", cells.join(" | "));
             }
             out
+        }
+    }
+}
+
+/// A grid of one parameter (rows) against another (columns): each cell the
+/// expected damage, and a second grid of P(discard) when health is given.
+/// Every other parameter must take one value.
+#[derive(Clone, Debug, Serialize)]
+pub struct Pivot {
+    /// The parameter down the rows.
+    pub row: &'static str,
+    /// The parameter across the columns.
+    pub column: &'static str,
+    /// Its values down the rows.
+    pub row_values: Vec<i64>,
+    /// Its values across the columns.
+    pub column_values: Vec<i64>,
+    /// Expected damage, `[row][column]`.
+    pub mean: Vec<Vec<Fraction>>,
+    /// P(discard), `[row][column]`, when health is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_discard: Option<Vec<Vec<Fraction>>>,
+}
+
+/// Lays `rows` of `grid` out as a [`Pivot`] of `row` against `column`.
+pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Pivot> {
+    if row == column {
+        return Err(Error::input(format!(
+            "--pivot {0},{0}: give two different parameters",
+            row.name()
+        )));
+    }
+    let values = |p: Param| -> Vec<i64> {
+        grid.params
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map_or(vec![p.neutral()], |(_, v)| v.clone())
+    };
+    for (p, v) in &grid.params {
+        if *p != row && *p != column && v.len() > 1 {
+            return Err(Error::input(format!(
+                "--pivot {},{}: --{} takes {} values; a pivot needs every other parameter fixed",
+                row.name(),
+                column.name(),
+                p.name(),
+                v.len()
+            )));
+        }
+    }
+    let (rv, cv) = (values(row), values(column));
+    let find = |r: i64, c: i64| rows.iter().find(|x| x.get(row) == r && x.get(column) == c);
+    let mut mean = Vec::new();
+    let mut disc = Vec::new();
+    for &r in &rv {
+        let mut m = Vec::new();
+        let mut p = Vec::new();
+        for &c in &cv {
+            let x = find(r, c).ok_or_else(|| Error::input("--pivot: a cell has no row"))?;
+            m.push(x.mean.clone());
+            p.push(x.p_discard.clone());
+        }
+        mean.push(m);
+        disc.push(p);
+    }
+    let p_discard = disc.iter().all(|r| r.iter().all(Option::is_some)).then(|| {
+        disc.into_iter()
+            .map(|r| r.into_iter().flatten().collect())
+            .collect()
+    });
+    Ok(Pivot {
+        row: row.name(),
+        column: column.name(),
+        row_values: rv,
+        column_values: cv,
+        mean,
+        p_discard,
+    })
+}
+
+impl Pivot {
+    /// The pivot in `format` (JSON formats: one object).
+    pub fn render(&self, format: Format) -> String {
+        let row_cell = |v: i64| Param::from_name(self.row).map_or(v.to_string(), |p| p.cell(v));
+        let col_cell = |v: i64| Param::from_name(self.column).map_or(v.to_string(), |p| p.cell(v));
+        let grid = |title: &str, cells: &[Vec<Fraction>], md: bool, percent: bool| -> String {
+            let mut out = String::new();
+            let head: Vec<String> = self
+                .column_values
+                .iter()
+                .map(|&c| format!("{} {}", self.column, col_cell(c)))
+                .collect();
+            if md {
+                let _ = writeln!(out, "{title}\n");
+                let _ = writeln!(out, "| {} | {} |", self.row, head.join(" | "));
+                let _ = writeln!(
+                    out,
+                    "|---:|{}",
+                    head.iter().map(|_| "---:|").collect::<String>()
+                );
+            } else {
+                let _ = writeln!(out, "{},{}", self.row, head.join(","));
+            }
+            for (r, line) in self.row_values.iter().zip(cells) {
+                let vals: Vec<String> = line
+                    .iter()
+                    .map(|f| match (md, percent) {
+                        (true, true) => format!("{:.2}%", 100.0 * f.to_f64()),
+                        (true, false) => format!("{:.4}", f.to_f64()),
+                        (false, _) => f.to_string(),
+                    })
+                    .collect();
+                if md {
+                    let _ = writeln!(out, "| {} | {} |", row_cell(*r), vals.join(" | "));
+                } else {
+                    let _ = writeln!(out, "{},{}", row_cell(*r), vals.join(","));
+                }
+            }
+            out
+        };
+        match format {
+            Format::Json | Format::Jsonl => crate::report::to_json_text(self),
+            Format::Markdown | Format::Csv => {
+                let md = format == Format::Markdown;
+                let mut out = grid(
+                    "Expected damage (exact values: --format csv or json)",
+                    &self.mean,
+                    md,
+                    false,
+                );
+                if let Some(p) = &self.p_discard {
+                    out.push('\n');
+                    out.push_str(&grid("P(discard)", p, md, true));
+                }
+                out
+            }
         }
     }
 }

@@ -20,12 +20,94 @@
 //! assert!(v.consistent());
 //! ```
 
-use crate::dist::{Dist, Num, fraction_string, to_f64};
+use crate::dist::{Dist, Fraction, Num, to_f64};
 use crate::error::{Error, Result};
 use num_rational::BigRational;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+
+/// The JSON of a verification (`verify --json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct VerificationJson {
+    /// What was counted.
+    pub quantity: String,
+    /// Number of samples.
+    pub samples: u64,
+    /// Every outcome possible or observed.
+    pub outcomes: Vec<OutcomeJson>,
+    /// The pooling rule.
+    pub pooling: &'static str,
+    /// The pooled bins.
+    pub bins: Vec<BinJson>,
+    /// Pearson's chi-square test.
+    pub pearson: TestJson,
+    /// The G test.
+    pub g_test: TestJson,
+    /// The total variation distance and its bound.
+    pub total_variation: TotalVariation,
+    /// The significance level.
+    pub alpha: f64,
+    /// Outcomes observed that the exact law calls impossible.
+    pub impossible: Vec<i64>,
+    /// The three outcomes with the largest residuals.
+    pub worst: Vec<i64>,
+    /// The verdict: true when consistent.
+    pub consistent: bool,
+    /// The verdict in words.
+    pub verdict: String,
+}
+
+/// One outcome of a verification.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeJson {
+    /// The outcome.
+    pub outcome: i64,
+    /// Its exact probability.
+    pub probability: Fraction,
+    /// Times observed.
+    pub observed: u64,
+    /// Samples × probability.
+    pub expected: f64,
+    /// The standardized residual.
+    pub residual: f64,
+}
+
+/// One pooled bin.
+#[derive(Clone, Debug, Serialize)]
+pub struct BinJson {
+    /// First outcome.
+    pub from: i64,
+    /// Last outcome.
+    pub to: i64,
+    /// Observed count.
+    pub observed: u64,
+    /// Expected count.
+    pub expected: f64,
+}
+
+/// A test statistic.
+#[derive(Clone, Debug, Serialize)]
+pub struct TestJson {
+    /// The statistic.
+    pub statistic: f64,
+    /// Degrees of freedom.
+    pub df: usize,
+    /// Its p-value.
+    pub p_value: f64,
+}
+
+/// The total variation distance.
+#[derive(Clone, Debug, Serialize)]
+pub struct TotalVariation {
+    /// Observed.
+    pub observed: f64,
+    /// Upper confidence bound on the simulator's own distance.
+    pub upper_bound: f64,
+    /// Its confidence.
+    pub confidence: f64,
+}
 
 /// Bins expecting fewer counts than this are pooled with their neighbours.
 pub const MIN_EXPECTED: f64 = 5.0;
@@ -34,30 +116,71 @@ pub const MIN_EXPECTED: f64 = 5.0;
 pub const POOLING_RULE: &str = "outcomes are pooled with their neighbours in increasing order until each bin expects at least 5 counts; a short last bin joins the one before it";
 
 /// Parses a simulator's counts: a JSON object mapping each outcome (a whole
-/// number, as a string key) to a non-negative whole count.
+/// number, as a string key) to a non-negative whole count. A key given
+/// twice, a count beyond `u64` or a total beyond `u64` is an error.
 pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
-    let v: Value = serde_json::from_str(text).map_err(|e| Error::input(format!("counts: {e}")))?;
-    let obj = v.as_object().ok_or_else(|| {
-        Error::input("counts: expected a JSON object such as {\"0\": 36436, \"1\": 94259}")
-    })?;
+    let pairs: Pairs = serde_json::from_str(crate::error::strip_bom(text))
+        .map_err(|e| Error::json("counts", &e))?;
     let mut out = BTreeMap::new();
-    for (k, c) in obj {
+    let mut total: u64 = 0;
+    for (k, c) in pairs.0 {
         let outcome: i64 = k.trim().parse().map_err(|_| {
             Error::input(format!(
-                "counts: key '{k}' is not an outcome (a whole number)"
+                "counts: key '{}' is not an outcome (a whole number)",
+                crate::error::quote(&k)
             ))
         })?;
         let count = c.as_u64().ok_or_else(|| {
             Error::input(format!(
-                "counts: the count of '{k}' is {c}, not a non-negative whole number"
+                "counts: the count of '{}' is {}, not a whole number from 0 to {}",
+                crate::error::quote(&k),
+                crate::error::quote(&c.to_string()),
+                u64::MAX
             ))
         })?;
-        *out.entry(outcome).or_insert(0) += count;
+        if out.insert(outcome, count).is_some() {
+            return Err(Error::input(format!(
+                "counts: outcome {outcome} is given twice"
+            )));
+        }
+        total = total.checked_add(count).ok_or_else(|| {
+            Error::input(format!(
+                "counts: the counts add up to more than {}",
+                u64::MAX
+            ))
+        })?;
     }
-    if out.values().sum::<u64>() == 0 {
+    if total == 0 {
         return Err(Error::input("counts: no samples (every count is zero)"));
     }
     Ok(out)
+}
+
+/// A JSON object's entries in order, duplicates kept (serde_json's own map
+/// would merge them silently).
+struct Pairs(Vec<(String, Value)>);
+
+impl<'de> serde::Deserialize<'de> for Pairs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Pairs, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Pairs;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object such as {\"0\": 36436, \"1\": 94259}")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> std::result::Result<Pairs, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<String, Value>()? {
+                    out.push((k, v));
+                }
+                Ok(Pairs(out))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 /// One outcome: its exact probability, observed and expected counts, and
@@ -174,38 +297,56 @@ impl Verification {
         )
     }
 
-    /// The report as JSON.
+    /// The typed result (`verify --json`).
+    pub fn json(&self, quantity: &str) -> VerificationJson {
+        let test = |t: &Test| TestJson {
+            statistic: t.statistic,
+            df: t.df,
+            p_value: t.p_value,
+        };
+        VerificationJson {
+            quantity: quantity.to_string(),
+            samples: self.samples,
+            outcomes: self
+                .rows
+                .iter()
+                .map(|r| OutcomeJson {
+                    outcome: r.outcome,
+                    probability: Fraction(r.probability.clone()),
+                    observed: r.observed,
+                    expected: r.expected,
+                    residual: r.residual,
+                })
+                .collect(),
+            pooling: POOLING_RULE,
+            bins: self
+                .bins
+                .iter()
+                .map(|b| BinJson {
+                    from: b.from,
+                    to: b.to,
+                    observed: b.observed,
+                    expected: b.expected,
+                })
+                .collect(),
+            pearson: test(&self.pearson),
+            g_test: test(&self.g_test),
+            total_variation: TotalVariation {
+                observed: self.total_variation,
+                upper_bound: self.total_variation_bound,
+                confidence: 1.0 - self.alpha,
+            },
+            alpha: self.alpha,
+            impossible: self.impossible.clone(),
+            worst: self.worst(3).iter().map(|r| r.outcome).collect(),
+            consistent: self.consistent(),
+            verdict: self.verdict(),
+        }
+    }
+
+    /// [`Self::json`] as a JSON value.
     pub fn to_json(&self, quantity: &str) -> Value {
-        let rows: Vec<Value> = self
-            .rows
-            .iter()
-            .map(|r| {
-                json!({"outcome": r.outcome, "probability": fraction_string(&r.probability),
-                       "observed": r.observed, "expected": r.expected, "residual": r.residual})
-            })
-            .collect();
-        let bins: Vec<Value> = self
-            .bins
-            .iter()
-            .map(|b| json!({"from": b.from, "to": b.to, "observed": b.observed, "expected": b.expected}))
-            .collect();
-        let test = |t: &Test| json!({"statistic": t.statistic, "df": t.df, "p_value": t.p_value});
-        json!({
-            "quantity": quantity,
-            "samples": self.samples,
-            "outcomes": rows,
-            "pooling": POOLING_RULE,
-            "bins": bins,
-            "pearson": test(&self.pearson),
-            "g_test": test(&self.g_test),
-            "total_variation": {"observed": self.total_variation, "upper_bound": self.total_variation_bound,
-                                "confidence": 1.0 - self.alpha},
-            "alpha": self.alpha,
-            "impossible": self.impossible,
-            "worst": self.worst(3).iter().map(|r| r.outcome).collect::<Vec<_>>(),
-            "consistent": self.consistent(),
-            "verdict": self.verdict(),
-        })
+        serde_json::to_value(self.json(quantity)).unwrap_or_default()
     }
 
     /// The report as text.
@@ -251,6 +392,55 @@ impl Verification {
     }
 }
 
+/// The exact law of `quantity` in a solved scenario: `hits`,
+/// `defender_damage` (the unit that ended up defending),
+/// `attacker_damage`, or `damage:<unit>`.
+pub fn exact_law(r: &crate::scenario::ScenarioReport, quantity: &str) -> Result<Dist<Num>> {
+    let defending = r.outcome.declared.defending;
+    match quantity {
+        "hits" => Ok(r.hits()),
+        "defender_damage" => Ok(r.damage(defending)),
+        "attacker_damage" => Ok(r.damage(crate::attack::ATTACKER)),
+        q => match q.strip_prefix("damage:") {
+            Some(name) => {
+                let i = r
+                    .scenario
+                    .game
+                    .units
+                    .iter()
+                    .position(|u| u.name == name)
+                    .ok_or_else(|| {
+                        Error::input(format!(
+                            "--quantity: no unit named '{}'",
+                            crate::error::quote(name)
+                        ))
+                    })?;
+                Ok(r.damage(i))
+            }
+            None => Err(Error::input(format!(
+                "--quantity: '{}' is not one of hits, defender_damage, attacker_damage, damage:<unit>",
+                crate::error::quote(q)
+            ))),
+        },
+    }
+}
+
+/// The exact law of `quantity` (`hits`, `defender_damage`,
+/// `attacker_damage`) of a static attack.
+pub fn attack_law(o: &crate::attack::AttackOutcome, quantity: &str) -> Result<Dist<Num>> {
+    Ok(match quantity {
+        "hits" => o.hits.clone(),
+        "defender_damage" => o.defender_damage.clone(),
+        "attacker_damage" => o.attacker_damage.clone(),
+        q => {
+            return Err(Error::input(format!(
+                "--quantity: '{}' is not one of hits, defender_damage, attacker_damage (damage:<unit> needs --scenario)",
+                crate::error::quote(q)
+            )));
+        }
+    })
+}
+
 /// Checks `counts` against the exact law `exact` at significance `alpha`.
 pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Result<Verification> {
     if !(alpha > 0.0 && alpha < 1.0) {
@@ -269,7 +459,9 @@ pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Resu
         .filter(|(_, p)| *p != zero)
         .map(|(k, _)| k)
         .collect();
-    outcomes.extend(counts.keys().copied());
+    // Outcomes the simulator lists with a zero count are only listed: an
+    // impossible one observed zero times is no disagreement.
+    outcomes.extend(counts.iter().filter(|(_, c)| **c > 0).map(|(k, _)| *k));
     outcomes.sort_unstable();
     outcomes.dedup();
     let nf = n as f64;
@@ -300,7 +492,15 @@ pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Resu
         });
     }
     tv /= 2.0;
-    // Pooling, over the possible outcomes only.
+    // Pooling, over the possible outcomes only, with the samples that fell
+    // on them (so that the statistics stay proper when impossible outcomes
+    // were observed: those fail the verdict on their own).
+    let possible: u64 = rows
+        .iter()
+        .filter(|r| r.probability != zero)
+        .map(|r| r.observed)
+        .sum();
+    let scale = possible as f64 / nf;
     let mut bins: Vec<Bin> = Vec::new();
     let mut cur: Option<Bin> = None;
     for r in rows.iter().filter(|r| r.probability != zero) {
@@ -312,7 +512,7 @@ pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Resu
         });
         b.to = r.outcome;
         b.observed += r.observed;
-        b.expected += r.expected;
+        b.expected += r.expected * scale;
         if b.expected >= MIN_EXPECTED {
             bins.push(cur.take().expect("just set"));
         }
@@ -330,7 +530,7 @@ pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Resu
     let df = bins.len().saturating_sub(1);
     let mut x2 = 0.0;
     let mut g = 0.0;
-    for b in &bins {
+    for b in bins.iter().filter(|b| b.expected > 0.0) {
         let o = b.observed as f64;
         x2 += (o - b.expected).powi(2) / b.expected;
         if b.observed > 0 {
@@ -338,7 +538,7 @@ pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Resu
         }
     }
     let test = |s: f64| Test {
-        statistic: s,
+        statistic: s.max(0.0),
         df,
         p_value: if df == 0 {
             1.0

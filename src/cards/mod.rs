@@ -30,8 +30,8 @@ use text::{Class, ReadAbility};
 
 pub use stack::{Piece, SameUnits};
 
-/// The three arenas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+/// The three arenas (the words `space`, `ground`, `character`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
 pub enum Arena {
     /// The Space arena.
     Space,

@@ -319,7 +319,7 @@ fn scenario_errors_name_the_unit_and_quote_the_text() {
     );
     fails(
         &["scenario", &policy],
-        "policy.lucky: 'greedy' is not one of optimal, simple",
+        "unknown variant `greedy`, expected `optimal` or `simple`",
     );
     let twins = write_tmp(
         "twins.json",
@@ -536,7 +536,7 @@ fn verify_and_sample_bad_input() {
             "--variant",
             "evil",
         ],
-        "--variant: 'evil'",
+        "invalid value 'evil' for '--variant",
     );
     fails(
         &["sample", "--power", "3", "--trials", "10", "--lucky", "1"],

@@ -9,8 +9,6 @@ use swtcg_odds::plot::{Series, svg};
 use swtcg_odds::sample::Model;
 use swtcg_odds::unit::Unit;
 
-/// Every face sequence of `n` dice.
-
 type State = (u32, Vec<(u32, u32)>); // defender counters, per attacker (counters, Stun taken)
 
 /// The exact law of the plan's states after each step, by enumeration with

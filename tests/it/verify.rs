@@ -185,7 +185,15 @@ fn counts_are_parsed_with_clear_errors() {
     for (text, needle) in [
         ("[1, 2]", "expected a JSON object"),
         (r#"{"x": 3}"#, "key 'x' is not an outcome"),
-        (r#"{"1": -3}"#, "not a non-negative whole number"),
+        (r#"{"1": -3}"#, "not a whole number from 0"),
+        (
+            r#"{"0": 100, "1": 100, "0": 5}"#,
+            "outcome 0 is given twice",
+        ),
+        (
+            r#"{"0": 18446744073709551615, "1": 1}"#,
+            "add up to more than",
+        ),
         (r#"{"1": 0}"#, "no samples"),
         ("{", "counts:"),
     ] {

@@ -1,0 +1,897 @@
+//! The command line, as a library module: clap's definitions, each flag
+//! documented where it is defined (flags shared by several commands live in
+//! flattened structs), and one `run` per command over the library. The
+//! binary only calls [`main`]; tests and the fuzz harness call [`run_args`]
+//! in-process.
+//!
+//! ```
+//! let out = swtcg_odds::cli::run_args(["swtcg-odds", "attack", "--power", "2", "--json"]);
+//! assert_eq!(out.status, 0);
+//! let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+//! assert_eq!(v["defender_damage"]["mean"], "1/1");
+//! ```
+
+use crate::attack::{Objective, Side, attack};
+use crate::cards::stack::Switches;
+use crate::cards::{Arena, CardDb};
+use crate::error::{Error, Result, read_file};
+use crate::matchups::{docs_page, duel, matrix, render_csv, render_json, render_markdown};
+use crate::plan::Plan;
+use crate::plot::{Series, svg};
+use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
+use crate::report::{AttackReport, attack_text, to_json_text};
+use crate::sample::{Model, Quantity, Variant};
+use crate::scenario::{Scenario, ScenarioReport};
+use crate::table::{Format, Grid, Kind, Param, parse_values, pivot, render, units_of};
+use crate::unit::Unit;
+use crate::verify::{check, exact_law, parse_counts};
+use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Exact odds for Star Wars TCG attacks: no sampling, exact fractions.
+#[derive(Parser, Debug)]
+#[command(name = "swtcg-odds", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The exact outcome of one attack.
+    Attack(AttackCmd),
+    /// Expected damage and P(discard) over ranges of parameters (with no flags: a default table).
+    Table(TableCmd),
+    /// Solves a scenario file exactly: units in the cards' wording, every choice played.
+    Scenario(ScenarioCmd),
+    /// Checks a simulator's counts against the exact law (exit 0: consistent, 1: disagrees).
+    Verify(VerifyCmd),
+    /// A seeded, reproducible Monte Carlo sample of an attack, as counts.
+    Sample(SampleCmd),
+    /// Real cards from LackeyCCG set files: find them, check them, attack with them.
+    Cards(CardsCmd),
+    /// Expected damage and P(discard) between sets of cards, both directions.
+    Matchups(MatchupsCmd),
+    /// A battle plan: several attacks in order against one defender, exactly.
+    Plan(PlanCmd),
+}
+
+/// The units' numbers and keywords: one flag per [`Param`] (`--power 5`,
+/// `--armor`, `--armor off`), each taking one value. Switches take `on` or
+/// `off`, `on` when the value is left out.
+#[derive(Debug, Clone, Default)]
+pub struct UnitFlags {
+    given: Vec<(Param, String)>,
+}
+
+/// The same flags taking ranges (`--power 1..10`, `--crit 0,2`, `--armor
+/// both`), for tables.
+#[derive(Debug, Clone, Default)]
+pub struct RangeFlags {
+    given: Vec<(Param, String)>,
+}
+
+fn param_args(cmd: clap::Command, ranges: bool) -> clap::Command {
+    let mut cmd = cmd;
+    for p in Param::ALL {
+        let mut arg = Arg::new(p.name())
+            .long(p.name())
+            .help(p.doc())
+            .allow_hyphen_values(true)
+            .help_heading(if ranges {
+                "Parameters (N, A..B or a comma list)"
+            } else {
+                "Units"
+            });
+        arg = match p.kind() {
+            Kind::Switch => arg
+                .num_args(0..=1)
+                .default_missing_value("on")
+                .value_name(if ranges { "on|off|both" } else { "on|off" }),
+            Kind::Health => arg.value_name(if ranges { "RANGE" } else { "H" }),
+            _ => arg.value_name(if ranges { "RANGE" } else { "X" }),
+        };
+        cmd = cmd.arg(arg);
+    }
+    cmd
+}
+
+fn param_values(m: &ArgMatches) -> Vec<(Param, String)> {
+    Param::ALL
+        .iter()
+        .filter_map(|p| m.get_one::<String>(p.name()).map(|v| (*p, v.clone())))
+        .collect()
+}
+
+macro_rules! param_flags {
+    ($t:ident, $ranges:expr) => {
+        impl clap::FromArgMatches for $t {
+            fn from_arg_matches(m: &ArgMatches) -> std::result::Result<Self, clap::Error> {
+                Ok($t {
+                    given: param_values(m),
+                })
+            }
+            fn update_from_arg_matches(
+                &mut self,
+                m: &ArgMatches,
+            ) -> std::result::Result<(), clap::Error> {
+                self.given = param_values(m);
+                Ok(())
+            }
+        }
+        impl Args for $t {
+            fn augment_args(cmd: clap::Command) -> clap::Command {
+                param_args(cmd, $ranges)
+            }
+            fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+                param_args(cmd, $ranges)
+            }
+        }
+    };
+}
+param_flags!(UnitFlags, false);
+param_flags!(RangeFlags, true);
+
+impl UnitFlags {
+    /// The values given, read.
+    fn values(&self) -> Result<Vec<(Param, i64)>> {
+        self.given
+            .iter()
+            .map(|(p, t)| Ok((*p, p.value(t)?)))
+            .collect()
+    }
+
+    fn get(&self, p: Param) -> Result<Option<i64>> {
+        self.given
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(p, t)| p.value(t))
+            .transpose()
+    }
+
+    /// The attacker and the defender (power is required).
+    fn units(&self) -> Result<(Unit, Unit)> {
+        if self.get(Param::Power)?.is_none() {
+            return Err(Error::input("the attacker's --power is required"));
+        }
+        units_of(&self.values()?)
+    }
+
+    /// The attack in words, for titles: what was given.
+    fn describe(&self) -> String {
+        let words: Vec<String> = self
+            .given
+            .iter()
+            .map(|(p, t)| match p.kind() {
+                Kind::Switch if t == "on" => p.name().to_string(),
+                _ => format!("{} {t}", p.name()),
+            })
+            .collect();
+        format!("Attack: {}", words.join(", "))
+    }
+}
+
+/// How choices are played: the words of a scenario file's policy, and the
+/// Force budgets.
+#[derive(Args, Debug, Clone, Default)]
+struct PolicyArgs {
+    /// How Lucky is played: `optimal` (both sides solved exactly) or `simple` (the web
+    /// calculator's).
+    #[arg(long, value_enum)]
+    lucky_policy: Option<LuckyPolicy>,
+    /// How the two sides' Lucky take turns: `pop` (the rules' re-roll POP, the attacker's
+    /// player first; the default), `pop-defender-first`, or the fixed orders `attacker-first`
+    /// and `defender-first` (the web calculator's).
+    #[arg(long, value_enum)]
+    lucky_order: Option<LuckyOrder>,
+    /// What the attacker maximises and the defender minimises (choices are then played exactly).
+    #[arg(long, value_enum)]
+    objective: Option<Objective>,
+    /// Force the attacking side may spend in the attack (unlimited if not given; required for
+    /// costs of X).
+    #[arg(long, value_name = "N")]
+    force_attacker: Option<u32>,
+    /// Force the defending side may spend in the attack (unlimited if not given; required for
+    /// costs of X).
+    #[arg(long, value_name = "N")]
+    force_defender: Option<u32>,
+}
+
+impl PolicyArgs {
+    fn any(&self) -> bool {
+        self.lucky_policy.is_some()
+            || self.lucky_order.is_some()
+            || self.objective.is_some()
+            || self.force_attacker.is_some()
+            || self.force_defender.is_some()
+    }
+
+    fn policy(&self) -> Policy {
+        let d = Policy::default();
+        Policy {
+            objective: self.objective.unwrap_or(d.objective),
+            lucky: self.lucky_policy.unwrap_or(d.lucky),
+            lucky_order: self.lucky_order.unwrap_or(d.lucky_order),
+        }
+    }
+
+    fn force(&self) -> [Option<u32>; 2] {
+        [self.force_attacker, self.force_defender]
+    }
+}
+
+/// One attack given by flags, with the choices around it.
+#[derive(Args, Debug, Clone, Default)]
+struct AttackArgs {
+    #[command(flatten)]
+    units: UnitFlags,
+    /// Attacker has Overkill (excess hits may go to the other unit: give --other-health).
+    #[arg(long)]
+    overkill: bool,
+    /// Adds a third unit on the defender's side, with this health (a target for Overkill and Deflect).
+    #[arg(long, value_name = "H", allow_hyphen_values = true)]
+    other_health: Option<String>,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+impl AttackArgs {
+    /// Whether the attack involves choices (then it is solved as a game).
+    fn has_choices(&self) -> Result<bool> {
+        let lucky = self.units.get(Param::Lucky)?.unwrap_or(0) > 0
+            || self.units.get(Param::DefenderLucky)?.unwrap_or(0) > 0;
+        Ok(lucky || self.overkill || self.other_health.is_some() || self.policy.any())
+    }
+
+    /// The attack as a game: the two units (and the other unit, if any),
+    /// with the policy flags.
+    fn game(&self) -> Result<Game> {
+        let (mut a, d) = self.units.units()?;
+        a.keywords.overkill = self.overkill;
+        if self.overkill && self.other_health.is_none() {
+            return Err(Error::input(
+                "--overkill moves excess hits to another unit: give it with --other-health H",
+            ));
+        }
+        let mut units = vec![a, d];
+        let mut sides = vec![Side::Attacking, Side::Defending];
+        if let Some(h) = &self.other_health {
+            let h = crate::table::parse_range::<i64>(Param::Health, h)
+                .map_err(|e| Error::input(e.to_string().replace("--health", "--other-health")))?;
+            let [h] = h.as_slice() else {
+                return Err(Error::input("--other-health: give one value"));
+            };
+            let mut o = Unit::new("other", 0);
+            o.health = Some(
+                u32::try_from(*h)
+                    .map_err(|_| Error::input(format!("--other-health {h}: above the limit")))?,
+            );
+            o.validate()?;
+            units.push(o);
+            sides.push(Side::Defending);
+        }
+        Ok(Game {
+            units,
+            sides,
+            policy: self.policy.policy(),
+            force: self.policy.force(),
+        })
+    }
+
+    /// Whether any flag of the attack was given.
+    fn any(&self) -> bool {
+        !self.units.given.is_empty()
+            || self.overkill
+            || self.other_health.is_some()
+            || self.policy.any()
+    }
+}
+
+#[derive(Args, Debug)]
+struct AttackCmd {
+    #[command(flatten)]
+    attack: AttackArgs,
+    /// One JSON object, every probability a reduced fraction "num/den".
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    plot: PlotArg,
+}
+
+/// Where to draw a picture.
+#[derive(Args, Debug, Default)]
+struct PlotArg {
+    /// Also draw the exact P(damage >= k) curves to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
+}
+
+impl PlotArg {
+    /// Writes the picture, if asked to.
+    fn write(&self, title: &str, series: &[Series]) -> Result<()> {
+        if let Some(p) = &self.plot {
+            write_atomically(p, &svg(title, "damage k", series))
+                .map_err(|e| Error::input(format!("--plot {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary file beside it,
+/// then a rename), so that a failed run never leaves an empty file.
+pub fn write_atomically(path: &str, text: &str) -> Result<()> {
+    let p = std::path::Path::new(path);
+    let dir = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let io = |e: std::io::Error| {
+        Error::input(format!(
+            "{}: cannot write: {}",
+            crate::error::quote(path),
+            e.kind()
+        ))
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    tmp.write_all(text.as_bytes()).map_err(io)?;
+    tmp.persist(p).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+struct TableCmd {
+    #[command(flatten)]
+    params: RangeFlags,
+    /// Output format: md shows the parameters given that vary; csv, json and jsonl carry every
+    /// core parameter (power, accuracy, armor, shields, fury, crit, parry, evade, deflect,
+    /// health) and each one given.
+    #[arg(long, value_enum, default_value = "md")]
+    format: Format,
+    /// Lay the table out as a grid: ROW down, COL across (every other parameter fixed).
+    #[arg(long, value_name = "ROW,COL")]
+    pivot: Option<String>,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+impl TableCmd {
+    fn grid(&self) -> Result<Grid> {
+        if self.params.given.is_empty() {
+            return Ok(Grid::newcomer());
+        }
+        if self.policy.force_attacker.is_some()
+            || self.policy.force_defender.is_some()
+            || self.policy.objective.is_some()
+        {
+            return Err(Error::input(
+                "table gives expected damage to the defender with Lucky played for damage: --objective and --force-* are for attack and scenario",
+            ));
+        }
+        let mut g = Grid::new();
+        for (p, text) in &self.params.given {
+            g = g.with(*p, parse_values(*p, text)?);
+        }
+        g.policy = Some(self.policy.policy());
+        Ok(g)
+    }
+
+    fn run(&self) -> Result<String> {
+        let grid = self.grid()?;
+        if let Some(pv) = &self.pivot {
+            let (r, c) = pv.split_once(',').ok_or_else(|| {
+                Error::input(format!(
+                    "--pivot '{}': give ROW,COL, such as power,crit",
+                    crate::error::quote(pv)
+                ))
+            })?;
+            let name = |n: &str| {
+                Param::from_name(n.trim()).ok_or_else(|| {
+                    Error::input(format!(
+                        "--pivot: '{}' is not a parameter (power, crit, parry, ...)",
+                        crate::error::quote(n.trim())
+                    ))
+                })
+            };
+            let (r, c) = (name(r)?, name(c)?);
+            let rows = grid.rows()?;
+            return Ok(pivot(&grid, &rows, r, c)?.render(self.format));
+        }
+        Ok(render(&grid.rows()?, self.format))
+    }
+}
+
+#[derive(Args, Debug)]
+struct ScenarioCmd {
+    /// The scenario file (JSON).
+    file: String,
+    /// One JSON object, every probability a reduced fraction "num/den".
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    plot: PlotArg,
+}
+
+#[derive(Args, Debug)]
+struct PlanCmd {
+    /// The plan file (JSON): a defender, attackers, the order of their attacks.
+    file: String,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Also draw P(total damage >= k) after each step to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct VerifyCmd {
+    /// The simulator's counts: a JSON object mapping outcome to count.
+    #[arg(long, value_name = "FILE")]
+    counts: String,
+    /// What was counted: hits, defender_damage, attacker_damage (or damage:<unit> with --scenario).
+    #[arg(long, default_value = "defender_damage")]
+    quantity: String,
+    /// Significance level of the verdict.
+    #[arg(long, default_value_t = 0.001)]
+    alpha: f64,
+    /// The attack is this scenario file (instead of attack flags).
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<String>,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    attack: AttackArgs,
+}
+
+#[derive(Args, Debug)]
+struct SampleCmd {
+    /// Number of simulated attacks.
+    #[arg(long, value_name = "N")]
+    trials: u64,
+    /// Seed of the generator (the same seed gives the same counts).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// What to count.
+    #[arg(long, value_enum, default_value = "defender_damage")]
+    quantity: Quantity,
+    /// A deliberately wrong rule, to test a checker.
+    #[arg(long, value_enum)]
+    variant: Option<Variant>,
+    #[command(flatten)]
+    attack: AttackArgs,
+}
+
+/// Where the cards come from.
+#[derive(Args, Debug)]
+struct DbArgs {
+    /// A LackeyCCG set file, or a folder of them (the plugin's `sets/` folder); may be repeated.
+    #[arg(long, value_name = "PATH", required = true)]
+    db: Vec<String>,
+    /// Two names of the same unit (the rules' "Different Versions with Different Names"), for
+    /// stacks: NAME=NAME; may be repeated.
+    #[arg(long, value_name = "A=B")]
+    same_unit: Vec<String>,
+    /// A file of such pairs, one NAME=NAME per line.
+    #[arg(long, value_name = "FILE")]
+    same_units: Option<String>,
+}
+
+impl DbArgs {
+    fn load(&self) -> Result<CardDb> {
+        let mut db = CardDb::load(&self.db)?;
+        for s in &self.same_unit {
+            db.same.add_text(s, "--same-unit")?;
+        }
+        if let Some(f) = &self.same_units {
+            db.same.add_text(&read_file(f)?, f)?;
+        }
+        Ok(db)
+    }
+}
+
+#[derive(Args, Debug)]
+struct CardsCmd {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(subcommand)]
+    action: CardsAction,
+}
+
+#[derive(Subcommand, Debug)]
+enum CardsAction {
+    /// Cards whose name, set, type or text contains TEXT, with what their text says.
+    Find {
+        /// Text to look for.
+        text: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One card (or stack "Top + Beneath + ...", or "Unit with Pilot") attacking another, solved exactly.
+    Attack(CardAttackCmd),
+    /// How much of the database is read: per set, rows, units, skipped rows, abilities by class.
+    Check {
+        /// Every unit with its abilities, and every skipped row, as JSON.
+        #[arg(long)]
+        json: bool,
+        /// How many of the most frequent not-understood texts to list.
+        #[arg(long, default_value_t = 20)]
+        top: usize,
+    },
+}
+
+#[derive(Args, Debug)]
+struct CardAttackCmd {
+    /// The attacking card: "Name", "Name@SET", "Name[power=N,health=N]", a stack "Top + Beneath + ...", or "Unit with Pilot".
+    attacker: String,
+    /// The defending card, or a stack.
+    defender: String,
+    /// Switch on a conditional ability the cards cannot decide: text it contains, or a:N / d:N (the attacker's or defender's Nth ability, as `cards find` numbers them), with =N for an X.
+    #[arg(long, value_name = "C")]
+    condition: Vec<String>,
+    /// The arena of the attack (by default the first the two cards share).
+    #[arg(long, value_enum)]
+    arena: Option<Arena>,
+    /// One JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    plot: PlotArg,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+#[derive(Args, Debug)]
+struct MatchupsCmd {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Attacking cards: all, name:TEXT, set:CODE, type:TYPE, or a name fragment (comma-separated).
+    #[arg(long, default_value = "all")]
+    attackers: String,
+    /// Defending cards, selected the same way.
+    #[arg(long, default_value = "all")]
+    defenders: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    format: Format,
+    /// Write the documentation page of every unit against every other instead (Markdown).
+    #[arg(long)]
+    page: bool,
+    /// Write to this file (whole or not at all) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<String>,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+/// What a command prints, and its exit status (0, 1 when `verify` finds
+/// the simulator wrong).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// What goes to standard output.
+    pub text: String,
+    /// The exit status.
+    pub status: u8,
+}
+
+impl From<String> for Output {
+    fn from(text: String) -> Output {
+        Output { text, status: 0 }
+    }
+}
+
+/// The curves of a solved scenario: damage to every unit that took some.
+fn scenario_series(r: &ScenarioReport) -> Vec<Series> {
+    r.scenario
+        .game
+        .units
+        .iter()
+        .enumerate()
+        .filter_map(|(i, u)| {
+            let d = r.damage(i);
+            (d.max() > 0).then(|| Series::at_least(&format!("damage to {}", u.name), &d))
+        })
+        .collect()
+}
+
+fn scenario_output(report: &ScenarioReport, json: bool) -> String {
+    if json {
+        to_json_text(&report.json())
+    } else {
+        report.to_text()
+    }
+}
+
+fn attack_cmd(cmd: &AttackCmd) -> Result<String> {
+    let title = cmd.attack.units.describe();
+    if cmd.attack.has_choices()? {
+        let report = Scenario::new(cmd.attack.game()?).solve()?;
+        cmd.plot.write(&title, &scenario_series(&report))?;
+        return Ok(scenario_output(&report, cmd.json));
+    }
+    let (a, d) = cmd.attack.units.units()?;
+    let out = attack(&a, &d)?;
+    let mut series = vec![Series::at_least(
+        "damage to the defender",
+        &out.defender_damage,
+    )];
+    if out.attacker_damage.max() > 0 {
+        series.push(Series::at_least(
+            "damage to the attacker",
+            &out.attacker_damage,
+        ));
+    }
+    cmd.plot.write(&title, &series)?;
+    Ok(if cmd.json {
+        to_json_text(&AttackReport::of(&out))
+    } else {
+        attack_text(&out, [a.keywords.stun > 0, d.keywords.stun > 0])
+    })
+}
+
+fn verify_cmd(cmd: &VerifyCmd) -> Result<Output> {
+    if cmd.scenario.is_some() && cmd.attack.any() {
+        return Err(Error::input(
+            "--scenario takes the attack from its file: drop the attack flags (--power, --parry, ...)",
+        ));
+    }
+    let text = read_file(&cmd.counts).map_err(|e| e.about("--counts"))?;
+    let counts = parse_counts(&text).map_err(|e| e.about(&cmd.counts))?;
+    let report = match &cmd.scenario {
+        Some(path) => Some(Scenario::from_file(path)?.solve()?),
+        None if cmd.attack.has_choices()? => Some(Scenario::new(cmd.attack.game()?).solve()?),
+        None => None,
+    };
+    let exact = match &report {
+        Some(r) => exact_law(r, &cmd.quantity)?,
+        None => {
+            let (a, d) = cmd.attack.units.units()?;
+            crate::verify::attack_law(&attack(&a, &d)?, &cmd.quantity)?
+        }
+    };
+    let v = check(&exact, &counts, cmd.alpha)?;
+    let text = if cmd.json {
+        to_json_text(&v.json(&cmd.quantity))
+    } else {
+        v.to_text(&cmd.quantity)
+    };
+    Ok(Output {
+        text,
+        status: if v.consistent() { 0 } else { 1 },
+    })
+}
+
+fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
+    let u = &cmd.attack;
+    if u.overkill
+        || u.other_health.is_some()
+        || u.policy.objective.is_some()
+        || u.policy.force_attacker.is_some()
+        || u.policy.force_defender.is_some()
+    {
+        return Err(Error::input(
+            "sample plays the static attack with simple Lucky: --overkill, --other-health, --objective and --force-* are not simulated",
+        ));
+    }
+    let (a, d) = u.units.units()?;
+    let model = Model::for_flags(
+        a,
+        d,
+        &u.policy.policy(),
+        u.policy.lucky_policy.is_some(),
+        cmd.variant,
+    )?;
+    let counts = model.sample_bounded(cmd.quantity, cmd.trials, cmd.seed)?;
+    Ok(serde_json::to_string(
+        &counts
+            .into_iter()
+            .map(|(k, c)| (k.to_string(), c))
+            .collect::<std::collections::BTreeMap<_, _>>(),
+    )
+    .unwrap_or_default()
+        + "\n")
+}
+
+fn cards_cmd(cmd: &CardsCmd) -> Result<String> {
+    let db = cmd.db.load()?;
+    match &cmd.action {
+        CardsAction::Find { text, json } => {
+            let found = db.find(text);
+            if *json {
+                return Ok(to_json_text(&found));
+            }
+            let mut out = String::new();
+            for c in &found {
+                out.push_str(&c.to_text());
+            }
+            out.push_str(&format!("{} card(s) found\n", found.len()));
+            Ok(out)
+        }
+        CardsAction::Check { json, top } => {
+            let report = crate::cards::check::check(&db);
+            Ok(if *json {
+                to_json_text(&report)
+            } else {
+                report.to_text(*top)
+            })
+        }
+        CardsAction::Attack(a) => {
+            let attacker = db.piece(&a.attacker)?;
+            let defender = db.piece(&a.defender)?;
+            let switches = Switches::parse(&a.condition)?;
+            let mut scenario = duel(&attacker, &defender, &switches, a.arena, &a.policy.policy())?;
+            scenario.game.force = a.policy.force();
+            let report = scenario.solve()?;
+            a.plot.write(
+                &format!("{} attacks {}", attacker.name(), defender.name()),
+                &scenario_series(&report),
+            )?;
+            Ok(scenario_output(&report, a.json))
+        }
+    }
+}
+
+fn matchups_cmd(cmd: &MatchupsCmd) -> Result<String> {
+    if cmd.page && cmd.format != Format::Markdown {
+        return Err(Error::input("--page writes a Markdown page: drop --format"));
+    }
+    let db = cmd.db.load()?;
+    let text = if cmd.page {
+        docs_page(&db, &cmd.db.db.join(" "))?
+    } else {
+        let attackers = db.select(&cmd.attackers)?;
+        let defenders = db.select(&cmd.defenders)?;
+        let policy = cmd.policy.policy();
+        let forward = matrix(&attackers, &defenders, &policy)?;
+        let backward = if cmd.attackers == cmd.defenders {
+            None
+        } else {
+            Some(matrix(&defenders, &attackers, &policy)?)
+        };
+        match cmd.format {
+            Format::Markdown => render_markdown(&forward, backward.as_ref()),
+            Format::Csv => render_csv(&forward, backward.as_ref()),
+            Format::Json | Format::Jsonl => to_json_text(&render_json(&forward, backward.as_ref())),
+        }
+    };
+    match &cmd.output {
+        Some(path) => {
+            write_atomically(path, &text).map_err(|e| Error::input(format!("--output {e}")))?;
+            Ok(String::new())
+        }
+        None => Ok(text),
+    }
+}
+
+fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
+    let report = Plan::from_file(&cmd.file)?.solve()?;
+    let series: Vec<Series> = report
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(k, st)| {
+            Series::at_least(
+                &format!("after step {} ({})", k + 1, st.attacker),
+                &st.total_so_far,
+            )
+        })
+        .collect();
+    PlotArg {
+        plot: cmd.plot.clone(),
+    }
+    .write(
+        &format!("Plan against {}", report.plan.defender.name),
+        &series,
+    )?;
+    Ok(if cmd.json {
+        to_json_text(&report.json())
+    } else {
+        report.to_text()
+    })
+}
+
+/// Runs one parsed command line.
+pub fn run(cli: Cli) -> Result<Output> {
+    Ok(match cli.command {
+        Command::Attack(cmd) => attack_cmd(&cmd)?.into(),
+        Command::Table(cmd) => cmd.run()?.into(),
+        Command::Scenario(cmd) => {
+            let report = Scenario::from_file(&cmd.file)?.solve()?;
+            cmd.plot
+                .write(&format!("Scenario {}", cmd.file), &scenario_series(&report))?;
+            scenario_output(&report, cmd.json).into()
+        }
+        Command::Verify(cmd) => verify_cmd(&cmd)?,
+        Command::Sample(cmd) => sample_cmd(&cmd)?.into(),
+        Command::Cards(cmd) => cards_cmd(&cmd)?.into(),
+        Command::Matchups(cmd) => matchups_cmd(&cmd)?.into(),
+        Command::Plan(cmd) => plan_cmd(&cmd)?.into(),
+    })
+}
+
+/// What a command line did, run in-process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ran {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error: one line on failure.
+    pub stderr: String,
+    /// The exit status: 0, 1 (verify's verdict) or 2 (bad input).
+    pub status: u8,
+}
+
+/// Runs a whole command line in-process (the program name first), as the
+/// binary would, without touching the process's own streams.
+pub fn run_args<I, T>(args: I) -> Ran
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Ran {
+                    stdout: e.render().to_string(),
+                    stderr: String::new(),
+                    status: 0,
+                },
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ran {
+                    stdout: String::new(),
+                    stderr: e.render().to_string(),
+                    status: 2,
+                },
+                _ => {
+                    // One line: clap's first paragraph says what is wrong.
+                    let text = e.render().to_string();
+                    let first = text.split("\n\n").next().unwrap_or("error: bad arguments");
+                    let line: Vec<&str> = first.lines().map(str::trim).collect();
+                    Ran {
+                        stdout: String::new(),
+                        stderr: crate::error::one_line(&format!("{} (see --help)", line.join(" ")))
+                            + "\n",
+                        status: 2,
+                    }
+                }
+            };
+        }
+    };
+    match run(cli) {
+        Ok(out) => Ran {
+            stdout: out.text,
+            stderr: String::new(),
+            status: out.status,
+        },
+        Err(e) => Ran {
+            stdout: String::new(),
+            stderr: format!("error: {e}\n"),
+            status: 2,
+        },
+    }
+}
+
+/// The program: runs the command line and writes its output. A closed
+/// standard output (`| head`) ends it quietly; another write error is one
+/// line on standard error and status 2.
+pub fn main() -> ExitCode {
+    let ran = run_args(std::env::args_os());
+    if !ran.stderr.is_empty() {
+        let _ = std::io::stderr().write_all(ran.stderr.as_bytes());
+    }
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out
+        .write_all(ran.stdout.as_bytes())
+        .and_then(|_| out.flush())
+    {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return ExitCode::from(ran.status);
+        }
+        let _ = writeln!(std::io::stderr(), "error: writing the output: {e}");
+        return ExitCode::from(2);
+    }
+    ExitCode::from(ran.status)
+}
