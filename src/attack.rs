@@ -95,7 +95,7 @@ pub struct Packet {
 
 /// Bits of [`Tally::used`], shifted by `4 * unit`: which optional abilities a
 /// unit used in this attack.
-pub mod used {
+pub(crate) mod used {
     /// The paid part of Evade.
     pub const EVADE: u32 = 1;
     /// A Deflect was played.
@@ -285,7 +285,7 @@ pub struct Arena<'a> {
     pub play: Play,
     /// Search nodes the optimal play of this arena may still visit (see
     /// [`MAX_SEARCH_NODES`]).
-    pub budget: std::cell::Cell<u64>,
+    pub(crate) budget: std::cell::Cell<u64>,
 }
 
 /// Most nodes (packets and choices) the optimal play of one attack may

@@ -297,7 +297,7 @@ impl Weight for Num {
 
 /// Whether every weight of a computation whose probabilities all have
 /// denominator dividing `6^dice` fits in a `u128` (it does up to 49 dice).
-pub fn fits_u128(dice: u64) -> bool {
+pub(crate) fn fits_u128(dice: u64) -> bool {
     dice <= 49
 }
 

@@ -20,6 +20,7 @@ use std::fmt;
 
 /// One combat keyword with its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Keyword {
     /// Accuracy X (or −X): added to each attack die.
     Accuracy(i32),

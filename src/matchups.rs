@@ -290,7 +290,7 @@ pub const PAGE_SOURCE: &str = "tests/fixtures/lackey/ANH.txt";
 
 /// The command that regenerates `docs/matchups.md`.
 pub const PAGE_COMMAND: &str =
-    "cargo run --release -- matchups --db tests/fixtures/lackey/ANH.txt --page > docs/matchups.md";
+    "cargo run --release -- matchups --db tests/fixtures/lackey/ANH.txt --page --output docs/matchups.md";
 
 /// The generated documentation page of matchups for a database read from
 /// `source`: every unit card against every other, with the command that

@@ -892,8 +892,12 @@ impl ScenarioReport {
         );
         let _ = writeln!(
             out,
-            "Objective {}: {} = {:.4} (Lucky {}, {})\n",
-            objective_name(policy.objective),
+            "Objective, {}: {} = {:.4} (Lucky {}, {})\n",
+            match policy.objective {
+                Objective::Damage => "expected counters on the defending side, each unit up to its remaining health",
+                Objective::Discard => "expected number of the defending side's units discarded",
+                Objective::Net => "expected counters on the defending side minus those on the attacking side",
+            },
             fraction_string(&sol.value),
             to_f64(&sol.value),
             match policy.lucky {
@@ -961,11 +965,3 @@ impl ScenarioReport {
     }
 }
 
-/// The objective's name in scenario files.
-pub fn objective_name(o: Objective) -> &'static str {
-    match o {
-        Objective::Damage => "damage",
-        Objective::Discard => "discard",
-        Objective::Net => "net",
-    }
-}

@@ -353,6 +353,29 @@ impl Unit {
         self.keywords.retaliates.iter().map(|r| r.amount).sum()
     }
 
+    /// A unit from its numbers and keyword texts in the cards' wording,
+    /// checked against every bound (an unknown or malformed keyword is an
+    /// error quoting it).
+    ///
+    /// ```
+    /// use swtcg_odds::unit::Unit;
+    /// let u = Unit::from_card_text("Trooper", 4, Some(3), &["Critical Hit 1", "Pay 1 Force -> Evade 1"]).unwrap();
+    /// assert_eq!(u.keywords.crit, 1);
+    /// assert!(Unit::from_card_text("Trooper", 4, Some(3), &["Parry lots"]).is_err());
+    /// ```
+    pub fn from_card_text(name: &str, power: u32, health: Option<u32>, texts: &[&str]) -> Result<Unit, Error> {
+        let abilities = texts
+            .iter()
+            .map(|t| crate::keywords::parse(t))
+            .collect::<Result<Vec<_>, Error>>()
+            .map_err(|e| Error::input(format!("{name}: {e}")))?;
+        let mut u = Unit::new(name, power);
+        u.health = health;
+        u.keywords = Keywords::from_abilities(&abilities);
+        u.validate()?;
+        Ok(u)
+    }
+
     /// Health minus counters, when health is known.
     pub fn remaining_health(&self) -> Option<u32> {
         self.health.map(|h| h.saturating_sub(self.counters))
@@ -363,6 +386,9 @@ impl Unit {
     pub fn validate(&self) -> Result<(), Error> {
         let who = &self.name;
         let k = &self.keywords;
+        if who.trim().is_empty() {
+            return Err(Error::input("a unit needs a name (it is empty)"));
+        }
         if self.power > MAX_POWER || self.dice() > MAX_POWER {
             return Err(Error::input(format!(
                 "{who}: power {} is above the limit of {MAX_POWER}",

@@ -12,7 +12,7 @@ fn matchups(c: &mut Criterion) {
     let path = std::env::var("SWTCG_CARDS_SAMPLE").unwrap_or_else(|_| {
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/reference/cards-sample.tsv"
+            "/../../shared/reference/lackey/ANH.txt"
         )
         .into()
     });

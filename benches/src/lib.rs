@@ -1,0 +1,1 @@
+//! Criterion benchmarks of swtcg-odds: see `benches/`. Run `cargo bench -p swtcg-odds-bench`.
