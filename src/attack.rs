@@ -47,7 +47,7 @@
 //! println!("{}", out.defender_damage.mean());
 //! ```
 
-use crate::dice::{Roll, attack_roll, damage_dice};
+use crate::dice::{Roll, Track, attack_roll_tracking, damage_dice};
 use crate::dist::{Dist, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
 use crate::unit::{Paid, Unit};
@@ -76,8 +76,13 @@ pub enum Kind {
     Deflected,
     /// Dice of damage from Retaliate.
     Retaliate,
-    /// Damage a unit does to itself when the attack ends (Overload).
+    /// Damage a unit does to itself when the attack ends (Overload,
+    /// Backfire).
     SelfDamage,
+    /// Riposte's damage to the attacker.
+    Riposte,
+    /// Avenge's dice of damage to the attacker.
+    Avenge,
 }
 
 /// One instance of damage: from a source unit to a target unit.
@@ -128,6 +133,18 @@ pub struct Tally {
     pub used: u32,
     /// Force spent in the damage steps by each side (see [`side_index`]).
     pub spent: [u32; 2],
+    /// What the roll showed that endings read (see [`flags`]).
+    pub flags: u8,
+}
+
+/// Bits of [`Tally::flags`].
+pub mod flags {
+    /// A natural 2 in the final roll (Riposte).
+    pub const TWO: u8 = 1;
+    /// A natural 3 in the roll before re-rolls (Backfire).
+    pub const THREE: u8 = 2;
+    /// A natural 5 in the roll before re-rolls (Focus).
+    pub const FIVE: u8 = 4;
 }
 
 /// The index of a side in per-side arrays: 0 attacking, 1 defending.
@@ -153,31 +170,59 @@ pub struct Ending {
     pub dice: bool,
     /// What it is.
     pub kind: Kind,
+    /// When it happens.
+    pub when: When,
+}
+
+/// When an [`Ending`] happens (besides having damage to do and its target
+/// in play).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum When {
+    /// Always (Retaliate, Overload).
+    Always,
+    /// The final roll showed a natural 2, and the source is still in play
+    /// (Riposte).
+    Two,
+    /// The roll before re-rolls showed a natural 3 (Backfire).
+    Three,
+    /// The defending unit was discarded (Avenge).
+    DefenderDiscarded,
 }
 
 impl Ending {
-    /// The endings of an attack on `defending`: each activated Retaliate
-    /// (`retaliates`, in order), then each unit's damage to itself.
-    pub fn of(units: &[&Unit], defending: usize, retaliates: &[u32]) -> Vec<Ending> {
+    /// The endings of an attack on `defending`, in RULES.md's order: each
+    /// activated Retaliate (`retaliates`, in order), the defending unit's
+    /// Riposte, its side's Avenges, then the damage units do to themselves
+    /// (the attacker's Backfire, then Overloads).
+    pub fn of(units: &[&Unit], sides: &[Side], defending: usize, retaliates: &[u32]) -> Vec<Ending> {
+        let ending = |source, target, amount, dice, kind, when| Ending {
+            source,
+            target,
+            amount,
+            dice,
+            kind,
+            when,
+        };
         let mut out: Vec<Ending> = retaliates
             .iter()
-            .map(|&r| Ending {
-                source: defending,
-                target: ATTACKER,
-                amount: r,
-                dice: true,
-                kind: Kind::Retaliate,
-            })
+            .map(|&r| ending(defending, ATTACKER, r, true, Kind::Retaliate, When::Always))
             .collect();
+        let riposte = units[defending].keywords.riposte;
+        if riposte > 0 {
+            out.push(ending(defending, ATTACKER, riposte, false, Kind::Riposte, When::Two));
+        }
+        for (i, u) in units.iter().enumerate() {
+            if i != defending && sides.get(i) == sides.get(defending) && u.keywords.avenge > 0 {
+                out.push(ending(i, ATTACKER, u.keywords.avenge, true, Kind::Avenge, When::DefenderDiscarded));
+            }
+        }
+        let backfire = units[ATTACKER].keywords.backfire;
+        if backfire > 0 {
+            out.push(ending(ATTACKER, ATTACKER, backfire, true, Kind::SelfDamage, When::Three));
+        }
         for (i, u) in units.iter().enumerate() {
             for &(amount, dice) in &u.keywords.self_damage {
-                out.push(Ending {
-                    source: i,
-                    target: i,
-                    amount,
-                    dice,
-                    kind: Kind::SelfDamage,
-                });
+                out.push(ending(i, i, amount, dice, Kind::SelfDamage, When::Always));
             }
         }
         out
@@ -241,6 +286,8 @@ pub struct Strike {
     pub bonus: u32,
     /// A natural 1 was rolled.
     pub one: bool,
+    /// What endings read from the roll (see [`flags`]).
+    pub flags: u8,
 }
 
 /// Optimal play of the damage steps after one strike.
@@ -261,8 +308,14 @@ impl Strike {
             hits: r.hits,
             bonus: if r.six { crit } else { 0 },
             one: r.one,
+            flags: roll_flags(r),
         }
     }
+}
+
+/// The [`flags`] of a roll.
+pub fn roll_flags(r: &Roll) -> u8 {
+    (r.two as u8 * flags::TWO) | (r.three as u8 * flags::THREE) | (r.five as u8 * flags::FIVE)
 }
 
 /// The units of one attack and how its choices are made.
@@ -279,8 +332,12 @@ pub struct Arena<'a> {
     /// Force each side may still spend in the damage steps (`None`:
     /// unlimited), by [`side_index`].
     pub force: [Option<u32>; 2],
-    /// The tally the damage steps start from (counters put before the roll).
+    /// The tally the damage steps start from (counters put before the roll,
+    /// Force committed).
     pub start: Tally,
+    /// Against an attacker with Cunning: the defending unit's plays on the
+    /// attack damage, chosen before the roll.
+    pub committed: Option<Committed>,
     /// How choices are made.
     pub play: Play,
     /// Search nodes the optimal play of this arena may still visit (see
@@ -292,6 +349,18 @@ pub struct Arena<'a> {
 /// visit: scenarios with many units that can all deflect at each other grow
 /// exponentially, and are refused rather than left to run for hours.
 pub const MAX_SEARCH_NODES: u64 = 20_000_000;
+
+/// The defending unit's damage prevention chosen before the roll (against
+/// Cunning): its Deflect played for up to `amount` at `target` (or held),
+/// and paid Evade bought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Committed {
+    /// The Deflect: up to this much (free part and paid parts bought), at
+    /// this unit (or none); `None` holds it.
+    pub deflect: Option<(u32, Option<usize>)>,
+    /// Paid Evade bought.
+    pub evade: u32,
+}
 
 /// Which POP is running: 0 the attack's, `k` the POP of ending `k − 1`;
 /// after POP `k` comes ending `k` (after the attack's, its consolation).
@@ -375,7 +444,7 @@ struct Defense {
 /// cost)` pairs, none dominated by another (as much for less), cheapest
 /// first, starting with `(0, 0)`. An X ability buys any X up to what is
 /// left (all that is needed, when Force is unlimited).
-fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32, u32)> {
+pub(crate) fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32, u32)> {
     let mut all: Vec<(u32, u32)> = vec![(0, 0)];
     for p in paid {
         let mut next = all.clone();
@@ -441,12 +510,13 @@ impl<'a> Arena<'a> {
             .map(|r| r.amount)
             .collect();
         Arena {
-            endings: Ending::of(&units, DEFENDER, &retaliates),
+            endings: Ending::of(&units, &[Side::Attacking, Side::Defending], DEFENDER, &retaliates),
             units,
             sides: vec![Side::Attacking, Side::Defending],
             defending: DEFENDER,
             force: [None, None],
             start: Tally::default(),
+            committed: None,
             play: Play::Static,
             budget: std::cell::Cell::new(MAX_SEARCH_NODES),
         }
@@ -599,7 +669,9 @@ impl<'a> Arena<'a> {
         let consoled = self.units[ATTACKER].keywords.consolation.is_some();
         let mut out = Vec::with_capacity(strikes.len());
         for (s, w) in strikes.entries() {
-            let mut t = r.static_pop(self.start, r.attack_packet(s, s.hits), s.one);
+            let mut start = self.start;
+            start.flags = s.flags;
+            let mut t = r.static_pop(start, r.attack_packet(s, s.hits), s.one);
             if consoled && let Some(c) = r.consolation(&t) {
                 t = c;
             }
@@ -684,8 +756,15 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// Whether ending `k` does anything after `tally`: it has damage to do
     /// and its target is still in play.
     fn ending_happens(&self, tally: &Tally, k: usize) -> bool {
-        let e = &self.arena.endings[k];
-        e.amount > 0 && !self.arena.discarded(tally, e.target)
+        let a = self.arena;
+        let e = &a.endings[k];
+        let when = match e.when {
+            When::Always => true,
+            When::Two => tally.flags & flags::TWO != 0 && !a.discarded(tally, e.source),
+            When::Three => tally.flags & flags::THREE != 0,
+            When::DefenderDiscarded => a.discarded(tally, a.defending),
+        };
+        when && e.amount > 0 && !a.discarded(tally, e.target)
     }
 
     /// The packet of ending `k` doing `hits` damage.
@@ -746,7 +825,9 @@ impl<W: Weight> Resolver<'_, '_, W> {
             Some(r) if a.units[ATTACKER].keywords.overkill => s.hits.saturating_sub(r),
             _ => 0,
         };
-        let plain = Pop::new(a.start, &[attack(s.hits)], s.one);
+        let mut start = a.start;
+        start.flags = s.flags;
+        let plain = Pop::new(start, &[attack(s.hits)], s.one);
         if excess == 0 {
             return self.run(plain, 0);
         }
@@ -757,7 +838,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 continue;
             }
             for m in 1..=excess {
-                let mut t = a.start;
+                let mut t = start;
                 t.used |= used::bit(ATTACKER, used::OVERKILL);
                 let moved = Packet {
                     source: ATTACKER,
@@ -864,10 +945,42 @@ impl<W: Weight> Resolver<'_, '_, W> {
         if defense.evade > 0 {
             tally.used |= used::bit(p.target, used::EVADE);
         }
-        p.amount -= p.amount.min(k.evade + defense.evade);
+        let protect = if self.plain { 0 } else { self.protect(tally, &p) };
+        p.amount -= p.amount.min(k.evade.saturating_add(defense.evade).saturating_add(protect));
         tally.spent[side_index(self.arena.sides[p.target])] +=
             defense.deflect_cost + defense.evade_cost;
         (p, deflected)
+    }
+
+    /// Damage that got through lands: the attack damage of an attacker
+    /// with Double Damage puts one more counter per point on the defending
+    /// unit (Overkill and deflected damage are not doubled).
+    #[inline]
+    fn land(&self, landed: &mut Landed, p: &Packet) {
+        let a = self.arena;
+        if p.kind == Kind::Attack && a.units[ATTACKER].keywords.double_damage {
+            landed.land(&Packet {
+                amount: p.amount.saturating_mul(2),
+                ..*p
+            });
+        } else {
+            landed.land(p);
+        }
+    }
+
+    /// The prevention other units of the side of `p`'s target give it with
+    /// Protect (each its whole X, once per instance), or 0.
+    #[inline]
+    fn protect(&self, tally: &Tally, p: &Packet) -> u32 {
+        let a = self.arena;
+        a.units
+            .iter()
+            .enumerate()
+            .filter(|(i, u)| {
+                *i != p.target && u.keywords.protect > 0 && a.sides[*i] == a.sides[p.target] && !a.discarded(tally, *i)
+            })
+            .map(|(_, u)| u.keywords.protect)
+            .fold(0, u32::saturating_add)
     }
 
     /// Whether the target of `p` has a Deflect ready against its source.
@@ -888,6 +1001,23 @@ impl<W: Weight> Resolver<'_, '_, W> {
     fn defenses(&self, tally: &Tally, p: &Packet, natural_one: bool) -> Vec<Defense> {
         let a = self.arena;
         let k = &a.units[p.target].keywords;
+        if let Some(c) = a.committed.filter(|_| p.kind == Kind::Attack && p.target == a.defending) {
+            // Cunning: chosen before the roll, paid then.
+            let pending = self.after_parry(p, natural_one);
+            let deflect = match c.deflect {
+                Some((amount, target)) if pending > 0 && self.deflect_ready(tally, p) => DeflectChoice::Play {
+                    amount: amount.min(pending),
+                    target,
+                },
+                _ => DeflectChoice::Hold,
+            };
+            return vec![Defense {
+                deflect,
+                deflect_cost: 0,
+                evade: c.evade,
+                evade_cost: 0,
+            }];
+        }
         let left = a.left(tally, a.sides[p.target]);
         let pending = self.after_parry(p, natural_one);
         let stat = a.play == Play::Static;
@@ -1029,7 +1159,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         while let Some(p) = next.take() {
             match self.gate(&t, &p) {
                 Gate::Land => {
-                    landed.land(&p);
+                    self.land(&mut landed, &p);
                     continue;
                 }
                 Gate::Gone => continue,
@@ -1044,7 +1174,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             }
             let defense = self.static_defense(&t, &p, natural_one);
             let (q, d) = self.prevent(&mut t, p, natural_one, &defense);
-            landed.land(&q);
+            self.land(&mut landed, &q);
             next = d;
         }
         self.place(&t, &landed)
@@ -1072,7 +1202,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             pop.stack[pop.len] = NO_PACKET;
             match self.gate(&pop.tally, &p) {
                 Gate::Land => {
-                    pop.landed.land(&p);
+                    self.land(&mut pop.landed, &p);
                     continue;
                 }
                 Gate::Gone => continue,
@@ -1102,7 +1232,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// Packet `p` met by its target's owner's decision.
     fn apply(&self, pop: &mut Pop, p: Packet, defense: &Defense) {
         let (q, deflected) = self.prevent(&mut pop.tally, p, pop.natural_one, defense);
-        pop.landed.land(&q);
+        self.land(&mut pop.landed, &q);
         if let Some(d) = deflected {
             pop.stack[pop.len] = d;
             pop.len += 1;
@@ -1268,12 +1398,24 @@ pub fn total_dice(attacker: &Unit, defender: &Unit) -> u64 {
 /// The attack roll of `attacker` against `defender` (Shields, Accuracy,
 /// Armor and Fury applied).
 pub fn roll<W: Weight>(attacker: &Unit, defender: &Unit) -> Joint<Roll, W> {
-    attack_roll::<W>(
+    attack_roll_tracking::<W>(
         attack_dice(attacker, defender),
         attacker.keywords.accuracy,
         defender.keywords.armor,
         attacker.keywords.fury,
+        track(attacker, defender),
     )
+}
+
+/// The natural faces the endings and battle plans of this attack read:
+/// 2s for the defender's Riposte, 3s for the attacker's Backfire, 5s for
+/// its Focus.
+pub fn track(attacker: &Unit, defender: &Unit) -> Track {
+    Track {
+        two: defender.keywords.riposte > 0,
+        three: attacker.keywords.backfire > 0,
+        five: attacker.keywords.focus > 0,
+    }
 }
 
 /// Step 5: the law of strikes from the law of the final roll, with Critical
@@ -1293,6 +1435,18 @@ pub fn strikes<W: Weight>(
             s
         });
     }
+    if roll.entries().iter().any(|(r, _)| roll_flags(r) != 0) {
+        // Endings read the roll: keep its flags, merge the rest.
+        return roll.map(|r| {
+            let s = Strike::from_roll(r, crit);
+            Strike {
+                hits: s.hits + s.bonus,
+                bonus: 0,
+                one: s.one && parry,
+                flags: s.flags,
+            }
+        });
+    }
     let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
     let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
     for (r, w) in roll.entries() {
@@ -1307,6 +1461,7 @@ pub fn strikes<W: Weight>(
                 hits: (i / 2) as u32,
                 bonus: 0,
                 one: i % 2 == 1,
+                flags: 0,
             };
             (s, w)
         })
@@ -1346,6 +1501,22 @@ pub fn attack_with<W: Weight>(attacker: &Unit, defender: &Unit) -> AttackOutcome
 pub fn attack(attacker: &Unit, defender: &Unit) -> Result<AttackOutcome> {
     attacker.validate()?;
     defender.validate()?;
+    for u in [attacker, defender] {
+        let k = &u.keywords;
+        if !k.boosts.is_empty() || k.lucky > 0 || !k.adapt.is_empty() {
+            return Err(Error::input(format!(
+                "{}: Lucky, Adapt and options before the roll (Overload, paid boosts) are choices: solve the attack as a game (a Game, or a scenario)",
+                u.name
+            )));
+        }
+        let x = k.paid_evades.iter().chain(&k.paid_deflects).chain(&k.retaliates).any(|p| p.x);
+        if x {
+            return Err(Error::input(format!(
+                "{}: a cost of X needs a Force budget: solve the attack as a game with one",
+                u.name
+            )));
+        }
+    }
     Ok(if fits_u128(total_dice(attacker, defender)) {
         attack_with::<u128>(attacker, defender).convert()
     } else {

@@ -79,7 +79,9 @@ fn param_args(cmd: clap::Command, ranges: bool) -> clap::Command {
         let mut arg = Arg::new(p.name())
             .long(p.name())
             .help(p.doc())
-            .allow_hyphen_values(true)
+            // Numbers may be negative (and then get a clear error); on/off
+            // values never start with a hyphen, so `--armor --json` works.
+            .allow_hyphen_values(p.kind() != Kind::Switch)
             .help_heading(if ranges {
                 "Parameters (N, A..B or a comma list)"
             } else {
@@ -241,7 +243,8 @@ impl AttackArgs {
     /// Whether the attack involves choices (then it is solved as a game).
     fn has_choices(&self) -> Result<bool> {
         let lucky = self.units.get(Param::Lucky)?.unwrap_or(0) > 0
-            || self.units.get(Param::DefenderLucky)?.unwrap_or(0) > 0;
+            || self.units.get(Param::DefenderLucky)?.unwrap_or(0) > 0
+            || self.units.get(Param::Overload)?.unwrap_or(0) > 0;
         Ok(lucky || self.overkill || self.other_health.is_some() || self.policy.any())
     }
 

@@ -13,7 +13,7 @@
 //! use swtcg_odds::dice::{attack_roll, Roll};
 //! // Two dice, hitting on 4+: P(2 hits, a natural 6 present, no natural 1).
 //! let roll = attack_roll::<u128>(2, 0, false, 0);
-//! let p = roll.prob(|r| *r == Roll { hits: 2, one: false, six: true });
+//! let p = roll.prob(|r| *r == Roll { hits: 2, one: false, six: true, ..Roll::default() });
 //! assert_eq!(p.to_string(), "5/36"); // 4-6, 5-6, 6-4, 6-5, 6-6
 //! ```
 
@@ -27,7 +27,7 @@ pub fn hit_threshold(accuracy: i32, armor: bool) -> i32 {
 }
 
 /// What the rules read from one attack roll (after re-rolls).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Roll {
     /// Dice whose modified value hits.
     pub hits: u32,
@@ -35,6 +35,28 @@ pub struct Roll {
     pub one: bool,
     /// At least one natural 6 (triggers Critical Hit).
     pub six: bool,
+    /// At least one natural 2 (triggers Riposte); tracked only when asked
+    /// ([`Track`]).
+    pub two: bool,
+    /// At least one natural 3 in the roll before re-rolls (triggers
+    /// Backfire); tracked only when asked.
+    pub three: bool,
+    /// At least one natural 5 in the roll before re-rolls (triggers Focus);
+    /// tracked only when asked.
+    pub five: bool,
+}
+
+/// Which more natural faces a roll law tracks (each doubles its size).
+/// Without re-rolls the roll before and after re-rolls is the same, so
+/// `three` and `five` read the same faces as `two`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Track {
+    /// Natural 2s (Riposte).
+    pub two: bool,
+    /// Natural 3s (Backfire).
+    pub three: bool,
+    /// Natural 5s (Focus).
+    pub five: bool,
 }
 
 /// Binomial coefficients `C(n, 0..=n)` as weights.
@@ -127,66 +149,110 @@ fn mobius<W: Weight>(counts: &mut [W], marks: u32) {
     }
 }
 
-const ONE: u8 = 1;
-const SIX: u8 = 2;
-const FOUR: u8 = 4;
-
 /// The joint law of [`Roll`] for `dice` attack dice with the given Accuracy,
 /// against Armor or not, with Fury `fury` (if the first roll shows a natural
 /// 4, `fury` more dice are rolled, once). The denominator is `6^(dice+fury)`.
 pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) -> Joint<Roll, W> {
+    attack_roll_tracking(dice, accuracy, armor, fury, Track::default())
+}
+
+/// [`attack_roll`], also tracking the natural faces `track` asks for.
+///
+/// ```
+/// use swtcg_odds::dice::{attack_roll_tracking, Track};
+/// let t = Track { two: true, ..Track::default() };
+/// let roll = attack_roll_tracking::<u128>(1, 0, false, 0, t);
+/// assert_eq!(roll.prob(|r| r.two).to_string(), "1/6");
+/// ```
+pub fn attack_roll_tracking<W: Weight>(
+    dice: u32,
+    accuracy: i32,
+    armor: bool,
+    fury: u32,
+    track: Track,
+) -> Joint<Roll, W> {
     let t = hit_threshold(accuracy, armor);
-    // Zeta domain over the marks (ONE, SIX): cell [hits * 4 + T] counts the
-    // sequences whose natural 1s and 6s are allowed by T.
+    // Marks: bit 0 natural 1, bit 1 natural 6, then each tracked face; the
+    // Fury 4 last (the first roll only).
+    let mut faces: Vec<usize> = vec![1, 6];
+    for (on, f) in [(track.two, 2), (track.three, 3), (track.five, 5)] {
+        if on {
+            faces.push(f);
+        }
+    }
+    let marks = faces.len() as u32;
+    let subsets = 1usize << marks;
+    let mut mark = [0u8; 6];
+    for (i, &f) in faces.iter().enumerate() {
+        mark[f - 1] = 1 << i;
+    }
+    // Zeta domain over the marks: cell [hits * subsets + T] counts the
+    // sequences whose marked faces are all allowed by T.
     let mut zeta = if fury == 0 {
-        face_zeta::<W>(dice, t, [ONE, 0, 0, 0, 0, SIX], 2)
+        face_zeta::<W>(dice, t, mark, marks)
     } else {
-        // First roll with FOUR marked; Fury's dice join the sequences that
-        // show a 4. In the zeta domain, the OR of the marks of two
+        // First roll with the 4 marked too; Fury's dice join the sequences
+        // that show a 4. In the zeta domain, the OR of the marks of two
         // independent rolls is a plain product, so only the hits convolve.
-        let first = face_zeta::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
-        let extra = face_zeta::<W>(fury, t, [ONE, 0, 0, 0, 0, SIX], 2);
+        let four = 1u8 << marks;
+        let mut first_mark = mark;
+        first_mark[3] |= four;
+        let first = face_zeta::<W>(dice, t, first_mark, marks + 1);
+        let extra = face_zeta::<W>(fury, t, mark, marks);
         let no_fury_scale = W::pow(6, fury);
-        let mut z = vec![W::zero(); 4 * (dice + fury + 1) as usize];
+        let mut z = vec![W::zero(); subsets * (dice + fury + 1) as usize];
         for h in 0..=dice as usize {
-            for m in 0..4usize {
-                let without_four = &first[8 * h + m];
-                let mut with_four = first[8 * h + (m | FOUR as usize)].clone();
+            for m in 0..subsets {
+                let without_four = &first[2 * subsets * h + m];
+                let mut with_four = first[2 * subsets * h + (m | four as usize)].clone();
                 with_four.sub_assign_ref(without_four);
-                z[4 * h + m].add_assign_ref(&without_four.mul_ref(&no_fury_scale));
+                z[subsets * h + m].add_assign_ref(&without_four.mul_ref(&no_fury_scale));
                 if with_four.is_zero() {
                     continue;
                 }
                 for h2 in 0..=fury as usize {
-                    z[4 * (h + h2) + m].add_assign_ref(&with_four.mul_ref(&extra[4 * h2 + m]));
+                    z[subsets * (h + h2) + m].add_assign_ref(&with_four.mul_ref(&extra[subsets * h2 + m]));
                 }
             }
         }
         z
     };
-    mobius(&mut zeta, 2);
-    // Mask bit 0 is ONE and bit 1 is SIX; `Roll` orders (hits, one, six).
-    let dense: Vec<W> = (0..zeta.len())
-        .map(|i| {
-            let (h, one, six) = (i / 4, (i >> 1) & 1, i & 1);
-            zeta[4 * h + one + 2 * six].clone()
-        })
-        .collect();
-    let entries = dense
-        .into_iter()
-        .enumerate()
-        .map(|(i, w)| {
-            (
-                Roll {
-                    hits: (i / 4) as u32,
-                    one: i & 2 != 0,
-                    six: i & 1 != 0,
-                },
-                w,
-            )
-        })
-        .collect();
-    Joint::from_sorted(entries, W::pow(6, dice + fury))
+    mobius(&mut zeta, marks);
+    let has = |m: usize, face: usize| faces.iter().position(|&f| f == face).is_some_and(|i| m & (1 << i) != 0);
+    if marks == 2 {
+        // The common case, in key order without sorting: (hits, one, six),
+        // `one` the higher of the two, so masks 0, SIX, ONE, both.
+        let mut entries = Vec::with_capacity(zeta.len());
+        let mut it = zeta.into_iter();
+        while let (Some(w0), Some(w1), Some(w2), Some(w3)) = (it.next(), it.next(), it.next(), it.next()) {
+            let h = (entries.len() / 4) as u32;
+            for (w, one, six) in [(w0, false, false), (w2, false, true), (w1, true, false), (w3, true, true)] {
+                entries.push((
+                    Roll {
+                        hits: h,
+                        one,
+                        six,
+                        ..Roll::default()
+                    },
+                    w,
+                ));
+            }
+        }
+        return Joint::from_sorted(entries, W::pow(6, dice + fury));
+    }
+    let pairs = zeta.into_iter().enumerate().map(|(i, w)| {
+        let (h, m) = (i / subsets, i % subsets);
+        let r = Roll {
+            hits: h as u32,
+            one: has(m, 1),
+            six: has(m, 6),
+            two: has(m, 2),
+            three: has(m, 3),
+            five: has(m, 5),
+        };
+        (r, w)
+    });
+    Joint::from_pairs(pairs, W::pow(6, dice + fury))
 }
 
 /// The number of hits of `dice` dice of damage (Retaliate and similar): each
@@ -220,11 +286,7 @@ mod tests {
                     let mut pairs = Vec::new();
                     for code in 0..6u32.pow(n) {
                         let mut c = code;
-                        let mut r = Roll {
-                            hits: 0,
-                            one: false,
-                            six: false,
-                        };
+                        let mut r = Roll::default();
                         for _ in 0..n {
                             let f = (c % 6 + 1) as i32;
                             c /= 6;
@@ -263,6 +325,7 @@ mod tests {
                 hits: faces.iter().filter(|&&f| f >= t).count() as u32,
                 one: faces.contains(&1),
                 six: faces.contains(&6),
+                ..Roll::default()
             };
             let mut pairs = Vec::new();
             for first in seq(n) {
@@ -281,6 +344,43 @@ mod tests {
                 want,
                 "n={n} fury={fury} acc={acc}"
             );
+        }
+    }
+
+    #[test]
+    fn tracked_faces_match_small_enumeration() {
+        let all = Track {
+            two: true,
+            three: true,
+            five: true,
+        };
+        for (n, fury, acc) in (0..=3u32).flat_map(|n| (0..=1u32).flat_map(move |f| [-1, 0, 2].map(move |a| (n, f, a)))) {
+            let t = hit_threshold(acc, true);
+            let mut pairs = Vec::new();
+            for code in 0..6u32.pow(n + fury) {
+                let faces: Vec<i32> = (0..n + fury).map(|k| (code / 6u32.pow(k) % 6 + 1) as i32).collect();
+                let (first, extra) = faces.split_at(n as usize);
+                let all_faces: Vec<i32> = if first.contains(&4) { faces.clone() } else { first.to_vec() };
+                let w = if first.contains(&4) || fury == 0 {
+                    1u128
+                } else if extra.iter().all(|&f| f == 1) {
+                    // One representative of the unrolled Fury dice.
+                    6u128.pow(fury)
+                } else {
+                    continue;
+                };
+                let r = Roll {
+                    hits: all_faces.iter().filter(|&&f| f >= t).count() as u32,
+                    one: all_faces.contains(&1),
+                    six: all_faces.contains(&6),
+                    two: all_faces.contains(&2),
+                    three: all_faces.contains(&3),
+                    five: all_faces.contains(&5),
+                };
+                pairs.push((r, w));
+            }
+            let want = Joint::from_pairs(pairs, 6u128.pow(n + fury));
+            assert_eq!(attack_roll_tracking::<u128>(n, acc, true, fury, all), want, "n={n} fury={fury} acc={acc}");
         }
     }
 

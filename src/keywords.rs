@@ -60,6 +60,64 @@ pub enum Keyword {
     Forewarning(String),
     /// Stack: \[list\]: the listed cards may go beneath this one.
     Stack(Vec<String>),
+    /// Backfire X: a natural 3 in the roll before re-rolls: X dice of damage
+    /// to itself when the attack ends.
+    Backfire(u32),
+    /// Riposte X: a natural 2 in the final roll against it: X damage to the
+    /// attacker when the attack ends (not if it was discarded).
+    Riposte(u32),
+    /// Double Damage: one more counter on the defending unit per point of
+    /// the attack's damage not prevented.
+    DoubleDamage,
+    /// Overload X: when it attacks, it may take +X power; then X dice of
+    /// damage to itself when the attack ends.
+    Overload(u32),
+    /// Absorb X: prevent up to X damage (and gain that much power for the
+    /// next attack).
+    Absorb(u32),
+    /// Persuade X: prevent up to X damage (and the attacker loses that much
+    /// power for its next attack).
+    Persuade(u32),
+    /// Resilience ±X: power ±X as long as it has at least X damage counters.
+    Resilience(i32),
+    /// Cunning: the defender's damage prevention is played before it sees
+    /// the dice.
+    Cunning,
+    /// Redirect: when attacked, its player may move the attack to another
+    /// of its units.
+    Redirect,
+    /// Protect X: prevent up to X damage to one of its player's other units,
+    /// once per instance.
+    Protect(u32),
+    /// Intimidation: +1 power and +1 health for each opposing unit in the
+    /// arena.
+    Intimidation,
+    /// Inspiration: its player's other units in the arena get +1 power and
+    /// +1 health.
+    Inspiration,
+    /// Focus X: a natural 5 in the roll before re-rolls: +X power for its
+    /// next attack.
+    Focus(u32),
+    /// Surge X: when damaged, +X power to a unit of its player's choice
+    /// until the end of the turn.
+    Surge(u32),
+    /// Tenacity X: its first attack of a turn doing less than X damage may
+    /// attack the same target again.
+    Tenacity(u32),
+    /// Area Damage X: when its attack discards a unit, X dice of damage to
+    /// another unit of that arena.
+    AreaDamage(u32),
+    /// Avenge X: when an attack discards one of its player's other units in
+    /// its arena, X dice of damage to the attacker when the attack ends.
+    Avenge(u32),
+    /// Bombard X: may attack a Ground unit with X power.
+    Bombard(u32),
+    /// Ion Cannon X: may attack a Space unit with X power.
+    IonCannon(u32),
+    /// Barrage X: may attack a Character with X power.
+    Barrage(u32),
+    /// Adapt: \[a/b/...\]: its player chooses one of the texts for the turn.
+    Adapt(Vec<String>),
 }
 
 impl Keyword {
@@ -77,6 +135,21 @@ impl Keyword {
             Keyword::Retaliate(_) => Keyword::Retaliate(n),
             Keyword::Stun(_) => Keyword::Stun(n),
             Keyword::Lucky(_) => Keyword::Lucky(n),
+            Keyword::Backfire(_) => Keyword::Backfire(n),
+            Keyword::Riposte(_) => Keyword::Riposte(n),
+            Keyword::Overload(_) => Keyword::Overload(n),
+            Keyword::Absorb(_) => Keyword::Absorb(n),
+            Keyword::Persuade(_) => Keyword::Persuade(n),
+            Keyword::Resilience(_) => Keyword::Resilience(n as i32),
+            Keyword::Protect(_) => Keyword::Protect(n),
+            Keyword::Focus(_) => Keyword::Focus(n),
+            Keyword::Surge(_) => Keyword::Surge(n),
+            Keyword::Tenacity(_) => Keyword::Tenacity(n),
+            Keyword::AreaDamage(_) => Keyword::AreaDamage(n),
+            Keyword::Avenge(_) => Keyword::Avenge(n),
+            Keyword::Bombard(_) => Keyword::Bombard(n),
+            Keyword::IonCannon(_) => Keyword::IonCannon(n),
+            Keyword::Barrage(_) => Keyword::Barrage(n),
             k => k.clone(),
         }
     }
@@ -103,6 +176,27 @@ impl Keyword {
             Keyword::Foresight(_) => "Foresight",
             Keyword::Forewarning(_) => "Forewarning",
             Keyword::Stack(_) => "Stack",
+            Keyword::Backfire(_) => "Backfire",
+            Keyword::Riposte(_) => "Riposte",
+            Keyword::DoubleDamage => "Double Damage",
+            Keyword::Overload(_) => "Overload",
+            Keyword::Absorb(_) => "Absorb",
+            Keyword::Persuade(_) => "Persuade",
+            Keyword::Resilience(_) => "Resilience",
+            Keyword::Cunning => "Cunning",
+            Keyword::Redirect => "Redirect",
+            Keyword::Protect(_) => "Protect",
+            Keyword::Intimidation => "Intimidation",
+            Keyword::Inspiration => "Inspiration",
+            Keyword::Focus(_) => "Focus",
+            Keyword::Surge(_) => "Surge",
+            Keyword::Tenacity(_) => "Tenacity",
+            Keyword::AreaDamage(_) => "Area Damage",
+            Keyword::Avenge(_) => "Avenge",
+            Keyword::Bombard(_) => "Bombard",
+            Keyword::IonCannon(_) => "Ion Cannon",
+            Keyword::Barrage(_) => "Barrage",
+            Keyword::Adapt(_) => "Adapt",
         }
     }
 }
@@ -119,7 +213,23 @@ impl fmt::Display for Keyword {
             | Keyword::Deflect(x)
             | Keyword::Retaliate(x)
             | Keyword::Stun(x)
-            | Keyword::Lucky(x) => write!(f, "{} {x}", self.name()),
+            | Keyword::Lucky(x)
+            | Keyword::Backfire(x)
+            | Keyword::Riposte(x)
+            | Keyword::Overload(x)
+            | Keyword::Absorb(x)
+            | Keyword::Persuade(x)
+            | Keyword::Protect(x)
+            | Keyword::Focus(x)
+            | Keyword::Surge(x)
+            | Keyword::Tenacity(x)
+            | Keyword::AreaDamage(x)
+            | Keyword::Avenge(x)
+            | Keyword::Bombard(x)
+            | Keyword::IonCannon(x)
+            | Keyword::Barrage(x) => write!(f, "{} {x}", self.name()),
+            Keyword::Resilience(x) => write!(f, "Resilience {x:+}"),
+            Keyword::Adapt(list) => write!(f, "Adapt: {}", list.join("/")),
             Keyword::Foresight(e) | Keyword::Forewarning(e) => write!(f, "{}: {e}", self.name()),
             Keyword::Stack(list) => write!(f, "Stack: {}", list.join(", ")),
             _ => f.write_str(self.name()),
@@ -218,9 +328,15 @@ fn force_of(cost: &str) -> (Option<u32>, bool) {
 
 /// The keyword names, longest first so that `Critical Hit` wins over
 /// shorter prefixes.
-const NAMES: [&str; 20] = [
+const NAMES: [&str; 41] = [
+    "Double Damage",
     "Critical Hit",
+    "Intimidation",
     "Forewarning",
+    "Area Damage",
+    "Inspiration",
+    "Ion Cannon",
+    "Resilience",
     "Precision",
     "Retaliate",
     "Foresight",
@@ -229,14 +345,29 @@ const NAMES: [&str; 20] = [
     "Accuracy",
     "Ferocity",
     "Overkill",
+    "Backfire",
+    "Overload",
+    "Persuade",
+    "Redirect",
+    "Tenacity",
     "Deflect",
     "Shields",
+    "Riposte",
+    "Cunning",
+    "Protect",
+    "Bombard",
+    "Barrage",
+    "Absorb",
+    "Avenge",
     "Elude",
     "Armor",
     "Evade",
     "Lucky",
     "Parry",
     "Stack",
+    "Focus",
+    "Surge",
+    "Adapt",
     "Fury",
     "Stun",
 ];
@@ -350,6 +481,48 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
         "Precision" | "Elude" => none().map(|_| Keyword::Precision)?,
         "Foresight" => Keyword::Foresight(text_after_colon()?),
         "Forewarning" => Keyword::Forewarning(text_after_colon()?),
+        "Backfire" => Keyword::Backfire(number()?),
+        "Riposte" => Keyword::Riposte(number()?),
+        "Double Damage" => none().map(|_| Keyword::DoubleDamage)?,
+        "Overload" => Keyword::Overload(number()?),
+        "Absorb" => Keyword::Absorb(number()?),
+        "Persuade" => Keyword::Persuade(number()?),
+        "Resilience" => {
+            let r = rest.replace(' ', "");
+            let r = r.trim_matches('\'');
+            let v = r
+                .strip_prefix('+')
+                .unwrap_or(r)
+                .parse::<i32>()
+                .map_err(|_| bad(&format!("'{rest}' is not a whole number")))?;
+            Keyword::Resilience(v)
+        }
+        "Cunning" => none().map(|_| Keyword::Cunning)?,
+        "Redirect" => none().map(|_| Keyword::Redirect)?,
+        "Protect" => Keyword::Protect(number()?),
+        "Intimidation" => none().map(|_| Keyword::Intimidation)?,
+        "Inspiration" => none().map(|_| Keyword::Inspiration)?,
+        "Focus" => Keyword::Focus(number()?),
+        "Surge" => Keyword::Surge(number()?),
+        "Tenacity" => Keyword::Tenacity(number()?),
+        "Area Damage" => Keyword::AreaDamage(number()?),
+        "Avenge" => Keyword::Avenge(number()?),
+        "Bombard" => Keyword::Bombard(number()?),
+        "Ion Cannon" => Keyword::IonCannon(number()?),
+        "Barrage" => Keyword::Barrage(number()?),
+        "Adapt" => {
+            let list = text_after_colon()?;
+            let items: Vec<String> = list
+                .trim_matches(|c| c == '[' || c == ']')
+                .split('/')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            if items.len() < 2 {
+                return Err(bad("Adapt needs two or more texts separated by /"));
+            }
+            Keyword::Adapt(items)
+        }
         "Stack" => {
             let list = text_after_colon()?;
             let items: Vec<String> = list

@@ -21,9 +21,9 @@
 
 use crate::attack::{
     ATTACKER, Arena, Ending, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally,
-    attack_dice, side_index,
+    attack_dice, side_index, track,
 };
-use crate::dice::{Roll, attack_roll, hit_threshold};
+use crate::dice::{Roll, attack_roll_tracking, hit_threshold};
 use crate::dist::{Joint, Num, Weight, ratio};
 use crate::error::{Error, Result};
 use crate::unit::Unit;
@@ -150,6 +150,7 @@ impl FaceClasses {
             hits: (0..4).filter(|&i| self.hits[i]).map(|i| c[i]).sum(),
             one: c[0] > 0,
             six: c[1] > 0,
+            ..Roll::default()
         }
     }
 }
@@ -747,7 +748,7 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
     // state of the dice after Lucky.
     let plain_roll = reroll
         .is_none()
-        .then(|| attack_roll::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury));
+        .then(|| attack_roll_tracking::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury, track(a, d)));
     let mut rolls: Vec<Roll> = match (&plain_roll, &reroll) {
         (Some(r), _) => r.entries().iter().map(|e| e.0).collect(),
         (None, Some(r)) => r.rolls(),
@@ -867,6 +868,7 @@ pub fn aimed_foresight(
         defending: outcome.declared.defending,
         force: game.force,
         start: Tally::default(),
+        committed: None,
         play: Play::Optimal(game.policy.objective),
         budget: std::cell::Cell::new(MAX_SEARCH_NODES),
     };
@@ -934,6 +936,15 @@ pub struct Declared {
     /// The options taken before the roll: (arena index of the unit, index
     /// into its `boosts`).
     pub boosts: Vec<(usize, usize)>,
+    /// Adapt texts chosen: (arena index of the unit, index into its
+    /// `adapt`).
+    pub adapt: Vec<(usize, usize)>,
+}
+
+/// +n power and +n health (Intimidation, Inspiration).
+fn grow(u: &mut Unit, n: u32) {
+    u.power = u.power.saturating_add(n);
+    u.health = u.health.map(|h| h.saturating_add(n));
 }
 
 /// Most declare options (defenders x options before the roll x Retaliates)
@@ -994,11 +1005,18 @@ impl Game {
     /// defender forbids Intercept).
     pub fn defenders(&self) -> Vec<usize> {
         let mut defenders = vec![1];
-        if !self.units[ATTACKER].keywords.precision && !self.units[1].keywords.no_intercept {
-            for (i, u) in self.units.iter().enumerate().skip(2) {
-                if self.sides[i] == Side::Defending && u.keywords.intercept {
-                    defenders.push(i);
-                }
+        let precision = self.units[ATTACKER].keywords.precision;
+        let intercept = !precision && !self.units[1].keywords.no_intercept;
+        // Redirect: the attacked unit's player moves the attack to another
+        // of its units that can be damaged (not one preventing all damage).
+        let redirect = !precision && self.units[1].keywords.redirect;
+        for (i, u) in self.units.iter().enumerate().skip(2) {
+            if self.sides[i] != Side::Defending {
+                continue;
+            }
+            let shielded = u.keywords.evade >= crate::unit::MAX_VALUE;
+            if (intercept && u.keywords.intercept) || (redirect && !shielded) {
+                defenders.push(i);
             }
         }
         defenders
@@ -1018,6 +1036,13 @@ impl Game {
         }
         out.sort_by_key(|set| set.iter().map(|&b| boosts[b].cost).sum::<u32>());
         out
+    }
+
+    /// The Adapt text unit `i` may choose: one of its texts, or nothing to
+    /// choose.
+    fn adapt_choices(&self, i: usize) -> Vec<Option<usize>> {
+        let n = self.units[i].keywords.adapt.len();
+        if n == 0 { vec![None] } else { (0..n).map(Some).collect() }
     }
 
     /// Every set of Retaliate abilities the defending unit `d` may activate
@@ -1055,6 +1080,26 @@ impl Game {
     /// the options taken applied.
     fn setup(&self, declared: &Declared) -> Setup {
         let mut units = self.units.clone();
+        // Intimidation and Inspiration count the units of the arena.
+        for (i, u) in self.units.iter().enumerate() {
+            let k = &u.keywords;
+            if k.intimidation {
+                let n = self.sides.iter().filter(|s| **s != self.sides[i]).count() as u32;
+                grow(&mut units[i], n);
+            }
+            if k.inspiration {
+                for j in 0..units.len() {
+                    if j != i && self.sides[j] == self.sides[i] {
+                        grow(&mut units[j], 1);
+                    }
+                }
+            }
+        }
+        for &(i, o) in &declared.adapt {
+            if let Some(a) = self.units[i].keywords.adapt.get(o).and_then(|t| crate::keywords::parse(t).ok()) {
+                units[i].keywords.add(&[a]);
+            }
+        }
         let mut force = self.force;
         let mut start = Tally::default();
         let mut cancelled = false;
@@ -1102,12 +1147,13 @@ impl Game {
         let units: Vec<&Unit> = setup.units.iter().collect();
         let retaliates: Vec<u32> = declared.retaliates.iter().map(|&(_, x)| x).collect();
         Arena {
-            endings: Ending::of(&units, declared.defending, &retaliates),
+            endings: Ending::of(&units, &self.sides, declared.defending, &retaliates),
             units,
             sides: self.sides.clone(),
             defending: declared.defending,
             force: setup.force,
             start: setup.start,
+            committed: None,
             play: Play::Optimal(self.policy.objective),
             budget: std::cell::Cell::new(MAX_SEARCH_NODES),
         }
@@ -1137,6 +1183,44 @@ impl Game {
                 )));
             }
         }
+        for (i, u) in self.units.iter().enumerate() {
+            for t in &u.keywords.adapt {
+                crate::keywords::parse(t).map_err(|e| {
+                    Error::input(format!("{}: Adapt text '{}' is not modelled: {e}", u.name, crate::error::quote(t)))
+                })?;
+            }
+            let k = &u.keywords;
+            if k.area_damage > 0
+                && i == ATTACKER
+                && self.units.len() > 2
+                && (2..self.units.len()).any(|j| self.sides[j] == Side::Defending)
+            {
+                return Err(Error::input(format!(
+                    "{}: Area Damage with other units in the arena (where its dice go) is not modelled; it does nothing in a duel",
+                    u.name
+                )));
+            }
+        }
+        for d in self.defenders() {
+            let (a, dk) = (&self.units[ATTACKER].keywords, &self.units[d].keywords);
+            let lucky = a.lucky > 0 || dk.lucky > 0;
+            for (on, what) in [
+                (dk.riposte > 0, "Riposte"),
+                (a.backfire > 0, "Backfire"),
+                (a.focus > 0, "Focus"),
+            ] {
+                if on && lucky {
+                    return Err(Error::input(format!(
+                        "{what} with Lucky (faces before and after re-rolls) is not modelled: drop the Lucky or the {what}"
+                    )));
+                }
+            }
+            if a.cunning && dk.lucky > 0 {
+                return Err(Error::input(
+                    "Cunning against a defender with Lucky (re-rolls of dice it can't see) is not modelled",
+                ));
+            }
+        }
         let mut options = 0usize;
         for d in self.defenders() {
             let a = self.boost_sets(ATTACKER, self.force[0]).len();
@@ -1152,6 +1236,51 @@ impl Game {
         Ok(())
     }
 
+    /// Against an attacker with Cunning, every way the defending unit may
+    /// commit its plays on the attack damage before the roll (its Deflect
+    /// held, or played for its free part and any purchase of its paid parts
+    /// at any unit or none; any purchase of paid Evade), with their cost;
+    /// `None` when Cunning changes nothing (no such choice).
+    fn commitments(&self, arena: &Arena) -> Result<Option<Vec<(crate::attack::Committed, u32)>>> {
+        let a = arena.units[ATTACKER];
+        let d = arena.units[arena.defending];
+        let k = &d.keywords;
+        let choices = k.deflect > 0 || !k.paid_deflects.is_empty() || !k.paid_evades.is_empty();
+        if !a.keywords.cunning || !choices {
+            return Ok(None);
+        }
+        let cap = u32::try_from(arena.damage_bound()).unwrap_or(u32::MAX);
+        let left = arena.force[side_index(arena.sides[arena.defending])];
+        let buy = |paid: &[crate::unit::Paid], left: Option<u32>| crate::attack::purchases(paid, cap, left);
+        let mut deflects: Vec<(Option<(u32, Option<usize>)>, u32)> = vec![(None, 0)];
+        if k.deflect > 0 || !k.paid_deflects.is_empty() {
+            for (extra, cost) in buy(&k.paid_deflects, left) {
+                let amount = k.deflect.saturating_add(extra);
+                if amount == 0 {
+                    continue;
+                }
+                let targets = std::iter::once(None).chain((0..arena.units.len()).map(Some));
+                for t in targets {
+                    deflects.push((Some((amount, t)), cost));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (deflect, dc) in deflects {
+            for (evade, ec) in buy(&k.paid_evades, left.map(|l| l - dc)) {
+                out.push((crate::attack::Committed { deflect, evade }, dc + ec));
+            }
+        }
+        if out.len() > MAX_DECLARE_OPTIONS {
+            return Err(Error::input(format!(
+                "{}: {} ways to commit its damage prevention against Cunning; the solver weighs at most {MAX_DECLARE_OPTIONS}",
+                d.name,
+                out.len()
+            )));
+        }
+        Ok(Some(out))
+    }
+
     /// Solves one declared attack.
     fn solve_declared(&self, declared: &Declared) -> Result<(AttackSolution, Vec<Unit>)> {
         let setup = self.setup(declared);
@@ -1163,17 +1292,28 @@ impl Game {
                 value: BigRational::from_integer(
                     arena.objective_value(objective, &setup.start).into(),
                 ),
-                final_roll: Joint::point(Roll {
-                    hits: 0,
-                    one: false,
-                    six: false,
-                }),
+                final_roll: Joint::point(Roll::default()),
                 tallies: Joint::point(setup.start),
                 lucky_used: [
                     BigRational::from_integer(0.into()),
                     BigRational::from_integer(0.into()),
                 ],
             }
+        } else if let Some(commitments) = self.commitments(&arena)? {
+            // Cunning: the defending unit commits to its plays on the attack
+            // damage before the roll (paying then); it takes the best.
+            let mut best: Option<AttackSolution> = None;
+            for (c, cost) in commitments {
+                let mut a = arena.clone();
+                a.committed = Some(c);
+                a.start.spent[side_index(self.sides[declared.defending])] += cost;
+                a.budget = std::cell::Cell::new(MAX_SEARCH_NODES);
+                let sol = solve_attack(&a, &self.policy)?;
+                if best.as_ref().is_none_or(|b| sol.value < b.value) {
+                    best = Some(sol);
+                }
+            }
+            best.expect("holding everything is a commitment")
         } else {
             solve_attack(&arena, &self.policy)?
         };
@@ -1193,7 +1333,11 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
     let mut best: Option<GameOutcome> = None;
     for d in game.defenders() {
         let mut best_att: Option<GameOutcome> = None;
-        for ab in game.boost_sets(ATTACKER, game.force[0]) {
+        for (ab, aa) in game
+            .boost_sets(ATTACKER, game.force[0])
+            .into_iter()
+            .flat_map(|b| game.adapt_choices(ATTACKER).into_iter().map(move |a| (b.clone(), a)))
+        {
             let mut options = Vec::new();
             let mut best_resp: Option<(Declared, AttackSolution, Vec<Unit>)> = None;
             for rs in game.retaliate_sets(d, game.force[1]) {
@@ -1202,8 +1346,13 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
                     .iter()
                     .map(|&(r, x)| if rk[r].x { x } else { rk[r].cost })
                     .sum();
-                for db in game.boost_sets(d, game.force[1].map(|l| l - rcost)) {
+                for (db, da) in game
+                    .boost_sets(d, game.force[1].map(|l| l - rcost))
+                    .into_iter()
+                    .flat_map(|b| game.adapt_choices(d).into_iter().map(move |a| (b.clone(), a)))
+                {
                     let declared = Declared {
+                        adapt: aa.iter().map(|&o| (ATTACKER, o)).chain(da.iter().map(|&o| (d, o))).collect(),
                         defending: d,
                         retaliate_paid: rs
                             .iter()

@@ -138,6 +138,10 @@ pub struct Sampled {
     pub def_dmg: u32,
     /// Counters placed on the attacker.
     pub att_dmg: u32,
+    /// The attacker placed counters on some unit (its Stun lands).
+    pub att_stun: bool,
+    /// The defender placed counters on some unit.
+    pub def_stun: bool,
 }
 
 impl Sampled {
@@ -193,6 +197,12 @@ impl Model {
     /// simple Lucky (attacker re-rolls missed dice, 1s first; the defender
     /// forces hitting dice, 6s first), in the model's order.
     pub fn roll(&self, rng: &mut Rng) -> Vec<i32> {
+        self.roll_full(rng).1
+    }
+
+    /// [`Self::roll`], with whether the roll before re-rolls (the first roll
+    /// and Fury's dice) showed a natural 3.
+    pub fn roll_full(&self, rng: &mut Rng) -> (bool, Vec<i32>) {
         let a = &self.attacker.keywords;
         let n = self
             .attacker
@@ -204,6 +214,7 @@ impl Model {
             faces.extend((0..a.fury).map(|_| rng.d6()));
             fury_done = true;
         }
+        let initial_three = faces.contains(&3);
         let need = self.need();
         let sides = if self.attacker_first {
             [true, false]
@@ -259,16 +270,15 @@ impl Model {
                 fury_done = true;
             }
         }
-        faces
+        (initial_three, faces)
     }
 
     /// One whole attack.
     pub fn one(&self, rng: &mut Rng) -> Sampled {
-        let faces = self.roll(rng);
-        let r: Vec<i32> = (0..self.defender.retaliate_dice())
-            .map(|_| rng.d6())
-            .collect();
-        self.resolve(&faces, &r)
+        let (three, faces) = self.roll_full(rng);
+        let n = self.defender.retaliate_dice() + self.attacker.keywords.backfire;
+        let r: Vec<i32> = (0..n).map(|_| rng.d6()).collect();
+        self.resolve_with(three, &faces, &r)
     }
 
     /// The model the `sample` command runs for two units given by flags:
@@ -344,7 +354,14 @@ impl Model {
     /// and the Retaliate faces, each Retaliate's dice in turn), straight
     /// from RULES.md: two units, every ability to the full (paid ones too),
     /// deflected damage back at its source.
-    pub fn resolve(&self, attack_faces: &[i32], retaliate_faces: &[i32]) -> Sampled {
+    pub fn resolve(&self, attack_faces: &[i32], end_faces: &[i32]) -> Sampled {
+        self.resolve_with(attack_faces.contains(&3), attack_faces, end_faces)
+    }
+
+    /// [`Self::resolve`] knowing whether the roll before re-rolls showed a
+    /// natural 3 (Backfire); `end_faces` are the dice rolled at the end of
+    /// the attack, in order: each Retaliate's, then Backfire's.
+    pub fn resolve_with(&self, initial_three: bool, attack_faces: &[i32], end_faces: &[i32]) -> Sampled {
         let (a, d) = (&self.attacker, &self.defender);
         let ak = &a.keywords;
         let dk = &d.keywords;
@@ -377,6 +394,7 @@ impl Model {
         let mut def_deflect_used = false; // against the attacker
         let mut att_deflect_used = false; // against the defender
         let mut deflected = 0;
+        let mut back_to_def = 0;
         if def_can_prevent && to_def > 0 {
             // Parry is triggered: it resolves first; then the Deflect
             // reflects what it can of what is left; then Evade.
@@ -408,22 +426,47 @@ impl Model {
                     back -= back.min(d_evade);
                 }
                 to_def += back;
+                back_to_def = back;
             }
         }
-        let mut def_dmg = to_def;
+        // Double Damage: one more counter per point of the attack damage
+        // that got through (not the damage deflected back).
+        let mut def_dmg = if ak.double_damage { 2 * to_def - back_to_def } else { to_def };
         let mut att_dmg = to_att;
-        // Each Retaliate: its own roll of dice of damage, in turn, only if
-        // the attacker is still there. They share one source (the
-        // defender): the attacker's Deflect works on one of them at most.
+        // Who placed counters: in the attack's POP the attacker placed what
+        // reached the defender, the defender what reached the attacker.
+        let mut att_stun = to_def > 0;
+        let mut def_stun = to_att > 0;
+        // The end of the attack, in order: each Retaliate (its own roll of
+        // dice of damage), Riposte (fixed damage, only if the defender is
+        // still there), then Backfire (dice of damage to itself). Retaliate
+        // and Riposte share one source (the defender): the attacker's
+        // Deflect works on one of them at most.
         let need = if ak.armor { 5 } else { 4 };
-        let mut faces = retaliate_faces;
-        for ret in &dk.retaliates {
-            let (mine, rest) = faces.split_at((ret.amount as usize).min(faces.len()));
+        let mut faces = end_faces;
+        let mut take = |n: u32| -> u32 {
+            let (mine, rest) = faces.split_at((n as usize).min(faces.len()));
             faces = rest;
-            if ret.amount == 0 || discarded(a, att_dmg) {
+            mine.iter().filter(|&&f| f >= need).count() as u32
+        };
+        let mut from_defender: Vec<u32> = dk.retaliates.iter().map(|r| take(r.amount)).collect();
+        let riposte = dk.riposte > 0 && attack_faces.contains(&2);
+        if riposte {
+            from_defender.push(u32::MAX);
+        }
+        for r in from_defender {
+            let mut r = if r == u32::MAX {
+                // Riposte: not if the defender was discarded.
+                if discarded(d, def_dmg) {
+                    continue;
+                }
+                dk.riposte
+            } else {
+                r
+            };
+            if discarded(a, att_dmg) {
                 continue;
             }
-            let mut r = mine.iter().filter(|&&f| f >= need).count() as u32;
             let mut back = 0;
             let mut again = 0;
             if att_can_prevent && r > 0 {
@@ -448,13 +491,36 @@ impl Model {
                     again -= again.min(a_evade);
                 }
                 def_dmg += back;
+                att_stun |= back > 0;
             }
             att_dmg += r + again;
+            def_stun |= r + again > 0;
+        }
+        if ak.backfire > 0 && initial_three {
+            let mut r = take(ak.backfire);
+            if !discarded(a, att_dmg) && r > 0 {
+                // Its own damage: its Deflect (against itself as a source)
+                // sends it back at itself, a new instance; Evade on each.
+                let self_prevent = !ak.ferocity || ak.fortitude;
+                let mut again = 0;
+                if self_prevent {
+                    if a_deflect > 0 {
+                        again = r.min(a_deflect);
+                        r -= again;
+                    }
+                    r -= r.min(a_evade);
+                    again -= again.min(a_evade);
+                }
+                att_dmg += r + again;
+                att_stun |= r + again > 0;
+            }
         }
         Sampled {
             hits: h,
             def_dmg,
             att_dmg,
+            att_stun,
+            def_stun,
         }
     }
 }

@@ -21,8 +21,8 @@
 //! assert_eq!(rows[2].mean.to_string(), "3/2"); // 3 dice hitting on 4+
 //! ```
 
-use crate::attack::{Arena, DEFENDER, Tally, attack_dice, strikes, total_dice};
-use crate::dice::{Roll, attack_roll};
+use crate::attack::{Arena, DEFENDER, Tally, attack_dice, strikes, total_dice, track};
+use crate::dice::{Roll, Track, attack_roll_tracking};
 use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
 use crate::policy::{Game, Policy, solve};
@@ -115,6 +115,14 @@ params! {
     AttackerEvade, "attacker-evade", Count, "Attacker's Evade X (against deflected and Retaliate damage).";
     AttackerDeflect, "attacker-deflect", Count, "Attacker's Deflect X (against deflected and Retaliate damage).";
     AttackerFortitude, "attacker-fortitude", Switch, "Attacker has Fortitude.";
+    Backfire, "backfire", Count, "Attacker's Backfire X (a natural 3 before re-rolls: X dice of damage to itself at the end).";
+    Riposte, "riposte", Count, "Defender's Riposte X (a natural 2 in the final roll: X damage to the attacker at the end).";
+    DoubleDamage, "double-damage", Switch, "Attacker has Double Damage (one more counter per point of attack damage not prevented).";
+    Overload, "overload", Count, "Attacker's Overload X (it may take +X power, then X dice of damage to itself at the end).";
+    Absorb, "absorb", Count, "Defender's Absorb X (prevents up to X, like Evade).";
+    Persuade, "persuade", Count, "Defender's Persuade X (prevents up to X, like Evade).";
+    Resilience, "resilience", Signed, "Attacker's Resilience X (power +X with at least |X| counters; may be negative).";
+    Cunning, "cunning", Switch, "Attacker has Cunning (the defender's damage prevention is chosen before the roll).";
 }
 
 /// The columns every machine-readable table carries (today's keys).
@@ -175,7 +183,7 @@ impl Param {
             Param::Fury => a.keywords.fury = n,
             Param::Crit => a.keywords.crit = n,
             Param::Parry => d.keywords.parry = n,
-            Param::Evade => d.keywords.evade = n,
+            Param::Evade => d.keywords.evade = n.saturating_add(d.keywords.absorb + d.keywords.persuade),
             Param::Deflect => d.keywords.deflect = n,
             Param::Health => d.health = health,
             Param::Ferocity => a.keywords.ferocity = on,
@@ -193,6 +201,29 @@ impl Param {
             Param::AttackerEvade => a.keywords.evade = n,
             Param::AttackerDeflect => a.keywords.deflect = n,
             Param::AttackerFortitude => a.keywords.fortitude = on,
+            Param::Backfire => a.keywords.backfire = n,
+            Param::Riposte => d.keywords.riposte = n,
+            Param::DoubleDamage => a.keywords.double_damage = on,
+            Param::Overload => {
+                a.keywords.boosts.retain(|b| !b.text.starts_with("Overload"));
+                if n > 0 {
+                    a.keywords.add(&[crate::keywords::Ability {
+                        keyword: crate::keywords::Keyword::Overload(n),
+                        cost: None,
+                        x: false,
+                    }]);
+                }
+            }
+            Param::Absorb => {
+                d.keywords.evade = d.keywords.evade - d.keywords.absorb + n;
+                d.keywords.absorb = n;
+            }
+            Param::Persuade => {
+                d.keywords.evade = d.keywords.evade - d.keywords.persuade + n;
+                d.keywords.persuade = n;
+            }
+            Param::Resilience => a.keywords.resilience = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+            Param::Cunning => a.keywords.cunning = on,
         }
     }
 
@@ -509,6 +540,12 @@ impl Grid {
     }
 }
 
+/// Whether a row has choices that static play would not make (Lucky,
+/// options before the roll such as Overload): it is then solved as a game.
+fn is_game(a: &Unit, d: &Unit) -> bool {
+    a.keywords.lucky > 0 || d.keywords.lucky > 0 || !a.keywords.boosts.is_empty() || !d.keywords.boosts.is_empty()
+}
+
 /// What one strike does, summed over its own law: `Σ w · damage` and the
 /// weight of discarding the defender, over the denominator of the rolls at
 /// the end of the attack.
@@ -564,13 +601,13 @@ fn fill(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
 }
 
 fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
-    // (dice, accuracy, armor, fury) -> roll law.
-    type DiceKey = (u32, i32, bool, u32);
+    // (dice, accuracy, armor, fury, faces tracked) -> roll law.
+    type DiceKey = (u32, i32, bool, u32, Track);
     let mut rolls: Vec<(DiceKey, Joint<Roll, W>)> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
         let remaining = d.remaining_health();
-        if a.keywords.lucky > 0 || d.keywords.lucky > 0 {
+        if is_game(&a, &d) {
             // A game: solved exactly with both sides' choices.
             let game = Game::new(
                 vec![a.clone(), d.clone()],
@@ -592,11 +629,12 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
             a.keywords.accuracy,
             d.keywords.armor,
             a.keywords.fury,
+            track(a, d),
         );
         let at = match rolls.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
             None => {
-                rolls.push((key, attack_roll::<W>(key.0, key.1, key.2, key.3)));
+                rolls.push((key, attack_roll_tracking::<W>(key.0, key.1, key.2, key.3, key.4)));
                 rolls.len() - 1
             }
         };
@@ -625,7 +663,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
         let law = strikes(roll, a.keywords.crit, false, parry);
         let (mut mean, mut disc) = (W::zero(), W::zero());
         for (s, w) in law.entries() {
-            let at = 2 * s.hits as usize + s.one as usize;
+            let at = 16 * s.hits as usize + 8 * s.one as usize + s.flags as usize;
             if st.done.len() <= at {
                 st.done.resize(at + 1, None);
             }

@@ -114,6 +114,59 @@ pub struct Keywords {
     /// Damage it does to itself when the attack ends: the amount, and
     /// whether it is dice of damage (Overload taken).
     pub self_damage: Vec<(u32, bool)>,
+    /// Backfire X: a natural 3 in its attack roll before re-rolls: X dice of
+    /// damage to itself when the attack ends.
+    pub backfire: u32,
+    /// Riposte X: a natural 2 in the final roll of an attack on it: X damage
+    /// to the attacker when the attack ends, unless it was discarded.
+    pub riposte: u32,
+    /// Double Damage: one more counter on the defending unit per point of
+    /// its attack damage not prevented.
+    pub double_damage: bool,
+    /// Absorb X (prevention like Evade; the power it gains matters after
+    /// the attack).
+    pub absorb: u32,
+    /// Persuade X (prevention like Evade; the attacker's power loss matters
+    /// after the attack).
+    pub persuade: u32,
+    /// Resilience ±X (cumulative): power ±X with at least X counters.
+    pub resilience: i32,
+    /// Cunning: the defending unit's damage prevention in its attacks is
+    /// played before the dice are seen.
+    pub cunning: bool,
+    /// Redirect: when attacked, its player may move the attack to another
+    /// of its units.
+    pub redirect: bool,
+    /// Protect X: prevents up to X damage to each instance of damage to
+    /// another unit of its side.
+    pub protect: u32,
+    /// Intimidation: +1 power and health per opposing unit in the arena.
+    pub intimidation: bool,
+    /// Inspiration: its side's other units get +1 power and health.
+    pub inspiration: bool,
+    /// Focus X: a natural 5 before re-rolls gives +X power for its next
+    /// attack (battle plans).
+    pub focus: u32,
+    /// Surge X (its effect lasts beyond the attack).
+    pub surge: u32,
+    /// Tenacity X: a first attack doing less than X damage is made again
+    /// (battle plans).
+    pub tenacity: u32,
+    /// Area Damage X: when its attack discards a unit, X dice of damage to
+    /// another unit of that arena.
+    pub area_damage: u32,
+    /// Avenge X: when an attack discards another unit of its side in its
+    /// arena, X dice of damage to the attacker when the attack ends.
+    pub avenge: u32,
+    /// Power to attack another arena with: (Bombard: Ground, Ion Cannon:
+    /// Space, Barrage: Character), 0 when absent.
+    pub bombard: u32,
+    /// Ion Cannon X.
+    pub ion_cannon: u32,
+    /// Barrage X.
+    pub barrage: u32,
+    /// Adapt: the texts its player chooses one of.
+    pub adapt: Vec<String>,
 }
 
 /// An activated keyword behind a Force cost: `Pay 2 Force -> Evade 2`, or
@@ -256,6 +309,25 @@ impl Keywords {
             "precision" | "elude" => k.precision = false,
             "foresight" => k.foresight = None,
             "forewarning" => k.forewarning = None,
+            "backfire" => k.backfire = 0,
+            "riposte" => k.riposte = 0,
+            "double damage" => k.double_damage = false,
+            "absorb" | "persuade" => {
+                k.evade = k.evade.saturating_sub(k.absorb + k.persuade);
+                k.absorb = 0;
+                k.persuade = 0
+            }
+            "resilience" => k.resilience = 0,
+            "cunning" => k.cunning = false,
+            "redirect" => k.redirect = false,
+            "protect" => k.protect = 0,
+            "intimidation" => k.intimidation = false,
+            "inspiration" => k.inspiration = false,
+            "focus" => k.focus = 0,
+            "surge" => k.surge = 0,
+            "tenacity" => k.tenacity = 0,
+            "area damage" => k.area_damage = 0,
+            "avenge" => k.avenge = 0,
             _ => {}
         }
     }
@@ -271,20 +343,20 @@ impl Keywords {
                 x: a.x || a.force().is_none(),
             };
             match &a.keyword {
-                Keyword::Accuracy(x) => k.accuracy += x,
+                Keyword::Accuracy(x) => k.accuracy = k.accuracy.saturating_add(*x),
                 Keyword::Armor => k.armor = true,
-                Keyword::Shields(x) => k.shields += x,
-                Keyword::Fury(x) => k.fury += x,
-                Keyword::CriticalHit(x) => k.crit += x,
-                Keyword::Parry(x) => k.parry += x,
+                Keyword::Shields(x) => k.shields = k.shields.saturating_add(*x),
+                Keyword::Fury(x) => k.fury = k.fury.saturating_add(*x),
+                Keyword::CriticalHit(x) => k.crit = k.crit.saturating_add(*x),
+                Keyword::Parry(x) => k.parry = k.parry.saturating_add(*x),
                 Keyword::Evade(x) if paid || a.x => k.paid_evades.push(priced(*x)),
-                Keyword::Evade(x) => k.evade += x,
+                Keyword::Evade(x) => k.evade = k.evade.saturating_add(*x),
                 Keyword::Deflect(x) if paid || a.x => k.paid_deflects.push(priced(*x)),
-                Keyword::Deflect(x) => k.deflect += x,
+                Keyword::Deflect(x) => k.deflect = k.deflect.saturating_add(*x),
                 Keyword::Retaliate(x) => k.retaliates.push(priced(*x)),
                 Keyword::Overkill => k.overkill = true,
-                Keyword::Stun(x) => k.stun += x,
-                Keyword::Lucky(x) => k.lucky += x,
+                Keyword::Stun(x) => k.stun = k.stun.saturating_add(*x),
+                Keyword::Lucky(x) => k.lucky = k.lucky.saturating_add(*x),
                 Keyword::Ferocity => k.ferocity = true,
                 Keyword::Fortitude => k.fortitude = true,
                 Keyword::Intercept => k.intercept = true,
@@ -292,6 +364,42 @@ impl Keywords {
                 Keyword::Foresight(e) => k.foresight = Some(e.clone()),
                 Keyword::Forewarning(e) => k.forewarning = Some(e.clone()),
                 Keyword::Stack(list) => k.stack.extend(list.iter().cloned()),
+                Keyword::Backfire(x) => k.backfire = k.backfire.saturating_add(*x),
+                Keyword::Riposte(x) => k.riposte = k.riposte.saturating_add(*x),
+                Keyword::DoubleDamage => k.double_damage = true,
+                Keyword::Overload(x) => k.boosts.push(Boost {
+                    cost: 0,
+                    mine: Change {
+                        power: (*x).min(i32::MAX as u32) as i32,
+                        self_damage: Some((*x, true)),
+                        ..Change::default()
+                    },
+                    theirs: Change::default(),
+                    text: format!("Overload {x}"),
+                }),
+                Keyword::Absorb(x) => {
+                    k.absorb = k.absorb.saturating_add(*x);
+                    k.evade = k.evade.saturating_add(*x);
+                }
+                Keyword::Persuade(x) => {
+                    k.persuade = k.persuade.saturating_add(*x);
+                    k.evade = k.evade.saturating_add(*x);
+                }
+                Keyword::Resilience(x) => k.resilience = k.resilience.saturating_add(*x),
+                Keyword::Cunning => k.cunning = true,
+                Keyword::Redirect => k.redirect = true,
+                Keyword::Protect(x) => k.protect = k.protect.saturating_add(*x),
+                Keyword::Intimidation => k.intimidation = true,
+                Keyword::Inspiration => k.inspiration = true,
+                Keyword::Focus(x) => k.focus = k.focus.saturating_add(*x),
+                Keyword::Surge(x) => k.surge = k.surge.saturating_add(*x),
+                Keyword::Tenacity(x) => k.tenacity = k.tenacity.saturating_add(*x),
+                Keyword::AreaDamage(x) => k.area_damage = k.area_damage.saturating_add(*x),
+                Keyword::Avenge(x) => k.avenge = k.avenge.saturating_add(*x),
+                Keyword::Bombard(x) => k.bombard = k.bombard.saturating_add(*x),
+                Keyword::IonCannon(x) => k.ion_cannon = k.ion_cannon.saturating_add(*x),
+                Keyword::Barrage(x) => k.barrage = k.barrage.saturating_add(*x),
+                Keyword::Adapt(list) => k.adapt = list.clone(),
             }
         }
     }
@@ -339,7 +447,13 @@ impl Unit {
     /// assert_eq!(u.dice(), 2);
     /// ```
     pub fn dice(&self) -> u32 {
-        let p = self.power as i64 + self.keywords.power_per_counter as i64 * self.counters as i64;
+        let k = &self.keywords;
+        let resilience = if k.resilience != 0 && self.counters as i64 >= (k.resilience as i64).abs() {
+            k.resilience as i64
+        } else {
+            0
+        };
+        let p = self.power as i64 + k.power_per_counter as i64 * self.counters as i64 + resilience;
         let p = p.clamp(0, MAX_POWER as i64 * 2) as u32;
         if self.keywords.half_dice {
             p.div_ceil(2)
@@ -420,7 +534,14 @@ impl Unit {
             .iter()
             .map(|r| r.amount)
             .fold(0, u32::saturating_add);
-        for (name, v) in [("Fury", k.fury), ("Retaliate (all abilities)", retaliate)] {
+        for (name, v) in [
+            ("Fury", k.fury),
+            ("Retaliate (all abilities)", retaliate),
+            ("Lucky", k.lucky),
+            ("Backfire", k.backfire),
+            ("Avenge", k.avenge),
+            ("Area Damage", k.area_damage),
+        ] {
             if v > MAX_EXTRA_DICE {
                 return Err(Error::input(format!(
                     "{who}: {name} {v} is above the limit of {MAX_EXTRA_DICE}"
@@ -484,6 +605,15 @@ impl Unit {
             ("Evade", k.evade),
             ("Deflect", k.deflect),
             ("Stun", k.stun),
+            ("Riposte", k.riposte),
+            ("Protect", k.protect),
+            ("Focus", k.focus),
+            ("Tenacity", k.tenacity),
+            ("Surge", k.surge),
+            ("Resilience", k.resilience.unsigned_abs()),
+            ("Bombard", k.bombard),
+            ("Ion Cannon", k.ion_cannon),
+            ("Barrage", k.barrage),
         ] {
             if v > MAX_VALUE {
                 return Err(Error::input(format!(

@@ -1342,6 +1342,34 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
             text: effects_text(&b.to_me) + &effects_text(&b.to_other),
         });
     }
+    if let Fielded::Card(p) = side.unit
+        && !p.top().arenas.contains(&side.arena)
+    {
+        // Another arena: a defender can't be attacked there; an attacker
+        // may attack there with Bombard (Ground), Ion Cannon (Space) or
+        // Barrage (Character): X power instead of its printed power, with
+        // every other effect (stacking included).
+        let x = match side.arena {
+            Arena::Ground => keywords.bombard,
+            Arena::Space => keywords.ion_cannon,
+            Arena::Character => keywords.barrage,
+        };
+        let printed = p.top().power.unwrap_or(0) as i64;
+        if side.role != Role::Attacker || x == 0 {
+            return Err(Error::input(format!(
+                "{name} is not in the {} arena{}",
+                side.arena.name(),
+                if side.role == Role::Attacker {
+                    " and has no Bombard, Ion Cannon or Barrage to attack there"
+                } else {
+                    ""
+                }
+            )));
+        }
+        if p.power.is_none() {
+            power = power - printed + x as i64;
+        }
+    }
     if let Some(h) = health
         && h < 1
     {

@@ -1164,30 +1164,7 @@ const NOT_ATTACK_KEYWORDS: &[(&str, &str)] = &[
 
 /// Glossary keywords that can change an attack but the engine does not
 /// model (yet).
-const UNMODELLED_KEYWORDS: &[&str] = &[
-    "Area Damage",
-    "Absorb",
-    "Adapt",
-    "Avenge",
-    "Backfire",
-    "Barrage",
-    "Bombard",
-    "Consume",
-    "Cunning",
-    "Double Damage",
-    "Focus",
-    "Inspiration",
-    "Intimidation",
-    "Ion Cannon",
-    "Overload",
-    "Persuade",
-    "Protect",
-    "Redirect",
-    "Resilience",
-    "Riposte",
-    "Surge",
-    "Tenacity",
-];
+const UNMODELLED_KEYWORDS: &[&str] = &["Consume"];
 
 /// When a keyword acts: in attacks by the unit, on it, or both.
 pub fn keyword_when(k: &Keyword) -> When {
@@ -1197,12 +1174,24 @@ pub fn keyword_when(k: &Keyword) -> When {
         | Keyword::CriticalHit(_)
         | Keyword::Overkill
         | Keyword::Precision
-        | Keyword::Foresight(_) => When::Attacking,
+        | Keyword::Foresight(_)
+        | Keyword::Backfire(_)
+        | Keyword::DoubleDamage
+        | Keyword::Overload(_)
+        | Keyword::Cunning
+        | Keyword::Focus(_)
+        | Keyword::Tenacity(_)
+        | Keyword::AreaDamage(_)
+        | Keyword::Bombard(_)
+        | Keyword::IonCannon(_)
+        | Keyword::Barrage(_) => When::Attacking,
         Keyword::Shields(_)
         | Keyword::Parry(_)
         | Keyword::Retaliate(_)
         | Keyword::Intercept
-        | Keyword::Forewarning(_) => When::Defending,
+        | Keyword::Forewarning(_)
+        | Keyword::Riposte(_)
+        | Keyword::Redirect => When::Defending,
         _ => When::Any,
     }
 }
@@ -2685,7 +2674,12 @@ fn worded_keyword(printed: &str, marked: &str, cost: Option<Cost>) -> Option<Rea
     }
     // "Roll THIS's attack dice secretly": Cunning.
     if l.starts_with("roll this's attack dice secretly") {
-        return Some(ReadAbility::unmodelled(printed, "Cunning"));
+        let ab = Ability {
+            keyword: Keyword::Cunning,
+            cost: None,
+            x: false,
+        };
+        return Some(keyword(printed, ab, None));
     }
     // "When THIS attacks, predict the number of hits you'll roll": Foresight.
     if (l.starts_with("when this attacks, predict the number of hits")

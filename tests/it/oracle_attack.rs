@@ -87,13 +87,13 @@ fn compare(a: &Unit, d: &Unit, o: &AttackOutcome, e: &Counts<Result1>) {
     );
     assert_eq!(
         o.attacker_stun_lands(),
-        e.prob(|r| r.def_dmg > 0),
+        e.prob(|r| r.att_stun),
         "{}",
         ctx()
     );
     assert_eq!(
         o.defender_stun_lands(),
-        e.prob(|r| r.att_dmg > 0),
+        e.prob(|r| r.def_stun),
         "{}",
         ctx()
     );
@@ -279,4 +279,45 @@ fn oracle_several_retaliates_and_parry_before_deflect() {
         cases += 1;
     }
     assert_eq!(cases, 2 * 3 * 2 * 2 * 2 * 2 * 2);
+}
+
+/// The glossary's keywords of one attack, in static play, against the
+/// die-level simulator over every face: Backfire (a natural 3), Riposte (a
+/// natural 2), Double Damage, Absorb and Persuade (prevention like Evade),
+/// Resilience (power with counters), alone and with the others.
+#[test]
+fn oracle_glossary_keywords() {
+    let mut cases = 0;
+    for (power, backfire, riposte, double, prevent, resilience, deflect, att_deflect) in iproduct!(
+        1..=3u32,
+        [0, 1, 2],
+        [0, 2],
+        [false, true],
+        [0, 1],
+        [0, -1, 1],
+        [0, 1],
+        [0, 1]
+    ) {
+        if power + backfire > 5 {
+            continue;
+        }
+        let mut a = Unit::new("a", power);
+        a.health = Some(3);
+        a.counters = 1;
+        a.keywords.backfire = backfire;
+        a.keywords.double_damage = double;
+        a.keywords.resilience = resilience;
+        a.keywords.deflect = att_deflect;
+        a.keywords.evade = prevent;
+        let mut d = Unit::new("d", 2);
+        d.health = Some(3);
+        d.keywords.riposte = riposte;
+        d.keywords.deflect = deflect;
+        d.keywords.absorb = prevent;
+        d.keywords.evade = prevent;
+        d.keywords.set_retaliate(1);
+        check(&a, &d);
+        cases += 1;
+    }
+    assert!(cases > 300, "{cases}");
 }

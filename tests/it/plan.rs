@@ -47,7 +47,7 @@ fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
                     let mut t = s.clone();
                     t.0 += x.def_dmg;
                     t.1[i].0 += x.att_dmg;
-                    if x.att_dmg > 0 {
+                    if x.def_stun && x.att_dmg > 0 {
                         t.1[i].1 += d.keywords.stun;
                     }
                     *next.entry(t).or_default() += &w;

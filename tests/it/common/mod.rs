@@ -75,7 +75,8 @@ pub type Result1 = Sampled;
 pub fn enumerate(a: &Unit, d: &Unit) -> Counts<Result1> {
     let n = a.dice().saturating_sub(d.keywords.shields);
     let fury = a.keywords.fury;
-    let ret = d.retaliate_dice();
+    // Every die rolled at the end: each Retaliate's, then Backfire's.
+    let ret = d.retaliate_dice() + a.keywords.backfire;
     let firsts = sequences(n);
     let extras = sequences(fury);
     let rets = sequences(ret);
