@@ -194,7 +194,12 @@ impl Ending {
     /// activated Retaliate (`retaliates`, in order), the defending unit's
     /// Riposte, its side's Avenges, then the damage units do to themselves
     /// (the attacker's Backfire, then Overloads).
-    pub fn of(units: &[&Unit], sides: &[Side], defending: usize, retaliates: &[u32]) -> Vec<Ending> {
+    pub fn of(
+        units: &[&Unit],
+        sides: &[Side],
+        defending: usize,
+        retaliates: &[u32],
+    ) -> Vec<Ending> {
         let ending = |source, target, amount, dice, kind, when| Ending {
             source,
             target,
@@ -209,16 +214,37 @@ impl Ending {
             .collect();
         let riposte = units[defending].keywords.riposte;
         if riposte > 0 {
-            out.push(ending(defending, ATTACKER, riposte, false, Kind::Riposte, When::Two));
+            out.push(ending(
+                defending,
+                ATTACKER,
+                riposte,
+                false,
+                Kind::Riposte,
+                When::Two,
+            ));
         }
         for (i, u) in units.iter().enumerate() {
             if i != defending && sides.get(i) == sides.get(defending) && u.keywords.avenge > 0 {
-                out.push(ending(i, ATTACKER, u.keywords.avenge, true, Kind::Avenge, When::DefenderDiscarded));
+                out.push(ending(
+                    i,
+                    ATTACKER,
+                    u.keywords.avenge,
+                    true,
+                    Kind::Avenge,
+                    When::DefenderDiscarded,
+                ));
             }
         }
         let backfire = units[ATTACKER].keywords.backfire;
         if backfire > 0 {
-            out.push(ending(ATTACKER, ATTACKER, backfire, true, Kind::SelfDamage, When::Three));
+            out.push(ending(
+                ATTACKER,
+                ATTACKER,
+                backfire,
+                true,
+                Kind::SelfDamage,
+                When::Three,
+            ));
         }
         for (i, u) in units.iter().enumerate() {
             for &(amount, dice) in &u.keywords.self_damage {
@@ -510,7 +536,12 @@ impl<'a> Arena<'a> {
             .map(|r| r.amount)
             .collect();
         Arena {
-            endings: Ending::of(&units, &[Side::Attacking, Side::Defending], DEFENDER, &retaliates),
+            endings: Ending::of(
+                &units,
+                &[Side::Attacking, Side::Defending],
+                DEFENDER,
+                &retaliates,
+            ),
             units,
             sides: vec![Side::Attacking, Side::Defending],
             defending: DEFENDER,
@@ -650,6 +681,7 @@ impl<'a> Arena<'a> {
                 && k.paid_deflects.is_empty()
                 && k.tolls.is_empty()
                 && !k.harmless
+                && k.protect == 0
         });
         Resolver {
             arena: self,
@@ -945,8 +977,16 @@ impl<W: Weight> Resolver<'_, '_, W> {
         if defense.evade > 0 {
             tally.used |= used::bit(p.target, used::EVADE);
         }
-        let protect = if self.plain { 0 } else { self.protect(tally, &p) };
-        p.amount -= p.amount.min(k.evade.saturating_add(defense.evade).saturating_add(protect));
+        let protect = if self.plain {
+            0
+        } else {
+            self.protect(tally, &p)
+        };
+        p.amount -= p.amount.min(
+            k.evade
+                .saturating_add(defense.evade)
+                .saturating_add(protect),
+        );
         tally.spent[side_index(self.arena.sides[p.target])] +=
             defense.deflect_cost + defense.evade_cost;
         (p, deflected)
@@ -977,7 +1017,10 @@ impl<W: Weight> Resolver<'_, '_, W> {
             .iter()
             .enumerate()
             .filter(|(i, u)| {
-                *i != p.target && u.keywords.protect > 0 && a.sides[*i] == a.sides[p.target] && !a.discarded(tally, *i)
+                *i != p.target
+                    && u.keywords.protect > 0
+                    && a.sides[*i] == a.sides[p.target]
+                    && !a.discarded(tally, *i)
             })
             .map(|(_, u)| u.keywords.protect)
             .fold(0, u32::saturating_add)
@@ -1001,14 +1044,19 @@ impl<W: Weight> Resolver<'_, '_, W> {
     fn defenses(&self, tally: &Tally, p: &Packet, natural_one: bool) -> Vec<Defense> {
         let a = self.arena;
         let k = &a.units[p.target].keywords;
-        if let Some(c) = a.committed.filter(|_| p.kind == Kind::Attack && p.target == a.defending) {
+        if let Some(c) = a
+            .committed
+            .filter(|_| p.kind == Kind::Attack && p.target == a.defending)
+        {
             // Cunning: chosen before the roll, paid then.
             let pending = self.after_parry(p, natural_one);
             let deflect = match c.deflect {
-                Some((amount, target)) if pending > 0 && self.deflect_ready(tally, p) => DeflectChoice::Play {
-                    amount: amount.min(pending),
-                    target,
-                },
+                Some((amount, target)) if pending > 0 && self.deflect_ready(tally, p) => {
+                    DeflectChoice::Play {
+                        amount: amount.min(pending),
+                        target,
+                    }
+                }
                 _ => DeflectChoice::Hold,
             };
             return vec![Defense {
@@ -1509,7 +1557,12 @@ pub fn attack(attacker: &Unit, defender: &Unit) -> Result<AttackOutcome> {
                 u.name
             )));
         }
-        let x = k.paid_evades.iter().chain(&k.paid_deflects).chain(&k.retaliates).any(|p| p.x);
+        let x = k
+            .paid_evades
+            .iter()
+            .chain(&k.paid_deflects)
+            .chain(&k.retaliates)
+            .any(|p| p.x);
         if x {
             return Err(Error::input(format!(
                 "{}: a cost of X needs a Force budget: solve the attack as a game with one",

@@ -211,22 +211,35 @@ pub fn attack_roll_tracking<W: Weight>(
                     continue;
                 }
                 for h2 in 0..=fury as usize {
-                    z[subsets * (h + h2) + m].add_assign_ref(&with_four.mul_ref(&extra[subsets * h2 + m]));
+                    z[subsets * (h + h2) + m]
+                        .add_assign_ref(&with_four.mul_ref(&extra[subsets * h2 + m]));
                 }
             }
         }
         z
     };
     mobius(&mut zeta, marks);
-    let has = |m: usize, face: usize| faces.iter().position(|&f| f == face).is_some_and(|i| m & (1 << i) != 0);
+    let has = |m: usize, face: usize| {
+        faces
+            .iter()
+            .position(|&f| f == face)
+            .is_some_and(|i| m & (1 << i) != 0)
+    };
     if marks == 2 {
         // The common case, in key order without sorting: (hits, one, six),
         // `one` the higher of the two, so masks 0, SIX, ONE, both.
         let mut entries = Vec::with_capacity(zeta.len());
         let mut it = zeta.into_iter();
-        while let (Some(w0), Some(w1), Some(w2), Some(w3)) = (it.next(), it.next(), it.next(), it.next()) {
+        while let (Some(w0), Some(w1), Some(w2), Some(w3)) =
+            (it.next(), it.next(), it.next(), it.next())
+        {
             let h = (entries.len() / 4) as u32;
-            for (w, one, six) in [(w0, false, false), (w2, false, true), (w1, true, false), (w3, true, true)] {
+            for (w, one, six) in [
+                (w0, false, false),
+                (w2, false, true),
+                (w1, true, false),
+                (w3, true, true),
+            ] {
                 entries.push((
                     Roll {
                         hits: h,
@@ -354,13 +367,21 @@ mod tests {
             three: true,
             five: true,
         };
-        for (n, fury, acc) in (0..=3u32).flat_map(|n| (0..=1u32).flat_map(move |f| [-1, 0, 2].map(move |a| (n, f, a)))) {
+        for (n, fury, acc) in (0..=3u32)
+            .flat_map(|n| (0..=1u32).flat_map(move |f| [-1, 0, 2].map(move |a| (n, f, a))))
+        {
             let t = hit_threshold(acc, true);
             let mut pairs = Vec::new();
             for code in 0..6u32.pow(n + fury) {
-                let faces: Vec<i32> = (0..n + fury).map(|k| (code / 6u32.pow(k) % 6 + 1) as i32).collect();
+                let faces: Vec<i32> = (0..n + fury)
+                    .map(|k| (code / 6u32.pow(k) % 6 + 1) as i32)
+                    .collect();
                 let (first, extra) = faces.split_at(n as usize);
-                let all_faces: Vec<i32> = if first.contains(&4) { faces.clone() } else { first.to_vec() };
+                let all_faces: Vec<i32> = if first.contains(&4) {
+                    faces.clone()
+                } else {
+                    first.to_vec()
+                };
                 let w = if first.contains(&4) || fury == 0 {
                     1u128
                 } else if extra.iter().all(|&f| f == 1) {
@@ -380,7 +401,11 @@ mod tests {
                 pairs.push((r, w));
             }
             let want = Joint::from_pairs(pairs, 6u128.pow(n + fury));
-            assert_eq!(attack_roll_tracking::<u128>(n, acc, true, fury, all), want, "n={n} fury={fury} acc={acc}");
+            assert_eq!(
+                attack_roll_tracking::<u128>(n, acc, true, fury, all),
+                want,
+                "n={n} fury={fury} acc={acc}"
+            );
         }
     }
 

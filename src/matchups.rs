@@ -289,8 +289,7 @@ pub fn render_json(forward: &Matrix, backward: Option<&Matrix>) -> Value {
 pub const PAGE_SOURCE: &str = "tests/fixtures/lackey/ANH.txt";
 
 /// The command that regenerates `docs/matchups.md`.
-pub const PAGE_COMMAND: &str =
-    "cargo run --release -- matchups --db tests/fixtures/lackey/ANH.txt --page --output docs/matchups.md";
+pub const PAGE_COMMAND: &str = "cargo run --release -- matchups --db tests/fixtures/lackey/ANH.txt --page --output docs/matchups.md";
 
 /// The generated documentation page of matchups for a database read from
 /// `source`: every unit card against every other, with the command that

@@ -111,8 +111,12 @@ pub const MAX_ATTACKERS: usize = 20;
 struct State {
     /// Counters the plan has placed on the defender.
     defender: u32,
-    /// Per attacker: counters taken back, and power lost to Stun.
-    attackers: Vec<(u32, u32)>,
+    /// Per attacker: counters taken back, power lost to Stun, and power
+    /// gained for its next attack (Focus).
+    attackers: Vec<(u32, u32, u32)>,
+    /// Per attacker: whether it has attacked (Tenacity works on the first
+    /// attack of the turn).
+    attacked: Vec<bool>,
 }
 
 /// One step of a solved plan.
@@ -229,6 +233,32 @@ impl Plan {
                 steps.len()
             )));
         }
+        for (a, d) in attackers.iter().zip(&defender_against) {
+            for (on, who, what) in [
+                (
+                    d.keywords.persuade > 0,
+                    &d.name,
+                    "Persuade (the attacker's power lost for its next attack)",
+                ),
+                (
+                    a.keywords.absorb > 0,
+                    &a.name,
+                    "Absorb (the power it gains for its next attack)",
+                ),
+                (
+                    a.keywords.surge > 0,
+                    &a.name,
+                    "Surge (power it gives until the end of the turn)",
+                ),
+            ] {
+                if on {
+                    return Err(Error::input(format!(
+                        "plan: {}: {what} is not modelled in battle plans",
+                        quote(who)
+                    )));
+                }
+            }
+        }
         Ok(Plan {
             defender,
             defender_against,
@@ -259,14 +289,41 @@ impl Plan {
             .is_some_and(|r| s.attackers[i].0 >= r)
     }
 
-    /// The law of the next state when attacker `i` attacks from state `s`.
+    /// The law of the next state when attacker `i` attacks from state `s`:
+    /// once, and once more with Tenacity X when its first attack of the
+    /// plan does less than X damage (the same target, never a worse
+    /// choice for the damage it does).
     fn step(&self, s: &State, i: usize) -> Result<Joint<State, Num>> {
+        let first = self.attack(s, i)?;
+        let x = self.attackers[i].keywords.tenacity;
+        if x == 0 || s.attacked[i] {
+            return Ok(first);
+        }
+        let mut again = HashMap::new();
+        for (t, _) in first.entries() {
+            if t.defender - s.defender < x && !again.contains_key(t) {
+                again.insert(t.clone(), self.attack(t, i)?);
+            }
+        }
+        Ok(first.bind(|t| {
+            again
+                .get(t)
+                .cloned()
+                .unwrap_or_else(|| Joint::point(t.clone()))
+        }))
+    }
+
+    /// One attack of attacker `i` from state `s`.
+    fn attack(&self, s: &State, i: usize) -> Result<Joint<State, Num>> {
         if self.defender_gone(s) || self.attacker_gone(s, i) {
             return Ok(Joint::point(s.clone()));
         }
         let mut a = self.attackers[i].clone();
         a.counters += s.attackers[i].0;
-        a.power = a.power.saturating_sub(s.attackers[i].1);
+        a.power = a
+            .power
+            .saturating_sub(s.attackers[i].1)
+            .saturating_add(s.attackers[i].2);
         let mut d = self.defender_against[i].clone();
         d.counters += s.defender;
         let game = Game {
@@ -277,10 +334,19 @@ impl Plan {
         };
         let out = solve(&game)?;
         let stun = self.defender_against[i].keywords.stun;
+        let focus = self.attackers[i].keywords.focus;
         Ok(out.solution.tallies.map(|t| {
             let mut next = s.clone();
             next.defender += u32::from(t.damage[DEFENDER]);
             next.attackers[i].0 += u32::from(t.damage[ATTACKER]);
+            next.attacked[i] = true;
+            // Focus: a natural 5 before re-rolls, +X power for its next
+            // attack only.
+            next.attackers[i].2 = if t.flags & crate::attack::flags::FIVE != 0 {
+                focus
+            } else {
+                0
+            };
             if t.damage[ATTACKER] > 0 && t.damaged_by & (1 << DEFENDER) != 0 {
                 next.attackers[i].1 += stun;
             }
@@ -292,7 +358,8 @@ impl Plan {
     pub fn solve(&self) -> Result<PlanReport> {
         let mut law: Joint<State, Num> = Joint::point(State {
             defender: 0,
-            attackers: vec![(0, 0); self.attackers.len()],
+            attackers: vec![(0, 0, 0); self.attackers.len()],
+            attacked: vec![false; self.attackers.len()],
         });
         let mut steps = Vec::new();
         let mut before = BigRational::from_integer(0.into());

@@ -746,9 +746,9 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
     let reroll = Reroll::of(arena, policy)?;
     // Every final roll that can occur: from the roll itself, or from any
     // state of the dice after Lucky.
-    let plain_roll = reroll
-        .is_none()
-        .then(|| attack_roll_tracking::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury, track(a, d)));
+    let plain_roll = reroll.is_none().then(|| {
+        attack_roll_tracking::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury, track(a, d))
+    });
     let mut rolls: Vec<Roll> = match (&plain_roll, &reroll) {
         (Some(r), _) => r.entries().iter().map(|e| e.0).collect(),
         (None, Some(r)) => r.rolls(),
@@ -1042,7 +1042,11 @@ impl Game {
     /// choose.
     fn adapt_choices(&self, i: usize) -> Vec<Option<usize>> {
         let n = self.units[i].keywords.adapt.len();
-        if n == 0 { vec![None] } else { (0..n).map(Some).collect() }
+        if n == 0 {
+            vec![None]
+        } else {
+            (0..n).map(Some).collect()
+        }
     }
 
     /// Every set of Retaliate abilities the defending unit `d` may activate
@@ -1096,7 +1100,12 @@ impl Game {
             }
         }
         for &(i, o) in &declared.adapt {
-            if let Some(a) = self.units[i].keywords.adapt.get(o).and_then(|t| crate::keywords::parse(t).ok()) {
+            if let Some(a) = self.units[i]
+                .keywords
+                .adapt
+                .get(o)
+                .and_then(|t| crate::keywords::parse(t).ok())
+            {
                 units[i].keywords.add(&[a]);
             }
         }
@@ -1186,7 +1195,11 @@ impl Game {
         for (i, u) in self.units.iter().enumerate() {
             for t in &u.keywords.adapt {
                 crate::keywords::parse(t).map_err(|e| {
-                    Error::input(format!("{}: Adapt text '{}' is not modelled: {e}", u.name, crate::error::quote(t)))
+                    Error::input(format!(
+                        "{}: Adapt text '{}' is not modelled: {e}",
+                        u.name,
+                        crate::error::quote(t)
+                    ))
                 })?;
             }
             let k = &u.keywords;
@@ -1251,7 +1264,9 @@ impl Game {
         }
         let cap = u32::try_from(arena.damage_bound()).unwrap_or(u32::MAX);
         let left = arena.force[side_index(arena.sides[arena.defending])];
-        let buy = |paid: &[crate::unit::Paid], left: Option<u32>| crate::attack::purchases(paid, cap, left);
+        let buy = |paid: &[crate::unit::Paid], left: Option<u32>| {
+            crate::attack::purchases(paid, cap, left)
+        };
         let mut deflects: Vec<(Option<(u32, Option<usize>)>, u32)> = vec![(None, 0)];
         if k.deflect > 0 || !k.paid_deflects.is_empty() {
             for (extra, cost) in buy(&k.paid_deflects, left) {
@@ -1336,7 +1351,11 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
         for (ab, aa) in game
             .boost_sets(ATTACKER, game.force[0])
             .into_iter()
-            .flat_map(|b| game.adapt_choices(ATTACKER).into_iter().map(move |a| (b.clone(), a)))
+            .flat_map(|b| {
+                game.adapt_choices(ATTACKER)
+                    .into_iter()
+                    .map(move |a| (b.clone(), a))
+            })
         {
             let mut options = Vec::new();
             let mut best_resp: Option<(Declared, AttackSolution, Vec<Unit>)> = None;
@@ -1349,10 +1368,18 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
                 for (db, da) in game
                     .boost_sets(d, game.force[1].map(|l| l - rcost))
                     .into_iter()
-                    .flat_map(|b| game.adapt_choices(d).into_iter().map(move |a| (b.clone(), a)))
+                    .flat_map(|b| {
+                        game.adapt_choices(d)
+                            .into_iter()
+                            .map(move |a| (b.clone(), a))
+                    })
                 {
                     let declared = Declared {
-                        adapt: aa.iter().map(|&o| (ATTACKER, o)).chain(da.iter().map(|&o| (d, o))).collect(),
+                        adapt: aa
+                            .iter()
+                            .map(|&o| (ATTACKER, o))
+                            .chain(da.iter().map(|&o| (d, o)))
+                            .collect(),
                         defending: d,
                         retaliate_paid: rs
                             .iter()

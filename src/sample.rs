@@ -361,7 +361,12 @@ impl Model {
     /// [`Self::resolve`] knowing whether the roll before re-rolls showed a
     /// natural 3 (Backfire); `end_faces` are the dice rolled at the end of
     /// the attack, in order: each Retaliate's, then Backfire's.
-    pub fn resolve_with(&self, initial_three: bool, attack_faces: &[i32], end_faces: &[i32]) -> Sampled {
+    pub fn resolve_with(
+        &self,
+        initial_three: bool,
+        attack_faces: &[i32],
+        end_faces: &[i32],
+    ) -> Sampled {
         let (a, d) = (&self.attacker, &self.defender);
         let ak = &a.keywords;
         let dk = &d.keywords;
@@ -431,7 +436,11 @@ impl Model {
         }
         // Double Damage: one more counter per point of the attack damage
         // that got through (not the damage deflected back).
-        let mut def_dmg = if ak.double_damage { 2 * to_def - back_to_def } else { to_def };
+        let mut def_dmg = if ak.double_damage {
+            2 * to_def - back_to_def
+        } else {
+            to_def
+        };
         let mut att_dmg = to_att;
         // Who placed counters: in the attack's POP the attacker placed what
         // reached the defender, the defender what reached the attacker.

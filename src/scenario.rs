@@ -894,9 +894,11 @@ impl ScenarioReport {
             out,
             "Objective, {}: {} = {:.4} (Lucky {}, {})\n",
             match policy.objective {
-                Objective::Damage => "expected counters on the defending side, each unit up to its remaining health",
+                Objective::Damage =>
+                    "expected counters on the defending side, each unit up to its remaining health",
                 Objective::Discard => "expected number of the defending side's units discarded",
-                Objective::Net => "expected counters on the defending side minus those on the attacking side",
+                Objective::Net =>
+                    "expected counters on the defending side minus those on the attacking side",
             },
             fraction_string(&sol.value),
             to_f64(&sol.value),
@@ -964,4 +966,3 @@ impl ScenarioReport {
         out
     }
 }
-

@@ -183,7 +183,9 @@ impl Param {
             Param::Fury => a.keywords.fury = n,
             Param::Crit => a.keywords.crit = n,
             Param::Parry => d.keywords.parry = n,
-            Param::Evade => d.keywords.evade = n.saturating_add(d.keywords.absorb + d.keywords.persuade),
+            Param::Evade => {
+                d.keywords.evade = n.saturating_add(d.keywords.absorb + d.keywords.persuade)
+            }
             Param::Deflect => d.keywords.deflect = n,
             Param::Health => d.health = health,
             Param::Ferocity => a.keywords.ferocity = on,
@@ -205,7 +207,9 @@ impl Param {
             Param::Riposte => d.keywords.riposte = n,
             Param::DoubleDamage => a.keywords.double_damage = on,
             Param::Overload => {
-                a.keywords.boosts.retain(|b| !b.text.starts_with("Overload"));
+                a.keywords
+                    .boosts
+                    .retain(|b| !b.text.starts_with("Overload"));
                 if n > 0 {
                     a.keywords.add(&[crate::keywords::Ability {
                         keyword: crate::keywords::Keyword::Overload(n),
@@ -222,7 +226,9 @@ impl Param {
                 d.keywords.evade = d.keywords.evade - d.keywords.persuade + n;
                 d.keywords.persuade = n;
             }
-            Param::Resilience => a.keywords.resilience = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+            Param::Resilience => {
+                a.keywords.resilience = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+            }
             Param::Cunning => a.keywords.cunning = on,
         }
     }
@@ -543,7 +549,10 @@ impl Grid {
 /// Whether a row has choices that static play would not make (Lucky,
 /// options before the roll such as Overload): it is then solved as a game.
 fn is_game(a: &Unit, d: &Unit) -> bool {
-    a.keywords.lucky > 0 || d.keywords.lucky > 0 || !a.keywords.boosts.is_empty() || !d.keywords.boosts.is_empty()
+    a.keywords.lucky > 0
+        || d.keywords.lucky > 0
+        || !a.keywords.boosts.is_empty()
+        || !d.keywords.boosts.is_empty()
 }
 
 /// What one strike does, summed over its own law: `Σ w · damage` and the
@@ -634,7 +643,10 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
         let at = match rolls.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
             None => {
-                rolls.push((key, attack_roll_tracking::<W>(key.0, key.1, key.2, key.3, key.4)));
+                rolls.push((
+                    key,
+                    attack_roll_tracking::<W>(key.0, key.1, key.2, key.3, key.4),
+                ));
                 rolls.len() - 1
             }
         };

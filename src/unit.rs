@@ -448,7 +448,8 @@ impl Unit {
     /// ```
     pub fn dice(&self) -> u32 {
         let k = &self.keywords;
-        let resilience = if k.resilience != 0 && self.counters as i64 >= (k.resilience as i64).abs() {
+        let resilience = if k.resilience != 0 && self.counters as i64 >= (k.resilience as i64).abs()
+        {
             k.resilience as i64
         } else {
             0
@@ -477,7 +478,12 @@ impl Unit {
     /// assert_eq!(u.keywords.crit, 1);
     /// assert!(Unit::from_card_text("Trooper", 4, Some(3), &["Parry lots"]).is_err());
     /// ```
-    pub fn from_card_text(name: &str, power: u32, health: Option<u32>, texts: &[&str]) -> Result<Unit, Error> {
+    pub fn from_card_text(
+        name: &str,
+        power: u32,
+        health: Option<u32>,
+        texts: &[&str],
+    ) -> Result<Unit, Error> {
         let abilities = texts
             .iter()
             .map(|t| crate::keywords::parse(t))

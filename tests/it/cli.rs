@@ -798,3 +798,30 @@ fn heavy_tables_and_plans_are_refused() {
     );
     fails(&["plan", &plan], "units of work");
 }
+
+#[test]
+fn glossary_refusals_are_clear() {
+    fails(
+        &["attack", "--power", "2", "--riposte", "1", "--lucky", "1"],
+        "Riposte with Lucky",
+    );
+    fails(
+        &[
+            "attack",
+            "--power",
+            "2",
+            "--backfire",
+            "1",
+            "--defender-lucky",
+            "1",
+        ],
+        "Backfire with Lucky",
+    );
+    let plan = write_tmp(
+        "persuade.json",
+        r#"{"defender": {"name": "D", "health": 3, "keywords": ["Persuade 1"]}, "attackers": [{"name": "A", "power": 2}]}"#,
+    );
+    fails(&["plan", &plan], "Persuade");
+    let ok = bin(&["attack", "--power", "2", "--backfire", "2", "--json"]);
+    assert!(ok.status.success());
+}

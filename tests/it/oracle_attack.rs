@@ -85,18 +85,8 @@ fn compare(a: &Unit, d: &Unit, o: &AttackOutcome, e: &Counts<Result1>) {
         "attacker discarded\n{}",
         ctx()
     );
-    assert_eq!(
-        o.attacker_stun_lands(),
-        e.prob(|r| r.att_stun),
-        "{}",
-        ctx()
-    );
-    assert_eq!(
-        o.defender_stun_lands(),
-        e.prob(|r| r.def_stun),
-        "{}",
-        ctx()
-    );
+    assert_eq!(o.attacker_stun_lands(), e.prob(|r| r.att_stun), "{}", ctx());
+    assert_eq!(o.defender_stun_lands(), e.prob(|r| r.def_stun), "{}", ctx());
 }
 
 /// Dice, Accuracy (negative too), Armor, Shields, Fury, Critical Hit and

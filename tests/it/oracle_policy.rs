@@ -477,3 +477,104 @@ fn random_small_scenarios() {
     assert!(cases >= 500, "{cases}");
     assert!(boosted >= 100, "{boosted}");
 }
+
+/// Random small scenarios with the glossary's keywords (seeded): Backfire,
+/// Riposte, Double Damage, Absorb, Persuade, Resilience and Cunning in
+/// duels; Protect, Redirect, Avenge, Inspiration and Intimidation with a
+/// third unit; Adapt's choice. Each is brute-forced over every face and
+/// choice.
+#[test]
+fn random_glossary_scenarios() {
+    use swtcg_odds::keywords::parse;
+    use swtcg_odds::sample::Rng;
+    let att_pool: &[&str] = &[
+        "Backfire 1",
+        "Double Damage",
+        "Cunning",
+        "Resilience 1",
+        "Resilience -1",
+        "Critical Hit 1",
+        "Deflect 1",
+        "Evade 1",
+        "Precision",
+    ];
+    let def_pool: &[&str] = &[
+        "Riposte 1",
+        "Riposte 2",
+        "Absorb 1",
+        "Persuade 1",
+        "Deflect 1",
+        "Pay 1 Force -> Deflect 1",
+        "Pay 1 Force -> Evade 1",
+        "Parry 1",
+        "Retaliate 1",
+        "Redirect",
+        "Armor",
+    ];
+    let third_pool: &[&str] = &[
+        "Protect 1",
+        "Avenge 1",
+        "Inspiration",
+        "Intimidation",
+        "Deflect 1",
+        "Evade 1",
+    ];
+    let mut rng = Rng::new(14);
+    let mut pick = |n: u64| (rng.next_u64() % n) as usize;
+    let mut cases = 0;
+    for case in 0..500 {
+        let mut a = unit(
+            "a",
+            1 + pick(3) as u32,
+            Some(2 + pick(3) as u32),
+            pick(2) as u32,
+            &[],
+        );
+        let mut d = unit("d", 1, Some(1 + pick(3) as u32), 0, &[]);
+        for _ in 0..1 + pick(2) {
+            a.keywords
+                .add(&[parse(att_pool[pick(att_pool.len() as u64)]).unwrap()]);
+        }
+        for _ in 0..1 + pick(3) {
+            d.keywords
+                .add(&[parse(def_pool[pick(def_pool.len() as u64)]).unwrap()]);
+        }
+        if pick(5) == 0 {
+            d.keywords.adapt = vec!["Evade 1".into(), "Retaliate 1".into()];
+        }
+        let mut units = vec![a, d];
+        let mut sides = duel();
+        if pick(2) == 0 {
+            let mut t = unit("t", 1, Some(1 + pick(2) as u32), 0, &[]);
+            t.keywords
+                .add(&[parse(third_pool[pick(third_pool.len() as u64)]).unwrap()]);
+            units.push(t);
+            sides.push(if pick(4) == 0 {
+                Side::Attacking
+            } else {
+                Side::Defending
+            });
+        }
+        let dice = units[0].dice()
+            + 1
+            + units[0].keywords.backfire
+            + units
+                .iter()
+                .map(|u| u.retaliate_dice() + u.keywords.avenge)
+                .sum::<u32>();
+        if dice > 6 {
+            continue;
+        }
+        let force = [None, [None, Some(0), Some(1)][pick(3)]];
+        check_with(
+            units,
+            sides,
+            &[OBJECTIVES[case % 3]],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+            force,
+        );
+        cases += 1;
+    }
+    assert!(cases >= 300, "{cases}");
+}

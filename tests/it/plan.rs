@@ -9,50 +9,75 @@ use swtcg_odds::plot::{Series, svg};
 use swtcg_odds::sample::Model;
 use swtcg_odds::unit::Unit;
 
-type State = (u32, Vec<(u32, u32)>); // defender counters, per attacker (counters, Stun taken)
+// Defender counters, per attacker (counters, Stun taken, Focus power for
+// its next attack, has attacked).
+type State = (u32, Vec<(u32, u32, u32, bool)>);
 
 /// The exact law of the plan's states after each step, by enumeration with
 /// the die-level simulator. These plans have no Lucky and no paid
 /// abilities; their one choice, the Deflect's target, ties for the damage
 /// objective and optimal play then sends it back at the source, as the
-/// simulator does.
+/// simulator does. Focus X: a natural 5 gives +X power to the attacker's
+/// next attack; Tenacity X: a first attack doing less than X damage is made
+/// again.
 fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
     let one = BigRational::from_integer(1.into());
     let mut law: BTreeMap<State, BigRational> =
-        BTreeMap::from([((0, vec![(0, 0); plan.attackers.len()]), one)]);
+        BTreeMap::from([((0, vec![(0, 0, 0, false); plan.attackers.len()]), one)]);
     let mut out = vec![];
     let d_left = plan.defender.health.unwrap() - plan.defender.counters;
+    let attack = |s: &State, p: &BigRational, i: usize, next: &mut BTreeMap<State, BigRational>| {
+        let a0 = &plan.attackers[i];
+        let gone_a = a0.health.is_some_and(|h| a0.counters + s.1[i].0 >= h);
+        if s.0 >= d_left || gone_a {
+            *next.entry(s.clone()).or_default() += p;
+            return;
+        }
+        let mut a = a0.clone();
+        a.counters += s.1[i].0;
+        a.power = a.power.saturating_sub(s.1[i].1) + s.1[i].2;
+        let mut d = plan.defender.clone();
+        d.counters += s.0;
+        let model = Model::new(a.clone(), d.clone());
+        let n = a.dice().saturating_sub(d.keywords.shields);
+        let faces = crate::common::sequences(n);
+        let rets = crate::common::sequences(d.retaliate_dice());
+        let w = p / BigRational::from_integer(((faces.len() * rets.len()) as i64).into());
+        for f in &faces {
+            for r in &rets {
+                let x = model.resolve(f, r);
+                let mut t = s.clone();
+                t.0 += x.def_dmg;
+                t.1[i].0 += x.att_dmg;
+                if x.def_stun && x.att_dmg > 0 {
+                    t.1[i].1 += d.keywords.stun;
+                }
+                t.1[i].2 = if f.contains(&5) { a0.keywords.focus } else { 0 };
+                t.1[i].3 = true;
+                *next.entry(t).or_default() += &w;
+            }
+        }
+    };
     for &i in &plan.steps {
         let mut next: BTreeMap<State, BigRational> = BTreeMap::new();
         for (s, p) in &law {
-            let a0 = &plan.attackers[i];
-            let gone_a = a0.health.is_some_and(|h| a0.counters + s.1[i].0 >= h);
-            if s.0 >= d_left || gone_a {
-                *next.entry(s.clone()).or_default() += p;
-                continue;
-            }
-            let mut a = a0.clone();
-            a.counters += s.1[i].0;
-            a.power = a.power.saturating_sub(s.1[i].1);
-            let mut d = plan.defender.clone();
-            d.counters += s.0;
-            let model = Model::new(a.clone(), d.clone());
-            let n = a.power.saturating_sub(d.keywords.shields);
-            let faces = crate::common::sequences(n);
-            let rets = crate::common::sequences(d.retaliate_dice());
-            let w = p / BigRational::from_integer(((faces.len() * rets.len()) as i64).into());
-            for f in &faces {
-                for r in &rets {
-                    let x = model.resolve(f, r);
-                    let mut t = s.clone();
-                    t.0 += x.def_dmg;
-                    t.1[i].0 += x.att_dmg;
-                    if x.def_stun && x.att_dmg > 0 {
-                        t.1[i].1 += d.keywords.stun;
+            attack(s, p, i, &mut next);
+        }
+        let x = plan.attackers[i].keywords.tenacity;
+        if x > 0 {
+            let mut redo: BTreeMap<State, BigRational> = BTreeMap::new();
+            for (s, p) in &law {
+                let mut one_attack = BTreeMap::new();
+                attack(s, p, i, &mut one_attack);
+                for (t, q) in one_attack {
+                    if !s.1[i].3 && t.0 - s.0 < x && t.0 < d_left {
+                        attack(&t, &q, i, &mut redo);
+                    } else {
+                        *redo.entry(t).or_default() += q;
                     }
-                    *next.entry(t).or_default() += &w;
                 }
             }
+            next = redo;
         }
         law = next;
         out.push(law.clone());
@@ -112,6 +137,14 @@ fn plans_match_brute_force() {
         r#"{"defender": {"name": "D", "power": 3, "health": 4, "keywords": ["Deflect 1", "Armor", "Stun 2"]},
             "attackers": [{"name": "A", "power": 3, "health": 1}, {"name": "B", "power": 2, "health": 3, "keywords": ["Accuracy 1"]}],
             "steps": ["A", "A", "B"]}"#,
+    );
+    // Focus: a natural 5 gives the attacker +2 power for its next attack;
+    // Tenacity 2: a first attack doing less than 2 damage is made again.
+    check(
+        r#"{"defender": {"name": "D", "power": 3, "health": 6, "keywords": ["Retaliate 1"]},
+            "attackers": [{"name": "A", "power": 2, "health": 4, "keywords": ["Focus 2"]},
+                          {"name": "B", "power": 2, "health": 3, "keywords": ["Tenacity 2"]}],
+            "steps": ["A", "B", "A", "B"]}"#,
     );
 }
 

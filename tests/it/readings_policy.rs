@@ -476,3 +476,161 @@ fn tolls_harmless_consolation_and_extra_damage() {
     // No dice, so no natural 1: Parry does nothing to the 2 extra damage.
     assert_eq!(duel(x, d, Policy::default()).solution.value, q(2, 1));
 }
+
+/// RULES.md, Keywords of the glossary: Backfire, Riposte, Double Damage
+/// (the three values), each worked by hand.
+#[test]
+fn backfire_riposte_and_double_damage() {
+    use swtcg_odds::attack::attack;
+    let mut a = unit("a", 2, None, 0, &["Backfire 2"]);
+    let d = unit("d", 1, None, 0, &[]);
+    // A natural 3 among 2 dice: 11/36; then 2 dice of damage to itself, 1
+    // hit on average.
+    assert_eq!(attack(&a, &d).unwrap().attacker_damage.mean(), q(11, 36));
+    a = unit("a", 1, None, 0, &[]);
+    let d = unit("d", 1, None, 0, &["Riposte 3"]);
+    // A natural 2 (1/6): 3 damage.
+    assert_eq!(attack(&a, &d).unwrap().attacker_damage.mean(), q(1, 2));
+    // Not if the defender was discarded: with Accuracy 3 the 2 hits.
+    let a3 = unit("a", 1, None, 0, &["Accuracy 3"]);
+    let d1 = unit("d", 1, Some(1), 0, &["Riposte 3"]);
+    assert_eq!(attack(&a3, &d1).unwrap().attacker_damage.mean(), q(0, 1));
+    let dd = unit("a", 2, None, 0, &["Double Damage"]);
+    assert_eq!(
+        attack(&dd, &unit("d", 1, None, 0, &[]))
+            .unwrap()
+            .defender_damage
+            .mean(),
+        q(2, 1)
+    );
+    // Prevention first: with Evade 1, only 2 hits (1/4) leave 1, doubled.
+    let ev = unit("d", 1, None, 0, &["Evade 1"]);
+    assert_eq!(attack(&dd, &ev).unwrap().defender_damage.mean(), q(1, 2));
+}
+
+/// Absorb and Persuade prevent like Evade; Resilience changes power with
+/// counters.
+#[test]
+fn absorb_persuade_and_resilience() {
+    use swtcg_odds::attack::attack;
+    let a = unit("a", 2, None, 0, &["Accuracy 3"]); // 2 hits
+    for k in ["Absorb 1", "Persuade 1", "Evade 1"] {
+        let d = unit("d", 1, None, 0, &[k]);
+        assert_eq!(
+            attack(&a, &d).unwrap().defender_damage.mean(),
+            q(1, 1),
+            "{k}"
+        );
+    }
+    let d = unit("d", 1, None, 0, &[]);
+    // With 1 counter, Resilience 1 is +1 power (3 dice: 3/2), -1 is -1
+    // (1 die: 1/2); without counters nothing.
+    assert_eq!(
+        attack(&unit("a", 2, Some(3), 1, &["Resilience 1"]), &d)
+            .unwrap()
+            .hits
+            .mean(),
+        q(3, 2)
+    );
+    assert_eq!(
+        attack(&unit("a", 2, Some(3), 1, &["Resilience -1"]), &d)
+            .unwrap()
+            .hits
+            .mean(),
+        q(1, 2)
+    );
+    assert_eq!(
+        attack(&unit("a", 2, Some(3), 0, &["Resilience 1"]), &d)
+            .unwrap()
+            .hits
+            .mean(),
+        q(1, 1)
+    );
+}
+
+/// Cunning: the defender commits its damage prevention before the roll.
+#[test]
+fn cunning_commits_prevention_before_the_roll() {
+    let d = unit("d", 1, Some(5), 0, &["Riposte 1", "Pay 1 Force -> Evade 1"]);
+    let v = |a: Unit| {
+        budget(vec![a, d.clone()], Policy::default(), [None, Some(1)])
+            .solution
+            .value
+    };
+    // Seeing the die, the defender pays its 1 Force to evade a hit (1/2)
+    // or, on a natural 2 (1/6), the Riposte the attacker deflects back: 0.
+    assert_eq!(v(unit("a", 1, None, 0, &["Deflect 1"])), q(0, 1));
+    // Blind, it pays before the roll (then the deflected Riposte lands:
+    // 1/6) or keeps its Force (then a hit lands: 1/2): 1/6.
+    assert_eq!(v(unit("a", 1, None, 0, &["Deflect 1", "Cunning"])), q(1, 6));
+}
+
+/// Protect, Redirect, Avenge, Inspiration and Intimidation in a scenario.
+#[test]
+fn protect_redirect_avenge_and_the_arena() {
+    let three = |a: Unit, d: Unit, t: Unit, side: Side| {
+        play(
+            vec![a, d, t],
+            vec![Side::Attacking, Side::Defending, side],
+            Policy::default(),
+        )
+    };
+    let a = unit("a", 3, None, 0, &[]);
+    // Protect 1 from another unit: 3 dice, hits beyond 1 counted up to
+    // health 2: P(2) 3/8 x 1 + P(3) 1/8 x 2 = 5/8.
+    let o = three(
+        a.clone(),
+        unit("d", 1, Some(2), 0, &[]),
+        unit("t", 1, Some(2), 0, &["Protect 1"]),
+        Side::Defending,
+    );
+    assert_eq!(o.solution.value, q(5, 8));
+    // Redirect: the attack moves to the unit with Evade 5: 0 damage.
+    let o = three(
+        a.clone(),
+        unit("d", 1, Some(2), 0, &["Redirect"]),
+        unit("t", 1, Some(2), 0, &["Evade 5"]),
+        Side::Defending,
+    );
+    assert_eq!(
+        (o.solution.value.clone(), o.declared.defending),
+        (q(0, 1), 2)
+    );
+    // Precision stops it.
+    let p = unit("a", 3, None, 0, &["Precision"]);
+    let o = three(
+        p,
+        unit("d", 1, Some(2), 0, &["Redirect"]),
+        unit("t", 1, Some(2), 0, &["Evade 5"]),
+        Side::Defending,
+    );
+    assert_eq!(o.declared.defending, 1);
+    // Avenge 1: when the defender (health 1) is discarded, 1 die of damage
+    // to the attacker: P(discard) 7/8 x 1/2.
+    let o = three(
+        a.clone(),
+        unit("d", 1, Some(1), 0, &[]),
+        unit("t", 1, Some(2), 0, &["Avenge 1"]),
+        Side::Defending,
+    );
+    assert_eq!(
+        o.solution.tallies.marginal(|t| t.damage[0] as i64).mean(),
+        q(7, 16)
+    );
+    // Inspiration: the other unit of its side gets +1 power; Intimidation:
+    // +1 power per opposing unit (two here).
+    let o = three(
+        unit("a", 1, None, 0, &[]),
+        unit("d", 1, None, 0, &[]),
+        unit("t", 1, None, 0, &["Inspiration"]),
+        Side::Attacking,
+    );
+    assert_eq!(o.units[0].power, 2);
+    let o = three(
+        unit("a", 1, None, 0, &["Intimidation"]),
+        unit("d", 1, None, 0, &[]),
+        unit("t", 1, None, 0, &[]),
+        Side::Defending,
+    );
+    assert_eq!(o.units[0].power, 3);
+}

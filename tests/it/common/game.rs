@@ -97,10 +97,25 @@ struct St {
     spent: Vec<(usize, usize)>,
     /// Force spent by each side.
     force: [u32; 2],
+    /// The final roll showed a natural 2; the roll a natural 3.
+    two: bool,
+    three: bool,
 }
 
-/// One damage done when the attack ends: (from, to, amount, dice?).
-type EndDmg = (usize, usize, u32, bool);
+/// When an end-of-attack damage happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cond {
+    Always,
+    /// A natural 2 in the final roll, its source still there.
+    Two,
+    /// A natural 3 in the roll.
+    Three,
+    /// The defending unit discarded.
+    DefGone,
+}
+
+/// One damage done when the attack ends: (from, to, amount, dice?, when).
+type EndDmg = (usize, usize, u32, bool, Cond);
 
 /// One declared attack: the units as the options before the roll left them.
 struct Decl<'a> {
@@ -110,6 +125,12 @@ struct Decl<'a> {
     ends: Vec<EndDmg>,
     force: [Option<u32>; 2],
     start: Vec<u32>,
+    /// Against Cunning: the defender's plays on the attack damage, chosen
+    /// before the roll (Deflect up to an amount at a target, or held; paid
+    /// Evade bought), already paid for.
+    committed: Option<(Option<(u32, Option<usize>)>, u32)>,
+    /// Force paid before the roll by the defending side (its commitment).
+    committed_cost: u32,
 }
 
 fn q(n: i128) -> Q {
@@ -185,11 +206,17 @@ impl Brute {
     /// options.
     pub fn value(&self) -> Q {
         let mut defs = vec![1];
-        if !self.units[0].keywords.precision && !self.units[1].keywords.no_intercept {
-            for i in 2..self.units.len() {
-                if self.sides[i] == Who::Def && self.units[i].keywords.intercept {
-                    defs.push(i);
-                }
+        let precision = self.units[0].keywords.precision;
+        for i in 2..self.units.len() {
+            if self.sides[i] != Who::Def {
+                continue;
+            }
+            let k = &self.units[i].keywords;
+            let intercepts = !precision && !self.units[1].keywords.no_intercept && k.intercept;
+            // Redirect: to another of its side's units that can be damaged.
+            let redirected = !precision && self.units[1].keywords.redirect && k.evade < 1000;
+            if intercepts || redirected {
+                defs.push(i);
             }
         }
         best(
@@ -203,9 +230,21 @@ impl Brute {
                             .is_none_or(|f| s.iter().map(|&i| ab[i].cost).sum::<u32>() <= f)
                     })
                     .collect();
+                let adapts = |u: usize| -> Vec<Option<usize>> {
+                    let n = self.units[u].keywords.adapt.len();
+                    if n == 0 {
+                        vec![None]
+                    } else {
+                        (0..n).map(Some).collect()
+                    }
+                };
+                let att_sets: Vec<(Vec<usize>, Option<usize>)> = att_sets
+                    .into_iter()
+                    .flat_map(|s| adapts(0).into_iter().map(move |a| (s.clone(), a)))
+                    .collect();
                 best(
                     Who::Att,
-                    att_sets.into_iter().map(|aset| {
+                    att_sets.into_iter().map(|(aset, aadapt)| {
                         let mut vals = vec![];
                         let dk = &self.units[d].keywords;
                         for rset in subsets(&dk.retaliates) {
@@ -237,7 +276,10 @@ impl Brute {
                                     if self.force[1].is_some_and(|f| rcost + dcost > f) {
                                         continue;
                                     }
-                                    vals.push(self.declared(d, &aset, &rs, &dset));
+                                    for dadapt in adapts(d) {
+                                        let adapt = [(0, aadapt), (d, dadapt)];
+                                        vals.push(self.declared(d, &aset, &rs, &dset, &adapt));
+                                    }
                                 }
                             }
                         }
@@ -251,8 +293,40 @@ impl Brute {
     /// The value of the attack declared on `d` with the attacker's options
     /// `aset`, the Retaliates `rs` (index, X) and the defender's options
     /// `dset`.
-    fn declared(&self, d: usize, aset: &[usize], rs: &[(usize, u32)], dset: &[usize]) -> Q {
+    fn declared(
+        &self,
+        d: usize,
+        aset: &[usize],
+        rs: &[(usize, u32)],
+        dset: &[usize],
+        adapt: &[(usize, Option<usize>)],
+    ) -> Q {
         let mut units = self.units.clone();
+        // Intimidation: +1/+1 per opposing unit; Inspiration: +1/+1 to each
+        // other unit of its side.
+        for i in 0..self.units.len() {
+            if self.units[i].keywords.intimidation {
+                let n = self.sides.iter().filter(|s| **s != self.sides[i]).count() as u32;
+                units[i].power += n;
+                units[i].health = units[i].health.map(|h| h + n);
+            }
+            if self.units[i].keywords.inspiration {
+                for j in 0..units.len() {
+                    if j != i && self.sides[j] == self.sides[i] {
+                        units[j].power += 1;
+                        units[j].health = units[j].health.map(|h| h + 1);
+                    }
+                }
+            }
+        }
+        for &(u, o) in adapt {
+            if let Some(o) = o {
+                let text = &self.units[u].keywords.adapt[o];
+                units[u]
+                    .keywords
+                    .add(&[swtcg_odds::keywords::parse(text).unwrap()]);
+            }
+        }
         let mut force = self.force;
         let mut start = vec![0u32; units.len()];
         let mut cancelled = false;
@@ -295,24 +369,74 @@ impl Brute {
                 }
             }
         }
-        let mut ends: Vec<EndDmg> = rs.iter().map(|&(_, x)| (d, 0, x, true)).collect();
+        // At the end, in order: Retaliates, Riposte (a natural 2, the
+        // defender still there), Avenge (the defender discarded), Backfire (a
+        // natural 3), Overload.
+        let mut ends: Vec<EndDmg> = rs
+            .iter()
+            .map(|&(_, x)| (d, 0, x, true, Cond::Always))
+            .collect();
+        if units[d].keywords.riposte > 0 {
+            ends.push((d, 0, units[d].keywords.riposte, false, Cond::Two));
+        }
         for (i, u) in units.iter().enumerate() {
-            for &(n, dice) in &u.keywords.self_damage {
-                ends.push((i, i, n, dice));
+            if i != d && self.sides[i] == self.sides[d] && u.keywords.avenge > 0 {
+                ends.push((i, 0, u.keywords.avenge, true, Cond::DefGone));
             }
         }
-        let decl = Decl {
+        if units[0].keywords.backfire > 0 {
+            ends.push((0, 0, units[0].keywords.backfire, true, Cond::Three));
+        }
+        for (i, u) in units.iter().enumerate() {
+            for &(n, dice) in &u.keywords.self_damage {
+                ends.push((i, i, n, dice, Cond::Always));
+            }
+        }
+        let mut decl = Decl {
             b: self,
             units,
             def: d,
             ends,
             force,
             start,
+            committed: None,
+            committed_cost: 0,
         };
         if cancelled {
             return decl.leaf(&decl.start_state());
         }
-        decl.value()
+        let dk = decl.units[d].keywords.clone();
+        let choices = dk.deflect > 0 || !dk.paid_deflects.is_empty() || !dk.paid_evades.is_empty();
+        if !(decl.units[0].keywords.cunning && choices) {
+            return decl.value();
+        }
+        // Cunning: every commitment, the defending side takes the best.
+        let left = force[1];
+        let cap = 20;
+        let mut commitments = vec![(None, 0u32)];
+        if dk.deflect > 0 || !dk.paid_deflects.is_empty() {
+            for (extra, cost) in buys(&dk.paid_deflects, left, cap) {
+                if dk.deflect + extra == 0 {
+                    continue;
+                }
+                for t in std::iter::once(None).chain((0..decl.units.len()).map(Some)) {
+                    commitments.push((Some((dk.deflect + extra, t)), cost));
+                }
+            }
+        }
+        let mut vals = vec![];
+        for (deflect, dcost) in commitments {
+            for (evade, ecost) in buys(&dk.paid_evades, left.map(|l| l.saturating_sub(dcost)), cap)
+            {
+                if left.is_some_and(|l| dcost + ecost > l) {
+                    continue;
+                }
+                decl.committed = Some((deflect, evade));
+                decl.committed_cost = dcost + ecost;
+                vals.push(decl.value());
+            }
+        }
+        best(Who::Def, vals.into_iter())
     }
 
     /// The law of the final hits under simple Lucky with only the declared
@@ -325,6 +449,8 @@ impl Brute {
             ends: vec![],
             force: self.force,
             start: vec![0; self.units.len()],
+            committed: None,
+            committed_cost: 0,
         };
         let mut out: HashMap<u32, Q> = HashMap::new();
         for (faces, p) in d.rolls() {
@@ -366,7 +492,9 @@ impl Decl<'_> {
         St {
             dmg: self.start.clone(),
             spent: vec![],
-            force: [0, 0],
+            force: [0, self.committed_cost],
+            two: false,
+            three: false,
         }
     }
 
@@ -408,7 +536,14 @@ impl Decl<'_> {
     fn rolls(&self) -> Vec<(Vec<i32>, Q)> {
         let a = self.attacker();
         let k = &a.keywords;
-        let mut power = (a.power as i64 + k.power_per_counter as i64 * a.counters as i64).max(0);
+        // Resilience ±X: ±X power with at least X counters.
+        let resilience = if k.resilience != 0 && a.counters as i64 >= (k.resilience as i64).abs() {
+            k.resilience as i64
+        } else {
+            0
+        };
+        let mut power =
+            (a.power as i64 + k.power_per_counter as i64 * a.counters as i64 + resilience).max(0);
         if k.half_dice {
             power = (power + 1) / 2;
         }
@@ -569,7 +704,7 @@ impl Decl<'_> {
         faces: &[i32],
         t: Turn,
         memo: &mut HashMap<(Vec<i32>, Turn), Q>,
-        strikes: &mut HashMap<(u32, bool, bool), Q>,
+        strikes: &mut HashMap<(u32, bool, bool, bool, bool), Q>,
     ) -> Q {
         if let Some(v) = memo.get(&(faces.to_vec(), t)) {
             return *v;
@@ -613,12 +748,22 @@ impl Decl<'_> {
         v
     }
 
-    fn final_value(&self, faces: &[i32], strikes: &mut HashMap<(u32, bool, bool), Q>) -> Q {
-        let key = (self.hits(faces), faces.contains(&1), faces.contains(&6));
+    fn final_value(
+        &self,
+        faces: &[i32],
+        strikes: &mut HashMap<(u32, bool, bool, bool, bool), Q>,
+    ) -> Q {
+        let key = (
+            self.hits(faces),
+            faces.contains(&1),
+            faces.contains(&6),
+            faces.contains(&2),
+            faces.contains(&3),
+        );
         if let Some(v) = strikes.get(&key) {
             return *v;
         }
-        let v = self.strike(key.0, key.1, key.2);
+        let v = self.strike(key.0, key.1, key.2, key.3, key.4);
         strikes.insert(key, v);
         v
     }
@@ -649,10 +794,15 @@ impl Decl<'_> {
     }
 
     /// Steps 4-8 from the final roll, with every choice.
-    fn strike(&self, hits: u32, one: bool, six: bool) -> Q {
+    fn strike(&self, hits: u32, one: bool, six: bool, two: bool, three: bool) -> Q {
         let a = self.attacker();
         let bonus = if six { a.keywords.crit } else { 0 } + a.keywords.bonus_damage;
-        let st = self.start_state();
+        let mut st = self.start_state();
+        st.two = two;
+        st.three = three;
+        // Cunning: the defender commits its plays on the attack damage
+        // before the roll; it would take the best commitment, but the roll
+        // is already known here: the commitment loop is in `value`.
         let attack = |h: u32| P {
             from: 0,
             to: self.def,
@@ -709,7 +859,8 @@ impl Decl<'_> {
         let unpreventable = src.keywords.ferocity && !tk.fortitude;
         if p.amount == 0 || unpreventable || self.gone(st, p.to) {
             let mut l = landed;
-            l[p.to] += p.amount;
+            let double = p.kind == PKind::Attack && self.units[0].keywords.double_damage;
+            l[p.to] += if double { 2 * p.amount } else { p.amount };
             return self.pop_acc(st, stack, l, one, phase);
         }
         if src.keywords.harmless {
@@ -742,6 +893,48 @@ impl Decl<'_> {
         let mut amount = p.amount;
         if p.kind == PKind::Attack && one {
             amount -= amount.min(tk.parry);
+        }
+        // Protect: each other unit of the side, still there, prevents up to
+        // its X of this instance.
+        let protect: u32 = (0..self.units.len())
+            .filter(|&i| i != p.to && b.sides[i] == owner && !self.gone(st, i))
+            .map(|i| self.units[i].keywords.protect)
+            .sum();
+        let doubled = |x: u32| {
+            if p.kind == PKind::Attack && self.units[0].keywords.double_damage {
+                2 * x
+            } else {
+                x
+            }
+        };
+        if let Some((deflect, evade)) = self
+            .committed
+            .filter(|_| p.kind == PKind::Attack && p.to == self.def)
+        {
+            // Chosen before the roll (and paid then).
+            let mut st2 = st.clone();
+            let mut rest = amount;
+            let mut stack2 = stack.clone();
+            if let Some((d, target)) = deflect
+                && amount > 0
+                && !st.spent.contains(&(p.to, p.from))
+            {
+                let d = d.min(amount);
+                rest -= d;
+                st2.spent.push((p.to, p.from));
+                if let Some(t) = target {
+                    stack2.push(P {
+                        from: p.to,
+                        to: t,
+                        amount: d,
+                        kind: PKind::Deflected,
+                    });
+                }
+            }
+            let through = rest - rest.min(tk.evade + evade + protect);
+            let mut l = landed;
+            l[p.to] += doubled(through);
+            return self.pop_acc(&st2, stack2, l, one, phase);
         }
         // (amount deflected, target, cost)
         let mut deflects: Vec<Option<(u32, Option<usize>, u32)>> = vec![None];
@@ -783,9 +976,9 @@ impl Decl<'_> {
             for (extra, ecost) in buys(&tk.paid_evades, left2, rest) {
                 let mut st3 = st2.clone();
                 st3.force[side(owner)] += dcost + ecost;
-                let through = rest - rest.min(tk.evade + extra);
+                let through = rest - rest.min(tk.evade + extra + protect);
                 let mut l = landed.clone();
-                l[p.to] += through;
+                l[p.to] += doubled(through);
                 vals.push(self.pop_acc(&st3, stack2.clone(), l, one, phase));
             }
         }
@@ -811,10 +1004,16 @@ impl Decl<'_> {
     /// Ending `k` (and the rest): a roll of dice of damage (or a fixed
     /// damage) from its source to its target, with its own POP.
     fn end(&self, st: &St, k: usize) -> Q {
-        let Some(&(from, to, n, dice)) = self.ends.get(k) else {
+        let Some(&(from, to, n, dice, cond)) = self.ends.get(k) else {
             return self.leaf(st);
         };
-        if n == 0 || self.gone(st, to) {
+        let happens = match cond {
+            Cond::Always => true,
+            Cond::Two => st.two && !self.gone(st, from),
+            Cond::Three => st.three,
+            Cond::DefGone => self.gone(st, self.def),
+        };
+        if !happens || n == 0 || self.gone(st, to) {
             return self.end(st, k + 1);
         }
         let packet = |amount| P {
