@@ -15,7 +15,10 @@ use crate::attack::{Objective, Side, attack};
 use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::error::{Error, Result, read_file};
-use crate::matchups::{docs_page, duel, matrix, render_csv, render_json, render_markdown};
+use crate::matchups::{
+    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, SortBy, count, docs_page, duel,
+    field_line, rank, rankings_markdown, rows_markdown, stream_with_progress,
+};
 use crate::plan::Plan;
 use crate::plot::{Series, svg};
 use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
@@ -557,9 +560,23 @@ struct MatchupsCmd {
     /// Defending cards, selected the same way.
     #[arg(long, default_value = "all")]
     defenders: String,
-    /// Output format.
+    /// Output format: csv and jsonl stream in constant memory; md (the default) and json hold
+    /// every row (md up to 20,000 rows).
     #[arg(long, value_enum, default_value = "md")]
     format: Format,
+    /// Rank each attacking card against the defending cards of its arena (both directions):
+    /// mean damage dealt, P(discard) attacking, mean damage taken, P(survive) attacked.
+    #[arg(long)]
+    rank: bool,
+    /// The column rankings are sorted by.
+    #[arg(long, value_enum, requires = "rank")]
+    sort: Option<SortBy>,
+    /// Pair cards whatever their arenas (in the attacker's first arena when they share none).
+    #[arg(long)]
+    any_arena: bool,
+    /// Stop with an error after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT)]
+    time_limit: u64,
     /// Write the documentation page of every unit against every other instead (Markdown).
     #[arg(long)]
     page: bool,
@@ -737,35 +754,192 @@ fn cards_cmd(cmd: &CardsCmd) -> Result<String> {
     }
 }
 
-fn matchups_cmd(cmd: &MatchupsCmd) -> Result<String> {
-    if cmd.page && cmd.format != Format::Markdown {
-        return Err(Error::input("--page writes a Markdown page: drop --format"));
+/// The header of a CSV matchup listing (the fields of [`MatchupRow`]).
+const MATCHUP_CSV_HEADER: &str = "attacker,defender,arena,mean,mean_f64,p_discard,p_discard_f64,damage_back,damage_back_f64,error\n";
+
+/// Most rows a Markdown or JSON matchup listing holds (CSV and JSON Lines
+/// stream any number).
+pub const MAX_HELD_ROWS: usize = 20_000;
+
+fn matchups_cmd(cmd: &MatchupsCmd, out: &mut dyn Write) -> Result<()> {
+    if cmd.page && (cmd.format != Format::Markdown || cmd.rank) {
+        return Err(Error::input(
+            "--page writes a Markdown page: drop --format and --rank",
+        ));
     }
     let db = cmd.db.load()?;
-    let text = if cmd.page {
-        docs_page(&db, &cmd.db.db.join(" "))?
-    } else {
+    let body = |w: &mut dyn Write| -> Result<()> {
+        let io = |e: std::io::Error| Error::input(format!("writing the matchups: {e}"));
+        if cmd.page {
+            return w
+                .write_all(docs_page(&db, &cmd.db.db.join(" "))?.as_bytes())
+                .map_err(io);
+        }
         let attackers = db.select(&cmd.attackers)?;
         let defenders = db.select(&cmd.defenders)?;
-        let policy = cmd.policy.policy();
-        let forward = matrix(&attackers, &defenders, &policy)?;
-        let backward = if cmd.attackers == cmd.defenders {
-            None
-        } else {
-            Some(matrix(&defenders, &attackers, &policy)?)
+        let opts = MatchupOptions {
+            policy: cmd.policy.policy(),
+            force: cmd.policy.force(),
+            any_arena: cmd.any_arena,
+            time_limit: std::time::Duration::from_secs(cmd.time_limit),
         };
-        match cmd.format {
-            Format::Markdown => render_markdown(&forward, backward.as_ref()),
-            Format::Csv => render_csv(&forward, backward.as_ref()),
-            Format::Json | Format::Jsonl => to_json_text(&render_json(&forward, backward.as_ref())),
+        let mut bar = Progress::new();
+        if cmd.rank {
+            let (rows, fields) = rank(
+                &attackers,
+                &defenders,
+                &opts,
+                cmd.sort.unwrap_or_default(),
+                |d, t| bar.tick(d, t),
+            )?;
+            bar.finish();
+            let text = match cmd.format {
+                Format::Markdown => rankings_markdown(&rows, &fields, &cmd.db.db.join(" ")),
+                Format::Csv => {
+                    eprintln!("{}", field_line(&fields));
+                    let mut c = csv::Writer::from_writer(Vec::new());
+                    for r in &rows {
+                        c.serialize(r).map_err(|e| Error::input(e.to_string()))?;
+                    }
+                    String::from_utf8(c.into_inner().map_err(|e| Error::input(e.to_string()))?)
+                        .unwrap_or_default()
+                }
+                Format::Json => {
+                    eprintln!("{}", field_line(&fields));
+                    to_json_text(&rows)
+                }
+                Format::Jsonl => {
+                    eprintln!("{}", field_line(&fields));
+                    rows.iter()
+                        .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
+                        .collect()
+                }
+            };
+            return w.write_all(text.as_bytes()).map_err(io);
+        }
+        let both = cmd.attackers != cmd.defenders;
+        let n = count(&attackers, &defenders, cmd.any_arena)
+            + if both {
+                count(&defenders, &attackers, cmd.any_arena)
+            } else {
+                0
+            };
+        if matches!(cmd.format, Format::Markdown | Format::Json) && n > MAX_HELD_ROWS {
+            return Err(Error::input(format!(
+                "{n} matchups: --format {} holds at most {MAX_HELD_ROWS} rows; --format csv or jsonl streams any number",
+                if cmd.format == Format::Json {
+                    "json"
+                } else {
+                    "md"
+                }
+            )));
+        }
+        let mut held: Vec<MatchupRow> = Vec::new();
+        let mut csv_header = true;
+        let format = cmd.format;
+        let mut first_json = true;
+        if format == Format::Json {
+            w.write_all(b"[\n").map_err(io)?;
+        }
+        {
+            let mut sink = |r: MatchupRow| -> std::io::Result<()> {
+                match format {
+                    Format::Csv => {
+                        if csv_header {
+                            csv_header = false;
+                            w.write_all(MATCHUP_CSV_HEADER.as_bytes())?;
+                        }
+                        let mut c = csv::WriterBuilder::new()
+                            .has_headers(false)
+                            .buffer_capacity(256)
+                            .from_writer(Vec::with_capacity(256));
+                        c.serialize(&r).map_err(std::io::Error::other)?;
+                        let bytes = c
+                            .into_inner()
+                            .map_err(|e| std::io::Error::other(e.to_string()))?;
+                        w.write_all(&bytes)
+                    }
+                    Format::Jsonl => {
+                        serde_json::to_writer(&mut *w, &r)?;
+                        w.write_all(b"\n")
+                    }
+                    Format::Json => {
+                        if !first_json {
+                            w.write_all(b",\n")?;
+                        }
+                        first_json = false;
+                        serde_json::to_writer_pretty(&mut *w, &r)?;
+                        Ok(())
+                    }
+                    Format::Markdown => {
+                        held.push(r);
+                        Ok(())
+                    }
+                }
+            };
+            let mut done = 0;
+            for (att, def) in [(&attackers, &defenders), (&defenders, &attackers)]
+                .into_iter()
+                .take(if both { 2 } else { 1 })
+            {
+                stream_with_progress(att, def, &opts, &mut sink, |d, _| bar.tick(done + d, n))?;
+                done += count(att, def, cmd.any_arena);
+            }
+        }
+        bar.finish();
+        match format {
+            Format::Json => w.write_all(b"\n]\n").map_err(io),
+            Format::Markdown => w.write_all(rows_markdown(&held).as_bytes()).map_err(io),
+            _ => Ok(()),
         }
     };
     match &cmd.output {
         Some(path) => {
-            write_atomically(path, &text).map_err(|e| Error::input(format!("--output {e}")))?;
-            Ok(String::new())
+            let mut buf: Vec<u8> = Vec::new();
+            body(&mut buf)?;
+            write_atomically(path, &String::from_utf8_lossy(&buf))
+                .map_err(|e| Error::input(format!("--output {e}")))
         }
-        None => Ok(text),
+        None => body(out),
+    }
+}
+
+/// A progress bar on standard error, shown only when it is a terminal and
+/// the work has taken more than a second.
+struct Progress {
+    start: std::time::Instant,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            start: std::time::Instant::now(),
+            bar: None,
+        }
+    }
+
+    fn tick(&mut self, done: usize, total: usize) {
+        use std::io::IsTerminal;
+        if self.bar.is_none()
+            && self.start.elapsed().as_secs() >= 1
+            && std::io::stderr().is_terminal()
+        {
+            let b = indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::stderr(),
+            );
+            self.bar = Some(b);
+        }
+        if let Some(b) = &self.bar {
+            b.set_position(done as u64);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
     }
 }
 
@@ -796,9 +970,15 @@ fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
     })
 }
 
-/// Runs one parsed command line.
-pub fn run(cli: Cli) -> Result<Output> {
-    Ok(match cli.command {
+/// Runs one parsed command line, writing its output to `out` (streamed
+/// where the command streams): its exit status (0, or 1 when `verify`
+/// finds the simulator wrong).
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
+    let text: Output = match cli.command {
+        Command::Matchups(cmd) => {
+            matchups_cmd(&cmd, out)?;
+            return Ok(0);
+        }
         Command::Attack(cmd) => attack_cmd(&cmd)?.into(),
         Command::Table(cmd) => cmd.run()?.into(),
         Command::Scenario(cmd) => {
@@ -810,9 +990,11 @@ pub fn run(cli: Cli) -> Result<Output> {
         Command::Verify(cmd) => verify_cmd(&cmd)?,
         Command::Sample(cmd) => sample_cmd(&cmd)?.into(),
         Command::Cards(cmd) => cards_cmd(&cmd)?.into(),
-        Command::Matchups(cmd) => matchups_cmd(&cmd)?.into(),
         Command::Plan(cmd) => plan_cmd(&cmd)?.into(),
-    })
+    };
+    out.write_all(text.text.as_bytes())
+        .map_err(|e| Error::input(format!("writing the output: {e}")))?;
+    Ok(text.status)
 }
 
 /// What a command line did, run in-process.
@@ -863,38 +1045,70 @@ where
             };
         }
     };
-    match run(cli) {
-        Ok(out) => Ran {
-            stdout: out.text,
+    let mut out: Vec<u8> = Vec::new();
+    match run(cli, &mut out) {
+        Ok(status) => Ran {
+            stdout: String::from_utf8_lossy(&out).into_owned(),
             stderr: String::new(),
-            status: out.status,
+            status,
         },
         Err(e) => Ran {
-            stdout: String::new(),
+            stdout: String::from_utf8_lossy(&out).into_owned(),
             stderr: format!("error: {e}\n"),
             status: 2,
         },
     }
 }
 
-/// The program: runs the command line and writes its output. A closed
-/// standard output (`| head`) ends it quietly; another write error is one
-/// line on standard error and status 2.
-pub fn main() -> ExitCode {
-    let ran = run_args(std::env::args_os());
-    if !ran.stderr.is_empty() {
-        let _ = std::io::stderr().write_all(ran.stderr.as_bytes());
+/// Standard output, remembering whether the reader went away (a closed
+/// pipe ends the program quietly, as ripgrep does).
+struct Stdout {
+    inner: std::io::StdoutLock<'static>,
+    closed: bool,
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner
+            .write(buf)
+            .inspect_err(|e| self.closed |= e.kind() == std::io::ErrorKind::BrokenPipe)
     }
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out
-        .write_all(ran.stdout.as_bytes())
-        .and_then(|_| out.flush())
-    {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner
+            .flush()
+            .inspect_err(|e| self.closed |= e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// The program: runs the command line, its output written to standard
+/// output as it comes. A closed standard output (`| head`) ends it quietly;
+/// another write error is one line on standard error and status 2.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse_from(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(_) => {
+            // Help, version and bad arguments: as run in-process.
+            let ran = run_args(std::env::args_os());
+            let _ = std::io::stdout().write_all(ran.stdout.as_bytes());
+            let _ = std::io::stderr().write_all(ran.stderr.as_bytes());
             return ExitCode::from(ran.status);
         }
-        let _ = writeln!(std::io::stderr(), "error: writing the output: {e}");
-        return ExitCode::from(2);
+    };
+    let mut out = Stdout {
+        inner: std::io::stdout().lock(),
+        closed: false,
+    };
+    let result = run(cli, &mut out).and_then(|status| {
+        out.flush()
+            .map_err(|e| Error::input(format!("writing the output: {e}")))?;
+        Ok(status)
+    });
+    match result {
+        Ok(status) => ExitCode::from(status),
+        Err(_) if out.closed => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(2)
+        }
     }
-    ExitCode::from(ran.status)
 }

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use std::fmt;
 
 /// One combat keyword with its value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Keyword {
     /// Accuracy X (or −X): added to each attack die.
@@ -238,7 +238,7 @@ impl fmt::Display for Keyword {
 }
 
 /// The cost in front of an ability (`Pay 2 Force -> ...`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cost {
     /// The cost as written.
     pub text: String,
@@ -257,7 +257,7 @@ impl Cost {
 }
 
 /// A keyword, with its cost if it has one (then it is optional).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ability {
     /// The keyword.
     pub keyword: Keyword,

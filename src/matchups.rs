@@ -1,35 +1,87 @@
-//! Card against card: one attack between two cards (or stacks) with
-//! conditions switched on, and matrices of matchups for whole sets of cards,
-//! in both directions, computed on every core.
+//! Card against card: one attack between two cards (or stacks), and the
+//! matchups of a whole card pool in both directions, streamed.
+//!
+//! Units attack only units of an arena they share (or reach: Bombard,
+//! Ion Cannon, Barrage); a unit of two types fights in the arena of each
+//! pairing, and both are listed. Every pairing is solved exactly as `cards
+//! attack` solves it (the conditions the two cards decide applied, each
+//! side's Force budget), pairs whose units are the same in everything the
+//! attack reads share one solve, blocks of pairs are solved on every core,
+//! and rows are written as they are computed: the work is bounded by time,
+//! not by the number of pairs, and memory does not grow with it.
 //!
 //! ```
 //! use swtcg_odds::cards::CardDb;
-//! use swtcg_odds::matchups::matrix;
-//! use swtcg_odds::policy::Policy;
-//! let db = CardDb::parse("Name\tType\tPower\tHealth\tText\nTrooper\tCharacter\t3\t3\tCritical Hit 1\nDroid\tCharacter\t4\t4\tArmor\n").unwrap();
-//! let cards: Vec<_> = db.cards.iter().collect();
-//! let m = matrix(&cards, &cards, &Policy::default()).unwrap();
-//! assert_eq!(m.cells.len(), 2); // each against the other, not itself
-//! let c = m.cell(0, 1).unwrap();
-//! assert_eq!(c.attacker, "Trooper");
+//! use swtcg_odds::matchups::{Options, stream};
+//! let db = CardDb::parse("Name\tType\tPower\tHealth\tText\nTrooper\tCharacter\t3\t3\tCritical Hit 1\nDroid\tCharacter\t4\t4\tArmor\nFighter\tSpace\t2\t2\t\n").unwrap();
+//! let cards: Vec<_> = db.units().collect();
+//! let mut rows = Vec::new();
+//! let summary = stream(&cards, &cards, &Options::default(), |r| {
+//!     rows.push(r);
+//!     Ok(())
+//! })
+//! .unwrap();
+//! assert_eq!(rows.len(), 2); // the Characters against each other; the Fighter has no opponent
+//! assert_eq!(summary.rows, 2);
+//! assert_eq!(rows[0].attacker, "Trooper");
 //! ```
 
 use crate::attack::{ATTACKER, Side};
 use crate::cards::stack::{Fielded, Switches, pair};
+use crate::cards::text::{Class, Effect};
 use crate::cards::{Arena, Card, CardDb, Piece};
-use crate::dist::{fraction_string, to_f64};
+use crate::dist::Fraction;
 use crate::error::{Error, Result};
+use crate::keywords::Keyword;
 use crate::policy::{Game, Policy};
-use crate::scenario::{Scenario, ScenarioReport};
-use crate::unit::{MAX_GAME_WORK, attack_work};
-use num_rational::BigRational;
-use serde_json::{Value, json};
+use crate::scenario::Scenario;
+use crate::unit::Unit;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
+use std::time::{Duration, Instant};
 
-/// The arena two cards fight in: the first arena of the attacker's type line
-/// that the defender shares.
+/// The arenas a card is in, then those it may attack into (Bombard: Ground,
+/// Ion Cannon: Space, Barrage: Character).
+pub fn reach(card: &Card) -> Vec<Arena> {
+    let mut out = card.arenas.clone();
+    for a in &card.abilities {
+        if a.class != Class::Keyword {
+            continue;
+        }
+        for e in &a.effects {
+            if let Effect::Keyword { ability, .. } = e {
+                let arena = match ability.keyword {
+                    Keyword::Bombard(_) => Arena::Ground,
+                    Keyword::IonCannon(_) => Arena::Space,
+                    Keyword::Barrage(_) => Arena::Character,
+                    _ => continue,
+                };
+                if !out.contains(&arena) {
+                    out.push(arena);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The arenas `a` can attack `d` in: each arena `d` is in that `a` is in
+/// or reaches.
+pub fn arenas(a: &Card, d: &Card) -> Vec<Arena> {
+    let r = reach(a);
+    d.arenas.iter().filter(|x| r.contains(x)).copied().collect()
+}
+
+/// The arena two cards fight in by default: the first they share (or that
+/// the attacker reaches).
 pub fn common_arena(a: &Card, d: &Card) -> Option<Arena> {
-    a.arenas.iter().find(|x| d.arenas.contains(x)).copied()
+    a.arenas
+        .iter()
+        .find(|x| d.arenas.contains(x))
+        .copied()
+        .or_else(|| arenas(a, d).first().copied())
 }
 
 /// The scenario of `attacker` attacking `defender` in `arena` (by default
@@ -76,213 +128,458 @@ pub fn duel(
     })
 }
 
-/// One matchup: expected damage and P(discard) of the defending card.
+/// How matchups are computed.
 #[derive(Clone, Debug)]
-pub struct Cell {
-    /// Attacking card.
-    pub attacker: String,
-    /// Defending card.
-    pub defender: String,
-    /// Expected counters on the defender.
-    pub mean: BigRational,
-    /// P(defender discarded).
-    pub p_discard: BigRational,
-    /// Expected counters back on the attacker (deflected, retaliation).
-    pub back: BigRational,
+pub struct Options {
+    /// The policy of every attack.
+    pub policy: Policy,
+    /// Each side's Force budget (`None`: unlimited).
+    pub force: [Option<u32>; 2],
+    /// Pair units whatever their arenas (in the attacker's first arena
+    /// when they share none), as before arenas were read.
+    pub any_arena: bool,
+    /// Stop with an error after this long.
+    pub time_limit: Duration,
 }
 
-/// A matrix of matchups.
-#[derive(Clone, Debug)]
-pub struct Matrix {
-    /// Attacking cards, in order.
-    pub attackers: Vec<String>,
-    /// Defending cards, in order.
-    pub defenders: Vec<String>,
-    /// `grid[i][j]`: the index in `cells` of attacker i against defender j
-    /// (`None` for a card against itself).
-    pub grid: Vec<Vec<Option<usize>>>,
-    /// The computed matchups.
-    pub cells: Vec<Cell>,
-}
-
-impl Matrix {
-    /// Attacker `i` against defender `j`.
-    pub fn cell(&self, i: usize, j: usize) -> Option<&Cell> {
-        self.grid.get(i)?.get(j)?.map(|k| &self.cells[k])
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            policy: Policy::default(),
+            force: [None, None],
+            any_arena: false,
+            time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT),
+        }
     }
 }
 
-fn solve_pair(a: &Card, d: &Card, policy: &Policy) -> Result<Cell> {
-    let single = |c| Piece {
+/// The default bound on the time of one matchups run, in seconds.
+pub const DEFAULT_TIME_LIMIT: u64 = 600;
+
+/// One matchup: the attack of one card on another in one arena, exactly
+/// as `cards attack` solves it (or the one-line reason it can't be).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchupRow {
+    /// The attacking card (`Name@SET` when the name is in several sets).
+    pub attacker: String,
+    /// The defending card.
+    pub defender: String,
+    /// The arena of the attack.
+    pub arena: Arena,
+    /// Expected counters placed on the defender.
+    pub mean: Option<Fraction>,
+    /// The same, as a float (display only).
+    pub mean_f64: Option<f64>,
+    /// P(the defender is discarded).
+    pub p_discard: Option<Fraction>,
+    /// The same, as a float.
+    pub p_discard_f64: Option<f64>,
+    /// Expected counters placed on the attacker (deflected, retaliation).
+    pub damage_back: Option<Fraction>,
+    /// The same, as a float.
+    pub damage_back_f64: Option<f64>,
+    /// Why this pairing was not solved (the card text it can't read, a
+    /// bound), or empty.
+    pub error: Option<String>,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Rows written.
+    pub rows: usize,
+    /// Attacks solved (the others shared a solve).
+    pub solved: usize,
+    /// Rows with an error.
+    pub errors: usize,
+}
+
+/// The numbers of one solved pairing.
+#[derive(Clone, Debug)]
+struct Solved {
+    mean: Fraction,
+    p_discard: Fraction,
+    back: Fraction,
+}
+
+/// A pairing's units with names set aside: equal keys share one solve.
+type Key = (Unit, Unit);
+
+/// Most solved pairings kept for sharing; beyond it the table starts anew
+/// (memory stays bounded whatever the pool).
+const MAX_SHARED: usize = 30_000;
+
+/// Pairings solved together, on every core, before their rows are written.
+const BLOCK: usize = 4096;
+
+/// Every pairing of `attackers` against `defenders` (never a card against
+/// itself), in order, in each arena they can fight in.
+fn pairings<'c>(
+    attackers: &'c [&'c Card],
+    defenders: &'c [&'c Card],
+    any_arena: bool,
+) -> impl Iterator<Item = (&'c Card, &'c Card, Arena)> + 'c {
+    attackers.iter().flat_map(move |a| {
+        defenders
+            .iter()
+            .filter(move |d| !std::ptr::eq(*a, **d))
+            .flat_map(move |d| {
+                let list = if any_arena {
+                    common_arena(a, d)
+                        .or_else(|| a.arenas.first().copied())
+                        .into_iter()
+                        .collect()
+                } else {
+                    arenas(a, d)
+                };
+                list.into_iter().map(move |x| (*a, *d, x))
+            })
+    })
+}
+
+/// The number of pairings [`stream`] will write.
+pub fn count(attackers: &[&Card], defenders: &[&Card], any_arena: bool) -> usize {
+    pairings(attackers, defenders, any_arena).count()
+}
+
+/// The two units of a pairing, built as `cards attack` builds them.
+fn units(a: &Card, d: &Card, arena: Arena) -> Result<(Unit, Unit)> {
+    let one = |c| Piece {
         cards: vec![c],
         pilot: None,
         power: None,
         health: None,
     };
-    let (sa, sd) = (single(a), single(d));
-    let arena = common_arena(a, d).or_else(|| a.arenas.first().copied());
-    let report = duel(&sa, &sd, &Switches::default(), arena, policy)?.solve()?;
-    Ok(cell(&report, &a.key(), &d.key()))
+    let (pa, pd) = (one(a), one(d));
+    let p = pair(
+        Fielded::Card(&pa),
+        Fielded::Card(&pd),
+        arena,
+        [0, 0],
+        &Switches::default(),
+    )?;
+    p.attacker.validate()?;
+    p.defender.validate()?;
+    Ok((p.attacker, p.defender))
 }
 
-fn cell(r: &ScenarioReport, attacker: &str, defender: &str) -> Cell {
-    let d = r.outcome.declared.defending;
-    Cell {
-        attacker: attacker.to_string(),
-        defender: defender.to_string(),
-        mean: r.damage(d).mean(),
-        p_discard: r.discarded(d),
-        back: r.damage(ATTACKER).mean(),
-    }
-}
-
-/// Most matchups one matrix may hold.
-pub const MAX_MATCHUPS: usize = 250_000;
-
-/// Every attacker against every defender (a card never against itself),
-/// conditions off, on all cores.
-pub fn matrix(attackers: &[&Card], defenders: &[&Card], policy: &Policy) -> Result<Matrix> {
-    let size = attackers.len().saturating_mul(defenders.len());
-    if size > MAX_MATCHUPS {
-        return Err(Error::input(format!(
-            "{} attackers x {} defenders = {size} matchups; the limit is {MAX_MATCHUPS} (select fewer cards)",
-            attackers.len(),
-            defenders.len()
-        )));
-    }
-    let mut pairs = Vec::new();
-    let mut grid = vec![vec![None; defenders.len()]; attackers.len()];
-    for (i, a) in attackers.iter().enumerate() {
-        for (j, d) in defenders.iter().enumerate() {
-            if !std::ptr::eq(*a, *d) {
-                grid[i][j] = Some(pairs.len());
-                pairs.push((*a, *d));
-            }
-        }
-    }
-    let dice = |c: &Card| c.power.unwrap_or(0) + 10;
-    let work: u64 = pairs.iter().map(|(a, _)| attack_work(dice(a))).sum();
-    if work > MAX_GAME_WORK {
-        return Err(Error::input(format!(
-            "{} matchups would take {work} units of work (matchups x (dice + 1)^2); the limit is {MAX_GAME_WORK} (select fewer cards)",
-            pairs.len()
-        )));
-    }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = pairs.len().div_ceil(threads).max(1);
-    let results: Vec<Result<Vec<Cell>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = pairs
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || part.iter().map(|(a, d)| solve_pair(a, d, policy)).collect())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(Error::input("a matchup computation failed")))
-            })
-            .collect()
-    });
-    let mut cells = Vec::with_capacity(pairs.len());
-    for r in results {
-        cells.extend(r?);
-    }
-    Ok(Matrix {
-        attackers: attackers.iter().map(|c| c.key()).collect(),
-        defenders: defenders.iter().map(|c| c.key()).collect(),
-        grid,
-        cells,
+fn solve(a: &Unit, d: &Unit, opts: &Options) -> Result<Solved> {
+    let game = Game {
+        units: vec![a.clone(), d.clone()],
+        sides: vec![Side::Attacking, Side::Defending],
+        policy: opts.policy,
+        force: opts.force,
+    };
+    let report = Scenario::new(game).solve()?;
+    let dd = report.outcome.declared.defending;
+    Ok(Solved {
+        mean: Fraction(report.damage(dd).mean()),
+        p_discard: Fraction(report.discarded(dd)),
+        back: Fraction(report.damage(ATTACKER).mean()),
     })
 }
 
-/// The matrices of both directions as Markdown: expected damage and
-/// P(discard), rows attacking, columns defending (numbered, with a legend).
-pub fn render_markdown(forward: &Matrix, backward: Option<&Matrix>) -> String {
-    let mut out = String::new();
-    let mut one = |m: &Matrix, title: &str| {
-        let _ = writeln!(out, "### {title}\n");
-        let _ = writeln!(out, "Columns (defenders):");
-        for (j, d) in m.defenders.iter().enumerate() {
-            let _ = writeln!(out, "{}. {d}", j + 1);
-        }
-        for (what, f) in [
-            (
-                "Expected damage",
-                (|c: &Cell| format!("{:.2}", to_f64(&c.mean))) as fn(&Cell) -> String,
-            ),
-            ("P(defender discarded)", |c: &Cell| {
-                format!("{:.0}%", 100.0 * to_f64(&c.p_discard))
-            }),
-        ] {
-            let _ = writeln!(out, "\n{what}, row attacking column:\n");
-            let mut header = String::from("| attacker |");
-            let mut rule = String::from("|---|");
-            for j in 0..m.defenders.len() {
-                let _ = write!(header, " {} |", j + 1);
-                rule.push_str("---:|");
-            }
-            let _ = writeln!(out, "{header}\n{rule}");
-            for (i, a) in m.attackers.iter().enumerate() {
-                let _ = write!(out, "| {a} |");
-                for j in 0..m.defenders.len() {
-                    let v = m.cell(i, j).map_or("—".to_string(), f);
-                    let _ = write!(out, " {v} |");
-                }
-                out.push('\n');
-            }
-        }
-        out.push('\n');
-    };
-    one(forward, "Attackers against defenders");
-    if let Some(b) = backward {
-        one(b, "Defenders against attackers");
-    }
-    out
+/// Solves every pairing of `attackers` against `defenders` and hands each
+/// row to `sink` in order, as blocks are done. Stops with an error naming
+/// how far it got when `opts.time_limit` is reached, or when `sink` fails.
+pub fn stream(
+    attackers: &[&Card],
+    defenders: &[&Card],
+    opts: &Options,
+    mut sink: impl FnMut(MatchupRow) -> std::io::Result<()>,
+) -> Result<Summary> {
+    stream_with_progress(attackers, defenders, opts, &mut sink, |_, _| {})
 }
 
-/// Every cell of both directions as CSV.
-pub fn render_csv(forward: &Matrix, backward: Option<&Matrix>) -> String {
-    let mut out = String::from(
-        "direction,attacker,defender,mean,mean_f64,p_discard,p_discard_f64,damage_back,damage_back_f64\n",
+/// [`stream`], telling `progress(done, total)` after each block.
+pub fn stream_with_progress(
+    attackers: &[&Card],
+    defenders: &[&Card],
+    opts: &Options,
+    sink: &mut dyn FnMut(MatchupRow) -> std::io::Result<()>,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Summary> {
+    let start = Instant::now();
+    let total = count(attackers, defenders, opts.any_arena);
+    let mut shared: HashMap<Key, std::result::Result<Solved, String>> = HashMap::new();
+    let mut summary = Summary::default();
+    let mut it = pairings(attackers, defenders, opts.any_arena).peekable();
+    while it.peek().is_some() {
+        if start.elapsed() > opts.time_limit {
+            return Err(Error::input(format!(
+                "matchups: stopped after {} s with {} of {total} matchups written (raise --time-limit, or select fewer cards)",
+                opts.time_limit.as_secs(),
+                summary.rows
+            )));
+        }
+        let block: Vec<(&Card, &Card, Arena)> = it.by_ref().take(BLOCK).collect();
+        // The units of each pairing (in parallel), then each distinct pair
+        // of units not solved yet (in parallel).
+        let built: Vec<std::result::Result<Key, String>> = block
+            .par_iter()
+            .map(|(a, d, x)| {
+                units(a, d, *x)
+                    .map(|(mut ua, mut ud)| {
+                        ua.name = "attacker".into();
+                        ud.name = "defender".into();
+                        (ua, ud)
+                    })
+                    .map_err(|e| e.to_string())
+            })
+            .collect();
+        let mut todo: Vec<&Key> = Vec::new();
+        {
+            let mut seen = std::collections::HashSet::new();
+            for k in built.iter().flatten() {
+                if !shared.contains_key(k) && seen.insert(k) {
+                    todo.push(k);
+                }
+            }
+        }
+        let done: Vec<(Key, std::result::Result<Solved, String>)> = todo
+            .par_iter()
+            .map(|k| {
+                (
+                    (*k).clone(),
+                    solve(&k.0, &k.1, opts).map_err(|e| e.to_string()),
+                )
+            })
+            .collect();
+        summary.solved += done.len();
+        if shared.len() + done.len() > MAX_SHARED {
+            shared.clear();
+        }
+        let mut local: HashMap<Key, std::result::Result<Solved, String>> = HashMap::new();
+        for (k, v) in done {
+            local.insert(k.clone(), v.clone());
+            shared.insert(k, v);
+        }
+        for ((a, d, x), b) in block.iter().zip(built) {
+            let r = b.and_then(|k| {
+                local
+                    .get(&k)
+                    .or_else(|| shared.get(&k))
+                    .cloned()
+                    .unwrap_or_else(|| Err("not solved".into()))
+            });
+            let row = match r {
+                Ok(s) => MatchupRow {
+                    attacker: a.key(),
+                    defender: d.key(),
+                    arena: *x,
+                    mean_f64: Some(s.mean.to_f64()),
+                    mean: Some(s.mean),
+                    p_discard_f64: Some(s.p_discard.to_f64()),
+                    p_discard: Some(s.p_discard),
+                    damage_back_f64: Some(s.back.to_f64()),
+                    damage_back: Some(s.back),
+                    error: None,
+                },
+                Err(e) => {
+                    summary.errors += 1;
+                    MatchupRow {
+                        attacker: a.key(),
+                        defender: d.key(),
+                        arena: *x,
+                        mean: None,
+                        mean_f64: None,
+                        p_discard: None,
+                        p_discard_f64: None,
+                        damage_back: None,
+                        damage_back_f64: None,
+                        error: Some(e),
+                    }
+                }
+            };
+            sink(row).map_err(|e| Error::input(format!("writing the matchups: {e}")))?;
+            summary.rows += 1;
+        }
+        progress(summary.rows, total);
+    }
+    Ok(summary)
+}
+
+/// A unit's standing against the field of its arena.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ranked {
+    /// Its rank in its arena (1 is best by the sort column).
+    pub rank: usize,
+    /// The unit.
+    pub unit: String,
+    /// The arena.
+    pub arena: Arena,
+    /// The mean of its expected damage dealt to each unit of the field.
+    pub damage_dealt: f64,
+    /// The mean of P(discarding) each unit of the field when attacking it.
+    pub p_discard: f64,
+    /// The mean of the expected damage each unit of the field deals it.
+    pub damage_taken: f64,
+    /// The mean of P(surviving) an attack of each unit of the field.
+    pub p_survive: f64,
+    /// Opponents in the field it was ranked against (pairings solved).
+    pub opponents: usize,
+}
+
+/// The columns rankings can be sorted by.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SortBy {
+    /// Mean damage dealt (highest first).
+    #[default]
+    DamageDealt,
+    /// Mean P(discard) when attacking (highest first).
+    PDiscard,
+    /// Mean damage taken (lowest first).
+    DamageTaken,
+    /// Mean P(survive) when attacked (highest first).
+    PSurvive,
+    /// The unit's name.
+    Unit,
+}
+
+/// Ranks each unit of `units` against the field `field` in each arena it
+/// fights in (both directions), sorted by `sort`; with the size of each
+/// arena's field.
+pub fn rank(
+    units: &[&Card],
+    field: &[&Card],
+    opts: &Options,
+    sort: SortBy,
+    progress: impl FnMut(usize, usize),
+) -> Result<(Vec<Ranked>, BTreeMap<Arena, usize>)> {
+    // (unit, arena) -> (sum dealt, sum discard, n dealt, sum taken, sum survive, n taken)
+    let mut acc: BTreeMap<(String, Arena), [f64; 6]> = BTreeMap::new();
+    let keys: std::collections::HashSet<String> = units.iter().map(|c| c.key()).collect();
+    let mut both: Vec<&Card> = units.to_vec();
+    for c in field {
+        if !both.iter().any(|u| std::ptr::eq(*u, *c)) {
+            both.push(c);
+        }
+    }
+    let mut sink = |r: MatchupRow| -> std::io::Result<()> {
+        let (Some(m), Some(p)) = (&r.mean, &r.p_discard) else {
+            return Ok(());
+        };
+        if keys.contains(&r.attacker) {
+            let e = acc.entry((r.attacker.clone(), r.arena)).or_default();
+            e[0] += m.to_f64();
+            e[1] += p.to_f64();
+            e[2] += 1.0;
+        }
+        if keys.contains(&r.defender) {
+            let e = acc.entry((r.defender.clone(), r.arena)).or_default();
+            e[3] += m.to_f64();
+            e[4] += 1.0 - p.to_f64();
+            e[5] += 1.0;
+        }
+        Ok(())
+    };
+    stream_with_progress(&both, &both, opts, &mut sink, progress)?;
+    let mut fields: BTreeMap<Arena, usize> = BTreeMap::new();
+    for c in &both {
+        for a in &c.arenas {
+            *fields.entry(*a).or_default() += 1;
+        }
+    }
+    let mut out: Vec<Ranked> = acc
+        .into_iter()
+        .map(|((unit, arena), v)| {
+            let avg = |s: f64, n: f64| if n > 0.0 { s / n } else { 0.0 };
+            Ranked {
+                rank: 0,
+                unit,
+                arena,
+                damage_dealt: avg(v[0], v[2]),
+                p_discard: avg(v[1], v[2]),
+                damage_taken: avg(v[3], v[5]),
+                p_survive: avg(v[4], v[5]),
+                opponents: v[2].max(v[5]) as usize,
+            }
+        })
+        .collect();
+    let key = |r: &Ranked| match sort {
+        SortBy::DamageDealt => -r.damage_dealt,
+        SortBy::PDiscard => -r.p_discard,
+        SortBy::DamageTaken => r.damage_taken,
+        SortBy::PSurvive => -r.p_survive,
+        SortBy::Unit => 0.0,
+    };
+    out.sort_by(|a, b| {
+        a.arena
+            .cmp(&b.arena)
+            .then(key(a).total_cmp(&key(b)))
+            .then(a.unit.cmp(&b.unit))
+    });
+    let mut last: Option<Arena> = None;
+    let mut n = 0;
+    for r in &mut out {
+        if last != Some(r.arena) {
+            last = Some(r.arena);
+            n = 0;
+        }
+        n += 1;
+        r.rank = n;
+    }
+    Ok((out, fields))
+}
+
+/// The field line: each arena and its size.
+pub fn field_line(fields: &BTreeMap<Arena, usize>) -> String {
+    let parts: Vec<String> = fields
+        .iter()
+        .map(|(a, n)| format!("{} arena, {n} units", a.name()))
+        .collect();
+    format!("field: {}", parts.join("; "))
+}
+
+/// Rankings as Markdown: a title naming the cards, the field line, one
+/// table per arena.
+pub fn rankings_markdown(rows: &[Ranked], fields: &BTreeMap<Arena, usize>, source: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Rankings of the cards of `{source}`\n");
+    let _ = writeln!(
+        out,
+        "Generated by `{RANKINGS_COMMAND}` (for the shared files; checked by `tests/it/shared.rs::rankings_page_is_fresh`). Each unit is ranked against the field of each arena it fights in: the means, over the units of that arena, of its expected damage dealt and P(discard) when attacking them, and of the expected damage taken and P(survive) when they attack it; every attack solved exactly, both sides playing optimally for expected damage, the conditions the two cards decide applied.\n"
     );
-    for (dir, m) in [("forward", Some(forward)), ("backward", backward)] {
-        let Some(m) = m else { continue };
-        for c in &m.cells {
-            let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let _ = writeln!(out, "{}\n", field_line(fields));
+    let mut last = None;
+    for r in rows {
+        if last != Some(r.arena) {
+            last = Some(r.arena);
+            let _ = writeln!(out, "\n### {} arena\n", r.arena.name());
             let _ = writeln!(
                 out,
-                "{dir},{},{},{},{},{},{},{},{}",
-                q(&c.attacker),
-                q(&c.defender),
-                fraction_string(&c.mean),
-                to_f64(&c.mean),
-                fraction_string(&c.p_discard),
-                to_f64(&c.p_discard),
-                fraction_string(&c.back),
-                to_f64(&c.back)
+                "| rank | unit | damage dealt | P(discard) attacking | damage taken | P(survive) attacked | opponents |\n|---:|---|---:|---:|---:|---:|---:|"
             );
         }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.3} | {:.1}% | {:.3} | {:.1}% | {} |",
+            r.rank,
+            r.unit.replace('|', "\\|"),
+            r.damage_dealt,
+            100.0 * r.p_discard,
+            r.damage_taken,
+            100.0 * r.p_survive,
+            r.opponents
+        );
     }
     out
 }
 
-/// Every cell of both directions as JSON.
-pub fn render_json(forward: &Matrix, backward: Option<&Matrix>) -> Value {
-    let cells = |m: &Matrix| -> Vec<Value> {
-        m.cells
-            .iter()
-            .map(|c| {
-                json!({"attacker": c.attacker, "defender": c.defender,
-                       "mean": fraction_string(&c.mean), "mean_f64": to_f64(&c.mean),
-                       "p_discard": fraction_string(&c.p_discard), "p_discard_f64": to_f64(&c.p_discard),
-                       "damage_back": fraction_string(&c.back), "damage_back_f64": to_f64(&c.back)})
-            })
-            .collect()
-    };
-    json!({"forward": cells(forward), "backward": backward.map(cells)})
-}
+/// The command that regenerates `docs/rankings.md` from the shared card
+/// files beside the repository.
+pub const RANKINGS_COMMAND: &str = "cargo run --release -- matchups --db ../shared/reference/lackey --rank --output docs/rankings.md";
 
 /// The card file the documentation page is generated from: an extract of
 /// the real *A New Hope* set kept in the repository.
@@ -292,19 +589,50 @@ pub const PAGE_SOURCE: &str = "tests/fixtures/lackey/ANH.txt";
 pub const PAGE_COMMAND: &str = "cargo run --release -- matchups --db tests/fixtures/lackey/ANH.txt --page --output docs/matchups.md";
 
 /// The generated documentation page of matchups for a database read from
-/// `source`: every unit card against every other, with the command that
-/// regenerates it.
+/// `source`: every unit against every other of its arena, with the command
+/// that regenerates it.
 pub fn docs_page(db: &CardDb, source: &str) -> Result<String> {
-    let command = PAGE_COMMAND;
     let cards: Vec<&Card> = db.units().collect();
-    let m = matrix(&cards, &cards, &Policy::default())?;
+    let mut rows = Vec::new();
+    stream(&cards, &cards, &Options::default(), |r| {
+        rows.push(r);
+        Ok(())
+    })?;
     let mut out = String::new();
     let _ = writeln!(out, "# Matchups of sample cards\n");
     let _ = writeln!(
         out,
-        "Generated from `{source}` ({} unit cards) by\n\n```sh\n{command}\n```\n\nand checked by `tests/it/docs.rs::matchups_page_is_fresh`. Every attack is solved exactly with both sides playing optimally for expected damage (conditional text switched off); the tables round the exact values.\n",
+        "Generated from `{source}` ({} unit cards) by\n\n```sh\n{PAGE_COMMAND}\n```\n\nand checked by `tests/it/docs.rs::matchups_page_is_fresh`. Units attack units of their arena; every attack is solved exactly with both sides playing optimally for expected damage, the conditions the two cards decide applied; the tables round the exact values.\n",
         cards.len()
     );
-    out.push_str(&render_markdown(&m, None));
+    out.push_str(&rows_markdown(&rows));
     Ok(out)
+}
+
+/// Matchup rows as a Markdown table.
+pub fn rows_markdown(rows: &[MatchupRow]) -> String {
+    let mut out = String::from(
+        "| attacker | defender | arena | E[damage] | P(discard) | damage back |\n|---|---|---|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let cell = |f: Option<f64>, pct: bool| match f {
+            Some(v) if pct => format!("{:.1}%", 100.0 * v),
+            Some(v) => format!("{v:.3}"),
+            None => "—".into(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |{}",
+            r.attacker.replace('|', "\\|"),
+            r.defender.replace('|', "\\|"),
+            r.arena.name(),
+            cell(r.mean_f64, false),
+            cell(r.p_discard_f64, true),
+            cell(r.damage_back_f64, false),
+            r.error
+                .as_ref()
+                .map_or(String::new(), |e| format!(" {}", e.replace('|', "\\|")))
+        );
+    }
+    out
 }

@@ -941,6 +941,10 @@ pub struct Declared {
     pub adapt: Vec<(usize, usize)>,
 }
 
+/// A committed Deflect (up to an amount, at a unit or none; or held) and
+/// its cost.
+type CommittedDeflect = (Option<(u32, Option<usize>)>, u32);
+
 /// +n power and +n health (Intimidation, Inspiration).
 fn grow(u: &mut Unit, n: u32) {
     u.power = u.power.saturating_add(n);
@@ -1092,9 +1096,9 @@ impl Game {
                 grow(&mut units[i], n);
             }
             if k.inspiration {
-                for j in 0..units.len() {
+                for (j, unit) in units.iter_mut().enumerate() {
                     if j != i && self.sides[j] == self.sides[i] {
-                        grow(&mut units[j], 1);
+                        grow(unit, 1);
                     }
                 }
             }
@@ -1267,7 +1271,7 @@ impl Game {
         let buy = |paid: &[crate::unit::Paid], left: Option<u32>| {
             crate::attack::purchases(paid, cap, left)
         };
-        let mut deflects: Vec<(Option<(u32, Option<usize>)>, u32)> = vec![(None, 0)];
+        let mut deflects: Vec<CommittedDeflect> = vec![(None, 0)];
         if k.deflect > 0 || !k.paid_deflects.is_empty() {
             for (extra, cost) in buy(&k.paid_deflects, left) {
                 let amount = k.deflect.saturating_add(extra);

@@ -616,7 +616,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
         let remaining = d.remaining_health();
-        if is_game(&a, &d) {
+        if is_game(a, d) {
             // A game: solved exactly with both sides' choices.
             let game = Game::new(
                 vec![a.clone(), d.clone()],

@@ -37,7 +37,7 @@ pub const MAX_GAME_WORK: u64 = 10_000_000;
 
 /// The combat keywords of a unit, with their summed values (0 / `false` =
 /// absent).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Keywords {
     /// Accuracy X (negative for Accuracy −X): added to each attack die.
     pub accuracy: i32,
@@ -203,7 +203,7 @@ impl Paid {
 }
 
 /// What a [`Boost`] does to one unit for one attack.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Change {
     /// Power change.
     pub power: i32,
@@ -236,7 +236,7 @@ impl Change {
 /// `When this unit attacks, you may give it +3 power for that attack. If you
 /// do, this unit does 2 damage to itself when the attack ends` (Overload);
 /// `Pay 3 Force -> Disrupt an attack`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Boost {
     /// Force it costs.
     pub cost: u32,
@@ -406,7 +406,7 @@ impl Keywords {
 }
 
 /// A unit in an attack.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
     /// Its name, used in messages and reports.
     pub name: String,

@@ -2697,7 +2697,7 @@ fn worded_keyword(printed: &str, marked: &str, cost: Option<Cost>) -> Option<Rea
         && l.contains("attack on this")
         && l.contains("reroll any")
     {
-        return kw(Keyword::Lucky(crate::unit::MAX_POWER));
+        return kw(Keyword::Lucky(crate::unit::MAX_EXTRA_DICE));
     }
     None
 }

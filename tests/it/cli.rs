@@ -679,44 +679,64 @@ fn cards_find_check_and_attack() {
 
 #[test]
 fn matchups_in_every_format() {
-    let md = bin(&[
-        "matchups",
-        "--db",
-        fixture(),
-        "--attackers",
-        "name:Stormtrooper TK-421",
-        "--defenders",
-        "name:Obi-Wan Kenobi (E)",
-    ]);
+    let args = |format: &str| {
+        vec![
+            "matchups".to_string(),
+            "--db".into(),
+            fixture().into(),
+            "--attackers".into(),
+            "name:Stormtrooper".into(),
+            "--defenders".into(),
+            "name:Obi-Wan".into(),
+            "--format".into(),
+            format.into(),
+        ]
+    };
+    let run = |format: &str| {
+        let out = bin(&args(format).iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run("md");
+    assert!(md.starts_with("| attacker | defender | arena |"), "{md}");
+    // Both directions: the Stormtroopers attack Obi-Wan and he attacks them.
+    let jsonl = run("jsonl");
+    let rows: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert!(
-        md.status.success(),
-        "{}",
-        String::from_utf8_lossy(&md.stderr)
+        rows.iter()
+            .any(|r| r["attacker"].as_str().unwrap().starts_with("Stormtrooper"))
     );
-    let s = String::from_utf8(md.stdout).unwrap();
     assert!(
-        s.contains("### Attackers against defenders")
-            && s.contains("### Defenders against attackers"),
-        "{s}"
+        rows.iter()
+            .any(|r| r["attacker"].as_str().unwrap().starts_with("Obi-Wan"))
     );
-    let v = json(&[
-        "matchups",
-        "--db",
-        fixture(),
-        "--attackers",
-        "name:Stormtrooper",
-        "--defenders",
-        "Darth Vader (Y)",
-        "--format",
-        "json",
-    ]);
-    assert!(!v["forward"].as_array().unwrap().is_empty());
-    assert!(is_reduced_fraction(
-        v["forward"][0]["p_discard"].as_str().unwrap()
-    ));
+    for r in &rows {
+        assert!(is_reduced_fraction(r["p_discard"].as_str().unwrap()));
+        assert_eq!(r["arena"], "Character");
+    }
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), rows.len());
+    let csv = run("csv");
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    assert_eq!(reader.records().count(), rows.len());
     fails(
         &["matchups", "--db", fixture(), "--attackers", "set:XYZ"],
         "selector 'set:XYZ' picks no unit card",
+    );
+    fails(
+        &["matchups", "--db", fixture(), "--page", "--format", "json"],
+        "--page writes a Markdown page",
+    );
+    fails(
+        &["matchups", "--db", fixture(), "--time-limit", "0"],
+        "stopped after 0 s",
     );
 }
 

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod docs;
 mod keywords;
+mod matchups;
 mod oracle_attack;
 mod oracle_policy;
 mod plan;

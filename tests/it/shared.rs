@@ -160,3 +160,75 @@ fn every_shared_unit_fights() {
     }
     assert!(n * 50 <= solved, "{n} refused of {}", solved + n);
 }
+
+/// docs/rankings.md is what its documented command makes of the shared
+/// files today.
+#[test]
+#[ignore = "needs ../shared; run by .ci/run"]
+fn rankings_page_is_fresh() {
+    use swtcg_odds::matchups::{RANKINGS_COMMAND, SortBy, rank, rankings_markdown};
+    let db = lackey();
+    let cards: Vec<_> = db.units().collect();
+    let (rows, fields) = rank(
+        &cards,
+        &cards,
+        &swtcg_odds::matchups::Options::default(),
+        SortBy::DamageDealt,
+        |_, _| {},
+    )
+    .unwrap();
+    let page = rankings_markdown(&rows, &fields, "../shared/reference/lackey");
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rankings.md")).unwrap();
+    assert!(
+        page == committed,
+        "docs/rankings.md is stale: regenerate it with `{RANKINGS_COMMAND}`"
+    );
+}
+
+/// Every matchup of the shared pool is solved or refused with one line, and
+/// a random sample of cells equals `cards attack` for the same pair.
+#[test]
+#[ignore = "needs ../shared; run by .ci/run"]
+fn shared_matchups_equal_cards_attack() {
+    use swtcg_odds::matchups::{Options, stream};
+    use swtcg_odds::sample::Rng;
+    let db = lackey();
+    let cards: Vec<_> = db.units().collect();
+    let mut rows = Vec::new();
+    let mut rng = Rng::new(3);
+    let summary = stream(&cards, &cards, &Options::default(), |r| {
+        if rng.next_u64().is_multiple_of(2000) {
+            rows.push(r);
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert!(summary.rows > 200_000, "{}", summary.rows);
+    assert!(
+        summary.errors * 100 <= summary.rows,
+        "{} errors",
+        summary.errors
+    );
+    assert!(rows.len() > 50);
+    for r in &rows {
+        let a = one(db.card(&r.attacker).unwrap());
+        let d = one(db.card(&r.defender).unwrap());
+        match duel(
+            &a,
+            &d,
+            &Switches::default(),
+            Some(r.arena),
+            &Policy::default(),
+        )
+        .and_then(|s| s.solve())
+        {
+            Ok(rep) => {
+                let dd = rep.outcome.declared.defending;
+                assert_eq!(r.mean.as_ref().unwrap().0, rep.damage(dd).mean(), "{r:?}");
+                assert_eq!(r.p_discard.as_ref().unwrap().0, rep.discarded(dd), "{r:?}");
+            }
+            Err(e) => assert_eq!(Some(e.to_string()), r.error),
+        }
+    }
+}

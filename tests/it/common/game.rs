@@ -117,6 +117,10 @@ enum Cond {
 /// One damage done when the attack ends: (from, to, amount, dice?, when).
 type EndDmg = (usize, usize, u32, bool, Cond);
 
+/// A defender's commitment against Cunning: its Deflect (up to an amount,
+/// at a unit or none; or held) and the paid Evade it buys.
+type Commitment = (Option<(u32, Option<usize>)>, u32);
+
 /// One declared attack: the units as the options before the roll left them.
 struct Decl<'a> {
     b: &'a Brute,
@@ -128,7 +132,7 @@ struct Decl<'a> {
     /// Against Cunning: the defender's plays on the attack damage, chosen
     /// before the roll (Deflect up to an amount at a target, or held; paid
     /// Evade bought), already paid for.
-    committed: Option<(Option<(u32, Option<usize>)>, u32)>,
+    committed: Option<Commitment>,
     /// Force paid before the roll by the defending side (its commitment).
     committed_cost: u32,
 }
@@ -311,10 +315,10 @@ impl Brute {
                 units[i].health = units[i].health.map(|h| h + n);
             }
             if self.units[i].keywords.inspiration {
-                for j in 0..units.len() {
+                for (j, u) in units.iter_mut().enumerate() {
                     if j != i && self.sides[j] == self.sides[i] {
-                        units[j].power += 1;
-                        units[j].health = units[j].health.map(|h| h + 1);
+                        u.power += 1;
+                        u.health = u.health.map(|h| h + 1);
                     }
                 }
             }

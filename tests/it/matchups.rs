@@ -1,0 +1,187 @@
+//! Matchups for a card pool: arenas, streaming, sharing solves, rankings,
+//! and every cell equal to `cards attack` for the same pair.
+
+use num_rational::BigRational;
+use swtcg_odds::cards::stack::Switches;
+use swtcg_odds::cards::{Arena, CardDb, Piece};
+use swtcg_odds::matchups::{MatchupRow, Options, SortBy, arenas, duel, rank, stream};
+use swtcg_odds::policy::Policy;
+use swtcg_odds::sample::Rng;
+
+fn db() -> CardDb {
+    CardDb::load(&[concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/lackey"
+    )])
+    .unwrap()
+}
+
+fn all(db: &CardDb) -> Vec<MatchupRow> {
+    let cards: Vec<_> = db.units().collect();
+    let mut rows = Vec::new();
+    stream(&cards, &cards, &Options::default(), |r| {
+        rows.push(r);
+        Ok(())
+    })
+    .unwrap();
+    rows
+}
+
+/// Units attack only units of an arena they share (or reach); a unit of
+/// two types fights in each; never a card against itself.
+#[test]
+fn pairs_fight_in_shared_arenas() {
+    let db = db();
+    let rows = all(&db);
+    assert!(rows.len() > 1000, "{}", rows.len());
+    for r in &rows {
+        let a = db.card(&r.attacker).unwrap();
+        let d = db.card(&r.defender).unwrap();
+        assert_ne!(r.attacker, r.defender);
+        assert!(d.arenas.contains(&r.arena), "{r:?}");
+        assert!(arenas(a, d).contains(&r.arena), "{r:?}");
+    }
+    // A unit of two types is listed in both arenas against a unit of both.
+    let two: Vec<_> = db.units().filter(|c| c.arenas.len() == 2).collect();
+    if let Some(t) = two.first() {
+        let arenas_seen: std::collections::BTreeSet<Arena> = rows
+            .iter()
+            .filter(|r| r.attacker == t.key())
+            .map(|r| r.arena)
+            .collect();
+        assert_eq!(arenas_seen.len(), 2, "{}", t.name);
+    }
+    // A Space unit never meets a Character.
+    assert!(!rows.iter().any(|r| {
+        let (a, d) = (db.card(&r.attacker).unwrap(), db.card(&r.defender).unwrap());
+        a.arenas == [Arena::Space] && d.arenas == [Arena::Character]
+    }));
+}
+
+/// Each cell equals `cards attack` for the same pair, exactly, on a random
+/// sample of pairs.
+#[test]
+fn cells_equal_cards_attack() {
+    let db = db();
+    let rows = all(&db);
+    let mut rng = Rng::new(10);
+    let mut checked = 0;
+    for _ in 0..60 {
+        let r = &rows[(rng.next_u64() % rows.len() as u64) as usize];
+        let one = |name: &str| Piece {
+            cards: vec![db.card(name).unwrap()],
+            pilot: None,
+            power: None,
+            health: None,
+        };
+        let (a, d) = (one(&r.attacker), one(&r.defender));
+        let got = duel(
+            &a,
+            &d,
+            &Switches::default(),
+            Some(r.arena),
+            &Policy::default(),
+        )
+        .and_then(|s| s.solve());
+        match (got, &r.error) {
+            (Ok(rep), None) => {
+                let dd = rep.outcome.declared.defending;
+                assert_eq!(r.mean.as_ref().unwrap().0, rep.damage(dd).mean(), "{r:?}");
+                assert_eq!(r.p_discard.as_ref().unwrap().0, rep.discarded(dd), "{r:?}");
+                assert_eq!(
+                    r.damage_back.as_ref().unwrap().0,
+                    rep.damage(0).mean(),
+                    "{r:?}"
+                );
+                checked += 1;
+            }
+            (Err(e), Some(m)) => assert_eq!(&e.to_string(), m),
+            (got, err) => panic!("{r:?}: {:?} vs {err:?}", got.map(|_| ())),
+        }
+    }
+    assert!(checked >= 50, "{checked}");
+}
+
+/// Pairs whose units are the same in everything the attack reads share
+/// one solve: the same cards twice (under another set) solve nothing more.
+#[test]
+fn identical_units_share_one_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/lackey/ANH.txt"
+    ))
+    .unwrap();
+    let twice: String = src
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                l.to_string()
+            } else {
+                l.replacen("\tANH\t", "\tANX\t", 1)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(dir.path().join("ANH.txt"), &src).unwrap();
+    std::fs::write(dir.path().join("ANX.txt"), twice).unwrap();
+    let one = CardDb::load(&[concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/lackey/ANH.txt"
+    )])
+    .unwrap();
+    let two = CardDb::load(&[dir.path().to_str().unwrap()]).unwrap();
+    let count = |db: &CardDb| {
+        let cards: Vec<_> = db.units().collect();
+        stream(&cards, &cards, &Options::default(), |_| Ok(())).unwrap()
+    };
+    let (s1, s2) = (count(&one), count(&two));
+    assert!(s2.rows > 3 * s1.rows, "{} {}", s1.rows, s2.rows);
+    // Same units, same solves (a card against its twin is new: one more
+    // pairing of each unit with itself's copy).
+    assert!(
+        s2.solved <= s1.solved + one.units().count() * 2,
+        "{} {}",
+        s1.solved,
+        s2.solved
+    );
+}
+
+/// Rankings: each unit against its arena's field, ranked by the column
+/// asked; the means are those of the cells.
+#[test]
+fn rankings_rank_against_the_field() {
+    let db = db();
+    let cards: Vec<_> = db.units().collect();
+    let (ranked, fields) = rank(
+        &cards,
+        &cards,
+        &Options::default(),
+        SortBy::DamageDealt,
+        |_, _| {},
+    )
+    .unwrap();
+    assert!(fields.values().sum::<usize>() >= cards.len());
+    for w in ranked.windows(2) {
+        if w[0].arena == w[1].arena {
+            assert!(w[0].damage_dealt >= w[1].damage_dealt);
+            assert_eq!(w[1].rank, w[0].rank + 1);
+        }
+    }
+    // The first unit's mean dealt is the mean of its cells.
+    let top = &ranked[0];
+    let rows = all(&db);
+    let mine: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.attacker == top.unit && r.arena == top.arena)
+        .filter_map(|r| r.mean_f64)
+        .collect();
+    let mean = mine.iter().sum::<f64>() / mine.len() as f64;
+    assert!(
+        (mean - top.damage_dealt).abs() < 1e-9,
+        "{mean} {}",
+        top.damage_dealt
+    );
+    let _ = BigRational::from_integer(0.into());
+}
