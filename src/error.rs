@@ -113,10 +113,14 @@ pub fn quote(text: &str) -> String {
     out
 }
 
+/// Whether `c` is a bidirectional control character (which can make text
+/// read differently from what it is).
+pub fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
+}
+
 fn push_escaped(out: &mut String, c: char) {
-    let bidi =
-        matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
-    if c.is_control() || bidi {
+    if c.is_control() || is_bidi(c) {
         out.extend(c.escape_default());
     } else {
         out.push(c);

@@ -237,9 +237,64 @@ fn pairings<'c>(
     })
 }
 
-/// The number of pairings [`stream`] will write.
+/// The number of pairings [`stream`] will write, counted without pairing
+/// them: cards are grouped by the arenas they are in and reach.
 pub fn count(attackers: &[&Card], defenders: &[&Card], any_arena: bool) -> usize {
-    pairings(attackers, defenders, any_arena).count()
+    let mut att: HashMap<(Vec<Arena>, Vec<Arena>), usize> = HashMap::new();
+    for a in attackers {
+        *att.entry((a.arenas.clone(), reach(a))).or_default() += 1;
+    }
+    let mut def: HashMap<Vec<Arena>, usize> = HashMap::new();
+    for d in defenders {
+        *def.entry(d.arenas.clone()).or_default() += 1;
+    }
+    let rows = |a_in: &[Arena], a_reach: &[Arena], d_in: &[Arena]| -> usize {
+        if any_arena {
+            usize::from(!a_in.is_empty() || d_in.iter().any(|x| a_reach.contains(x)))
+        } else {
+            d_in.iter().filter(|x| a_reach.contains(x)).count()
+        }
+    };
+    let mut total = 0usize;
+    for ((a_in, a_reach), na) in &att {
+        for (d_in, nd) in &def {
+            total = total.saturating_add(
+                na.saturating_mul(*nd)
+                    .saturating_mul(rows(a_in, a_reach, d_in)),
+            );
+        }
+    }
+    // A card never attacks itself.
+    let in_defenders: std::collections::HashSet<*const Card> =
+        defenders.iter().map(|d| *d as *const Card).collect();
+    for a in attackers {
+        if in_defenders.contains(&(*a as *const Card)) {
+            total -= rows(&a.arenas, &reach(a), &a.arenas);
+        }
+    }
+    total
+}
+
+/// Pairings per second no run reaches: a pool whose pairings would take
+/// longer than the time limit even at this rate is refused before any
+/// work.
+pub const FASTEST_PAIRS_PER_SECOND: u64 = 500_000;
+
+/// Refuses, before any work, a pool that could not finish within
+/// `opts.time_limit`.
+pub fn check_work(attackers: &[&Card], defenders: &[&Card], opts: &Options) -> Result<usize> {
+    let n = count(attackers, defenders, opts.any_arena);
+    let most = opts
+        .time_limit
+        .as_secs()
+        .saturating_mul(FASTEST_PAIRS_PER_SECOND);
+    if n as u64 > most {
+        return Err(Error::input(format!(
+            "{n} matchups can't be solved within --time-limit {} s: select fewer cards (or raise the limit)",
+            opts.time_limit.as_secs()
+        )));
+    }
+    Ok(n)
 }
 
 /// The two units of a pairing, built as `cards attack` builds them.
@@ -300,7 +355,7 @@ pub fn stream_with_progress(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Summary> {
     let start = Instant::now();
-    let total = count(attackers, defenders, opts.any_arena);
+    let total = check_work(attackers, defenders, opts)?;
     let mut shared: HashMap<Key, std::result::Result<Solved, String>> = HashMap::new();
     let mut summary = Summary::default();
     let mut it = pairings(attackers, defenders, opts.any_arena).peekable();

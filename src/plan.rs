@@ -34,6 +34,13 @@ use std::fmt::Write;
 
 /// Most steps one plan may have.
 pub const MAX_STEPS: usize = 20;
+/// Most distinct situations a plan may carry from one step to the next.
+pub const MAX_PLAN_STATES: usize = 20_000;
+/// Most memory the exact weights of one step may take (estimated before
+/// the step).
+pub const MAX_PLAN_BYTES: usize = 256 * 1024 * 1024;
+/// Most time one plan may take.
+pub const PLAN_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -364,23 +371,59 @@ impl Plan {
         let mut steps = Vec::new();
         let mut before = BigRational::from_integer(0.into());
         let mut work = 0u64;
+        let start = std::time::Instant::now();
         for &i in &self.steps {
             // Each distinct state is solved once.
             let mut memo: HashMap<State, Joint<State, Num>> = HashMap::new();
+            let (a, d) = (&self.attackers[i], &self.defender_against[i]);
+            let dice = crate::attack::total_dice(a, d) as u32 + a.keywords.lucky + d.keywords.lucky;
+            let too_big = |what: String| {
+                Error::input(format!(
+                    "plan: {what} by step {}: beyond what one plan may take (fewer steps, attackers, or dice)",
+                    steps.len() + 1
+                ))
+            };
+            let mut next_len = 0usize;
             for (s, _) in law.entries() {
                 if !memo.contains_key(s) {
-                    work += attack_work(self.attackers[i].power + self.attackers[i].keywords.fury);
+                    work = work.saturating_add(attack_work(dice));
                     if work > MAX_GAME_WORK {
-                        return Err(Error::input(format!(
-                            "plan: {} distinct situations by step {} take more than {MAX_GAME_WORK} units of work (situations x (dice + 1)^2)",
-                            law.len(),
-                            steps.len() + 1
+                        return Err(too_big(format!(
+                            "{} distinct situations take more than {MAX_GAME_WORK} units of work (situations x (dice + 1)^2)",
+                            law.len()
                         )));
                     }
-                    memo.insert(s.clone(), self.step(s, i)?);
+                    if start.elapsed() > PLAN_TIME_LIMIT {
+                        return Err(too_big(format!(
+                            "more than {} s",
+                            PLAN_TIME_LIMIT.as_secs()
+                        )));
+                    }
+                    let next = self.step(s, i)?;
+                    next_len = next_len.saturating_add(next.len());
+                    memo.insert(s.clone(), next);
                 }
             }
+            // The next law: its states and the size of its weights (each
+            // step multiplies the denominator by 6 per die).
+            let entry = crate::dist::Weight::to_big(law.denom()).bits() as usize / 8
+                + 3 * (dice as usize + 1)
+                + 64;
+            let bytes = entry.saturating_mul(next_len);
+            if next_len > MAX_PLAN_STATES * 64 || bytes > MAX_PLAN_BYTES {
+                return Err(too_big(format!(
+                    "{next_len} outcomes of {} situations (about {} MB of exact weights)",
+                    law.len(),
+                    bytes / 1_000_000
+                )));
+            }
             law = law.bind(|s| memo[s].clone());
+            if law.len() > MAX_PLAN_STATES {
+                return Err(too_big(format!(
+                    "{} distinct situations (the limit is {MAX_PLAN_STATES})",
+                    law.len()
+                )));
+            }
             let total = law.marginal(|s| s.defender as i64);
             let mean = total.mean();
             steps.push(StepReport {

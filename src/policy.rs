@@ -1127,14 +1127,19 @@ impl Game {
             let boost = self.units[i].keywords.boosts[b].clone();
             let side = side_index(self.sides[i]);
             if let Some(f) = force[side].as_mut() {
-                *f = *f - boost.cost + boost.mine.force_gain;
+                *f = f
+                    .saturating_sub(boost.cost)
+                    .saturating_add(boost.mine.force_gain);
             }
             let other = if i == ATTACKER { d } else { ATTACKER };
             for (u, change) in [(i, &boost.mine), (other, &boost.theirs)] {
                 let unit = &mut units[u];
                 unit.power = (unit.power as i64 + change.power as i64).max(0) as u32;
                 unit.keywords.add(&change.abilities);
-                unit.keywords.bonus_damage += change.extra_damage;
+                unit.keywords.bonus_damage = unit
+                    .keywords
+                    .bonus_damage
+                    .saturating_add(change.extra_damage);
                 if let Some(sd) = change.self_damage {
                     unit.keywords.self_damage.push(sd);
                 }
@@ -1303,6 +1308,10 @@ impl Game {
     /// Solves one declared attack.
     fn solve_declared(&self, declared: &Declared) -> Result<(AttackSolution, Vec<Unit>)> {
         let setup = self.setup(declared);
+        for u in &setup.units {
+            // Options before the roll may push a number past its bound.
+            u.validate()?;
+        }
         let arena = self.arena(declared, &setup);
         let sol = if setup.cancelled {
             // Disrupted: nothing of the attack happens.

@@ -319,10 +319,12 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
         };
         for v in [lo, hi] {
             if v < min || v > max {
-                let why = if param.kind() == Kind::Health {
-                    format!("{flag} {v}: health must be at least 1")
-                } else {
-                    format!("{flag} {v}: must be {what}")
+                let why = match param.kind() {
+                    Kind::Health if v < 1 => format!("{flag} {v}: health must be at least 1"),
+                    _ if v > max => {
+                        format!("{flag} {v}: above the largest value this flag takes ({max})")
+                    }
+                    _ => format!("{flag} {v}: must be {what}"),
                 };
                 return Err(Error::input(why));
             }

@@ -504,10 +504,19 @@ impl Unit {
     /// Checks every number against its bound; the error names the unit and
     /// the field.
     pub fn validate(&self) -> Result<(), Error> {
-        let who = &self.name;
+        let who = &crate::error::quote(&self.name);
         let k = &self.keywords;
-        if who.trim().is_empty() {
+        if self.name.trim().is_empty() {
             return Err(Error::input("a unit needs a name (it is empty)"));
+        }
+        if self
+            .name
+            .chars()
+            .any(|c| c.is_control() || crate::error::is_bidi(c))
+        {
+            return Err(Error::input(format!(
+                "unit '{who}': a name can't hold control or direction characters"
+            )));
         }
         if self.power > MAX_POWER || self.dice() > MAX_POWER {
             return Err(Error::input(format!(

@@ -30,6 +30,9 @@ use text::{Class, ReadAbility};
 
 pub use stack::{Piece, SameUnits};
 
+/// Most rows (cards of every kind) one card database may hold.
+pub const MAX_CARDS: usize = 50_000;
+
 /// The three arenas (the words `space`, `ground`, `character`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
 pub enum Arena {
@@ -382,6 +385,15 @@ impl CardDb {
     /// Adds the rows of one file: whether its set separates abilities with
     /// `|` is decided over all its texts.
     fn add_rows(&mut self, rows: Vec<RawRow>) -> Result<()> {
+        // Bounded before any card text is read: the whole game has a few
+        // thousand cards.
+        let total = self.cards.len() + self.non_units.len() + self.skipped.len() + rows.len();
+        if total > MAX_CARDS {
+            return Err(Error::input(format!(
+                "{} card rows; a card database holds at most {MAX_CARDS}",
+                total
+            )));
+        }
         let barred = rows.iter().any(|r| r.get("Text").contains('|'));
         for r in rows {
             self.add_row(r, barred)?;

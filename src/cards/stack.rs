@@ -161,7 +161,7 @@ impl<'a> Piece<'a> {
         let beneath = self.cards.len() as u32 - 1;
         match (self.power, self.top().power) {
             (Some(p), _) => Ok(p),
-            (None, Some(p)) => Ok(p + beneath),
+            (None, Some(p)) => Ok(p.saturating_add(beneath)),
             (None, None) => Err(self.needs("power")),
         }
     }
@@ -172,7 +172,7 @@ impl<'a> Piece<'a> {
         let beneath = self.cards.len() as u32 - 1;
         match (self.health, self.top().health) {
             (Some(h), _) => Ok(h),
-            (None, Some(h)) => Ok(h + beneath),
+            (None, Some(h)) => Ok(h.saturating_add(beneath)),
             (None, None) => Err(self.needs("health")),
         }
     }
@@ -703,7 +703,9 @@ fn resolve_x(effects: &[Effect], x: u32) -> Vec<Effect> {
     effects
         .iter()
         .map(|e| match e {
-            Effect::PowerX { sign } => Effect::Power { n: sign * x as i32 },
+            Effect::PowerX { sign } => Effect::Power {
+                n: sign.saturating_mul(i32::try_from(x).unwrap_or(i32::MAX)),
+            },
             Effect::ExtraDamageX => Effect::ExtraDamage { n: x },
             Effect::Keyword { text, ability }
                 if ability.x && !ability.cost.as_ref().is_some_and(|c| c.x) =>
@@ -1251,7 +1253,9 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
             Effect::Keyword { ability, .. } => abilities.push(ability.clone()),
             Effect::Lose { keyword } => lost.push(keyword.to_lowercase()),
             Effect::PowerPer { n, per } => match per {
-                Count::DamageCounters => keywords.power_per_counter += *n,
+                Count::DamageCounters => {
+                    keywords.power_per_counter = keywords.power_per_counter.saturating_add(*n)
+                }
                 _ => {
                     let c = count(per, side, other).ok_or_else(|| {
                         Error::input(format!("{name}: what its power counts is not known here"))
@@ -1267,7 +1271,9 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
                     *h += *n as i64 * c;
                 }
             }
-            Effect::ExtraDamage { n } => keywords.bonus_damage += *n,
+            Effect::ExtraDamage { n } => {
+                keywords.bonus_damage = keywords.bonus_damage.saturating_add(*n)
+            }
             Effect::Overload {
                 power: pw,
                 self_damage,
@@ -1285,7 +1291,7 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
             Effect::NoIntercept => keywords.no_intercept = true,
             Effect::Counters { n } => extra_counters += *n as i64,
             Effect::Toll { force } => keywords.tolls.push(*force),
-            Effect::CostChange { n } => cost_change += *n,
+            Effect::CostChange { n } => cost_change = cost_change.saturating_add(*n),
             Effect::NoActivated => no_activated = true,
             Effect::Harmless => keywords.harmless = true,
             Effect::PilotableAs { .. } => {}
@@ -1391,21 +1397,23 @@ fn change_of(effects: &[Effect]) -> Result<crate::unit::Change> {
     let mut c = crate::unit::Change::default();
     for e in effects {
         match e {
-            Effect::Power { n } => c.power += n,
+            Effect::Power { n } => c.power = c.power.saturating_add(*n),
             Effect::Keyword { ability, .. } => c.abilities.push(ability.clone()),
-            Effect::ExtraDamage { n } => c.extra_damage += n,
+            Effect::ExtraDamage { n } => c.extra_damage = c.extra_damage.saturating_add(*n),
             Effect::CancelAttack => c.cancel_attack = true,
-            Effect::Counters { n } => c.counters += n,
+            Effect::Counters { n } => c.counters = c.counters.saturating_add(*n),
             Effect::HalfDice { force } => {
                 c.half_dice = true;
-                c.force_gain += force;
+                c.force_gain = c.force_gain.saturating_add(*force);
             }
             Effect::Overload {
                 power,
                 self_damage,
                 dice,
             } => {
-                c.power += *power as i32;
+                c.power = c
+                    .power
+                    .saturating_add(i32::try_from(*power).unwrap_or(i32::MAX));
                 c.self_damage = Some((*self_damage, *dice));
             }
             Effect::TreatAs { .. } => {}

@@ -736,7 +736,7 @@ fn matchups_in_every_format() {
     );
     fails(
         &["matchups", "--db", fixture(), "--time-limit", "0"],
-        "stopped after 0 s",
+        "can't be solved within --time-limit 0 s",
     );
 }
 

@@ -34,6 +34,20 @@ fn pairs_fight_in_shared_arenas() {
     let db = db();
     let rows = all(&db);
     assert!(rows.len() > 1000, "{}", rows.len());
+    // Counted before pairing, exactly.
+    let cards: Vec<_> = db.units().collect();
+    assert_eq!(
+        swtcg_odds::matchups::count(&cards, &cards, false),
+        rows.len()
+    );
+    let some: Vec<_> = cards.iter().copied().step_by(3).collect();
+    let mut n = 0;
+    stream(&some, &cards, &Options::default(), |_| {
+        n += 1;
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(swtcg_odds::matchups::count(&some, &cards, false), n);
     for r in &rows {
         let a = db.card(&r.attacker).unwrap();
         let d = db.card(&r.defender).unwrap();
