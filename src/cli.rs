@@ -761,14 +761,14 @@ const MATCHUP_CSV_HEADER: &str = "attacker,defender,arena,mean,mean_f64,p_discar
 /// stream any number).
 pub const MAX_HELD_ROWS: usize = 20_000;
 
-fn matchups_cmd(cmd: &MatchupsCmd, out: &mut dyn Write) -> Result<()> {
+fn matchups_cmd(cmd: &MatchupsCmd, out: &mut dyn Write, notes: &mut Vec<String>) -> Result<()> {
     if cmd.page && (cmd.format != Format::Markdown || cmd.rank) {
         return Err(Error::input(
             "--page writes a Markdown page: drop --format and --rank",
         ));
     }
     let db = cmd.db.load()?;
-    let body = |w: &mut dyn Write| -> Result<()> {
+    let mut body = |w: &mut dyn Write| -> Result<()> {
         let io = |e: std::io::Error| Error::input(format!("writing the matchups: {e}"));
         if cmd.page {
             return w
@@ -796,7 +796,7 @@ fn matchups_cmd(cmd: &MatchupsCmd, out: &mut dyn Write) -> Result<()> {
             let text = match cmd.format {
                 Format::Markdown => rankings_markdown(&rows, &fields, &cmd.db.db.join(" ")),
                 Format::Csv => {
-                    eprintln!("{}", field_line(&fields));
+                    notes.push(field_line(&fields));
                     let mut c = csv::Writer::from_writer(Vec::new());
                     for r in &rows {
                         c.serialize(r).map_err(|e| Error::input(e.to_string()))?;
@@ -805,11 +805,11 @@ fn matchups_cmd(cmd: &MatchupsCmd, out: &mut dyn Write) -> Result<()> {
                         .unwrap_or_default()
                 }
                 Format::Json => {
-                    eprintln!("{}", field_line(&fields));
+                    notes.push(field_line(&fields));
                     to_json_text(&rows)
                 }
                 Format::Jsonl => {
-                    eprintln!("{}", field_line(&fields));
+                    notes.push(field_line(&fields));
                     rows.iter()
                         .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
                         .collect()
@@ -974,9 +974,15 @@ fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
 /// where the command streams): its exit status (0, or 1 when `verify`
 /// finds the simulator wrong).
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
+    run_noting(cli, out, &mut Vec::new())
+}
+
+/// [`run`], collecting the lines meant for standard error beside the
+/// data (such as the field of a ranking) in `notes`.
+pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Result<u8> {
     let text: Output = match cli.command {
         Command::Matchups(cmd) => {
-            matchups_cmd(&cmd, out)?;
+            matchups_cmd(&cmd, out, notes)?;
             return Ok(0);
         }
         Command::Attack(cmd) => attack_cmd(&cmd)?.into(),
@@ -1046,10 +1052,11 @@ where
         }
     };
     let mut out: Vec<u8> = Vec::new();
-    match run(cli, &mut out) {
+    let mut notes = Vec::new();
+    match run_noting(cli, &mut out, &mut notes) {
         Ok(status) => Ran {
             stdout: String::from_utf8_lossy(&out).into_owned(),
-            stderr: String::new(),
+            stderr: notes.iter().map(|n| format!("{n}\n")).collect(),
             status,
         },
         Err(e) => Ran {
@@ -1098,11 +1105,15 @@ pub fn main() -> ExitCode {
         inner: std::io::stdout().lock(),
         closed: false,
     };
-    let result = run(cli, &mut out).and_then(|status| {
+    let mut notes = Vec::new();
+    let result = run_noting(cli, &mut out, &mut notes).and_then(|status| {
         out.flush()
             .map_err(|e| Error::input(format!("writing the output: {e}")))?;
         Ok(status)
     });
+    for n in &notes {
+        let _ = writeln!(std::io::stderr(), "{n}");
+    }
     match result {
         Ok(status) => ExitCode::from(status),
         Err(_) if out.closed => ExitCode::SUCCESS,

@@ -72,8 +72,9 @@ impl Rng {
 
 /// Most trials one `sample` run may simulate.
 pub const MAX_TRIALS: u64 = 100_000_000;
-/// Most dice one `sample` run may roll in all (trials × dice per attack).
-pub const MAX_SAMPLE_WORK: u64 = 1_000_000_000;
+/// Most steps one `sample` run may take in all (trials × (dice + 8) per
+/// attack): about 2 s.
+pub const MAX_SAMPLE_WORK: u64 = 300_000_000;
 
 /// A deliberately wrong rule, for testing that `verify` catches it (the
 /// words `crit-per-six`, `parry-on-two`, `fury-on-reroll`, `armor-ignored`).
@@ -314,7 +315,7 @@ impl Model {
     }
 
     /// [`Self::sample`], refused before it starts when it would take more
-    /// than [`MAX_SAMPLE_WORK`] dice rolls in all (about 10 s) or no trials.
+    /// than [`MAX_SAMPLE_WORK`] steps in all (about 2 s) or no trials.
     pub fn sample_bounded(
         &self,
         quantity: Quantity,
@@ -326,7 +327,9 @@ impl Model {
             + self.attacker.keywords.lucky as u64
             + self.defender.keywords.lucky as u64
             + self.defender.retaliate_dice() as u64
-            + 1;
+            + self.attacker.keywords.backfire as u64
+            // The work of one trial besides its dice.
+            + 8;
         if trials == 0 || trials > MAX_TRIALS {
             return Err(Error::input(format!(
                 "--trials {trials}: must be between 1 and {MAX_TRIALS}"
@@ -334,7 +337,7 @@ impl Model {
         }
         if trials.saturating_mul(dice) > MAX_SAMPLE_WORK {
             return Err(Error::input(format!(
-                "--trials {trials} of about {dice} dice each is beyond {MAX_SAMPLE_WORK} dice rolls (about 10 s): fewer trials"
+                "--trials {trials} of about {dice} steps each is beyond {MAX_SAMPLE_WORK} steps (about 2 s): fewer trials"
             )));
         }
         Ok(self.sample(quantity, trials, seed))

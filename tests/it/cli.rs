@@ -845,3 +845,49 @@ fn glossary_refusals_are_clear() {
     let ok = bin(&["attack", "--power", "2", "--backfire", "2", "--json"]);
     assert!(ok.status.success());
 }
+
+/// A closed pipe ends the program quietly; a full disk is one line and
+/// status 2; special files are refused, not read forever.
+#[test]
+fn closed_pipes_full_disks_and_special_files() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
+        .args([
+            "table", "--power", "1..400", "--crit", "0..4", "--format", "json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 10];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if let Ok(full) = std::fs::File::create("/dev/full") {
+        let out = Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
+            .args(["attack", "--power", "5"])
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("writing the output"), "{err}");
+    }
+    fails(
+        &["verify", "--counts", "/dev/zero", "--power", "2"],
+        "not a regular file",
+    );
+}

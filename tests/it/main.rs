@@ -8,6 +8,7 @@ mod cards;
 mod cli;
 mod common;
 mod docs;
+mod fuzz;
 mod keywords;
 mod matchups;
 mod oracle_attack;

@@ -1,0 +1,121 @@
+//! The fuzz harness's bounded run (a few seconds): generated command lines
+//! with the files they read, run in-process through the CLI's entry point,
+//! every invariant checked (see `examples/fuzz/gen.rs`, shared with the long
+//! run `cargo run --release --example fuzz -- --cases N`).
+
+#[path = "../../examples/fuzz/gen.rs"]
+mod r#gen;
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 1500,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_generated_case_holds_the_invariants(seed in any::<u64>()) {
+        let dir = tempfile::tempdir().unwrap();
+        let case = r#gen::case(seed);
+        if let Err(why) = r#gen::run(&case, dir.path()) {
+            prop_assert!(false, "seed {seed}: {why}\n{:?}", case.args);
+        }
+    }
+}
+
+/// The cases of issue 12, each a clear error (or the right answer) quickly.
+#[test]
+fn the_reported_cases_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "attack",
+                "--power",
+                "1",
+                "--lucky",
+                "100000",
+                "--lucky-policy",
+                "simple",
+            ],
+            "Lucky 100000 is above the limit of 100",
+        ),
+        (
+            &["attack", "--power", "1", "--lucky", "4294967295"],
+            "above the limit of 100",
+        ),
+        (
+            &["attack", "--power", "1", "--other-health", "99999999999"],
+            "above the largest value",
+        ),
+        (
+            &["table", "--power", "1..10000"],
+            "power 1001 is above the limit of 1000",
+        ),
+        (
+            &["table", "--power", "-1"],
+            "--power -1: must be at least 0",
+        ),
+        (
+            &["sample", "--trials", "100000000", "--power", "1000"],
+            "--trials 100000000",
+        ),
+        (
+            &["matchups", "--db", "x", "--page", "--format", "json"],
+            "--page writes a Markdown page",
+        ),
+        (
+            &["attack", "--power", "3", "--overkill"],
+            "--overkill moves excess hits",
+        ),
+    ];
+    for (args, needle) in cases {
+        let mut argv = vec!["swtcg-odds"];
+        argv.extend_from_slice(args);
+        let start = std::time::Instant::now();
+        let ran = swtcg_odds::cli::run_args(argv);
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{args:?}");
+        assert_eq!(ran.status, 2, "{args:?}: {}", ran.stdout);
+        assert!(ran.stderr.contains(needle), "{args:?}: {}", ran.stderr);
+        assert_eq!(ran.stderr.trim_end().lines().count(), 1);
+    }
+    // Keyword sums don't wrap: Parry 4294967295 and Parry 2 is too much,
+    // not Parry 1.
+    let s = dir.path().join("wrap.json");
+    std::fs::write(&s, r#"{"attacker": {"name": "A", "power": 2}, "defender": {"name": "D", "keywords": ["Parry 4294967295", "Parry 2"]}}"#).unwrap();
+    let ran = swtcg_odds::cli::run_args(["swtcg-odds", "scenario", s.to_str().unwrap()]);
+    assert!(
+        ran.stderr.contains("Parry 4294967295 is above the limit"),
+        "{}",
+        ran.stderr
+    );
+    // Names with control characters are refused, quoted escaped.
+    std::fs::write(&s, "{\"attacker\": {\"name\": \"A\\u0000\\n\", \"power\": 2}, \"defender\": {\"name\": \"D\"}}").unwrap();
+    let ran = swtcg_odds::cli::run_args(["swtcg-odds", "scenario", s.to_str().unwrap()]);
+    assert!(
+        ran.stderr.contains("control or direction"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains('\u{0}'));
+    // A 10 MB keyword text is quoted once, briefly.
+    let long = "x".repeat(10_000_000);
+    std::fs::write(&s, format!(r#"{{"attacker": {{"name": "A", "power": 2, "keywords": ["{long}"]}}, "defender": {{"name": "D"}}}}"#)).unwrap();
+    let ran = swtcg_odds::cli::run_args(["swtcg-odds", "scenario", s.to_str().unwrap()]);
+    assert!(ran.stderr.len() < 400, "{}", ran.stderr.len());
+    // A scenario of 100,000 units is refused before any pairing.
+    let many: Vec<String> = (0..100_000)
+        .map(|i| format!(r#"{{"name": "U{i}", "side": "defender"}}"#))
+        .collect();
+    std::fs::write(&s, format!(r#"{{"attacker": {{"name": "A", "power": 2}}, "defender": {{"name": "D"}}, "others": [{}]}}"#, many.join(","))).unwrap();
+    let start = std::time::Instant::now();
+    let ran = swtcg_odds::cli::run_args(["swtcg-odds", "scenario", s.to_str().unwrap()]);
+    assert!(
+        ran.stderr.contains("at most 6 can take part"),
+        "{}",
+        ran.stderr
+    );
+    assert!(start.elapsed().as_secs_f64() < 2.0);
+}
