@@ -512,6 +512,22 @@ pub(crate) fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32,
 /// tallies it ends in (shared, as the best option's is passed up unchanged).
 type Solved<W> = Rc<(Num, Vec<(Tally, W)>)>;
 
+/// What the damage steps read of one unit, packed (the unit's keywords are
+/// large; these few numbers are read for every packet).
+#[derive(Clone, Copy, Debug, Default)]
+struct Hot {
+    /// Health minus counters (`u32::MAX` when unknown).
+    remaining: u32,
+    parry: u32,
+    evade: u32,
+    deflect: u32,
+    /// It has a Deflect (free or paid).
+    can_deflect: bool,
+    ferocity: bool,
+    fortitude: bool,
+    double_damage: bool,
+}
+
 /// The resolver of the damage steps for one arena, with weights `W`.
 struct Resolver<'r, 'a, W: Weight> {
     arena: &'r Arena<'a>,
@@ -523,6 +539,10 @@ struct Resolver<'r, 'a, W: Weight> {
     /// No unit has a paid ability, a toll or all its damage prevented: the
     /// fast path of static play.
     plain: bool,
+    /// Each unit's numbers the damage steps read.
+    hot: [Hot; MAX_UNITS],
+    /// The attacker's damage beyond its hits.
+    bonus: u32,
 }
 
 impl<'a> Arena<'a> {
@@ -683,11 +703,27 @@ impl<'a> Arena<'a> {
                 && !k.harmless
                 && k.protect == 0
         });
+        let mut hot = [Hot::default(); MAX_UNITS];
+        for (h, u) in hot.iter_mut().zip(&self.units) {
+            let k = &u.keywords;
+            *h = Hot {
+                remaining: u.remaining_health().unwrap_or(u32::MAX),
+                parry: k.parry,
+                evade: k.evade,
+                deflect: k.deflect,
+                can_deflect: k.deflect > 0 || !k.paid_deflects.is_empty(),
+                ferocity: k.ferocity,
+                fortitude: k.fortitude,
+                double_damage: k.double_damage,
+            };
+        }
         Resolver {
             arena: self,
             rolls,
             offset: self.value_offset(),
             plain,
+            hot,
+            bonus: self.units[ATTACKER].keywords.bonus_damage,
         }
     }
 
@@ -738,8 +774,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 out.push((*t, w.mul_ref(denom)));
                 continue;
             }
-            let discards =
-                (0..a.units.len()).fold(0u8, |m, i| m | ((a.discarded(t, i) as u8) << i));
+            let discards = (0..a.units.len()).fold(0u8, |m, i| m | ((self.gone(t, i) as u8) << i));
             let key = (t.deflect_used, discards, t.spent);
             let at = match memo.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
@@ -792,11 +827,11 @@ impl<W: Weight> Resolver<'_, '_, W> {
         let e = &a.endings[k];
         let when = match e.when {
             When::Always => true,
-            When::Two => tally.flags & flags::TWO != 0 && !a.discarded(tally, e.source),
+            When::Two => tally.flags & flags::TWO != 0 && !self.gone(tally, e.source),
             When::Three => tally.flags & flags::THREE != 0,
-            When::DefenderDiscarded => a.discarded(tally, a.defending),
+            When::DefenderDiscarded => self.gone(tally, a.defending),
         };
-        when && e.amount > 0 && !a.discarded(tally, e.target)
+        when && e.amount > 0 && !self.gone(tally, e.target)
     }
 
     /// The packet of ending `k` doing `hits` damage.
@@ -817,9 +852,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         let a = self.arena;
         let (own, theirs) = a.units[ATTACKER].keywords.consolation?;
         let d = a.defending;
-        if tally.damage[d] > a.start.damage[d]
-            || a.discarded(tally, d)
-            || a.discarded(tally, ATTACKER)
+        if tally.damage[d] > a.start.damage[d] || self.gone(tally, d) || self.gone(tally, ATTACKER)
         {
             return None;
         }
@@ -843,7 +876,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         Packet {
             source: ATTACKER,
             target: self.arena.defending,
-            amount: hits + s.bonus + self.arena.units[ATTACKER].keywords.bonus_damage,
+            amount: hits + s.bonus + self.bonus,
             kind: Kind::Attack,
         }
     }
@@ -916,14 +949,15 @@ impl<W: Weight> Resolver<'_, '_, W> {
     #[inline]
     fn gate(&self, tally: &Tally, p: &Packet) -> Gate {
         let a = self.arena;
-        let (src, tgt) = (a.units[p.source], a.units[p.target]);
-        let unpreventable = src.keywords.ferocity && !tgt.keywords.fortitude;
-        if p.amount == 0 || unpreventable || a.discarded(tally, p.target) {
+        let (hs, ht) = (&self.hot[p.source], &self.hot[p.target]);
+        let unpreventable = hs.ferocity && !ht.fortitude;
+        if p.amount == 0 || unpreventable || self.gone(tally, p.target) {
             return Gate::Land;
         }
         if self.plain {
             return Gate::Open;
         }
+        let (src, tgt) = (a.units[p.source], a.units[p.target]);
         if src.keywords.harmless {
             return Gate::Gone;
         }
@@ -938,7 +972,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// natural 1).
     #[inline]
     fn after_parry(&self, p: &Packet, natural_one: bool) -> u32 {
-        let parry = self.arena.units[p.target].keywords.parry;
+        let parry = self.hot[p.target].parry;
         if p.kind == Kind::Attack && natural_one {
             p.amount - p.amount.min(parry)
         } else {
@@ -959,7 +993,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         natural_one: bool,
         defense: &Defense,
     ) -> (Packet, Option<Packet>) {
-        let k = &self.arena.units[p.target].keywords;
+        let evade = self.hot[p.target].evade;
         p.amount = self.after_parry(&p, natural_one);
         let mut deflected = None;
         if let DeflectChoice::Play { amount, target } = defense.deflect {
@@ -982,13 +1016,13 @@ impl<W: Weight> Resolver<'_, '_, W> {
         } else {
             self.protect(tally, &p)
         };
-        p.amount -= p.amount.min(
-            k.evade
-                .saturating_add(defense.evade)
-                .saturating_add(protect),
-        );
-        tally.spent[side_index(self.arena.sides[p.target])] +=
-            defense.deflect_cost + defense.evade_cost;
+        p.amount -= p
+            .amount
+            .min(evade.saturating_add(defense.evade).saturating_add(protect));
+        let cost = defense.deflect_cost + defense.evade_cost;
+        if cost > 0 {
+            tally.spent[side_index(self.arena.sides[p.target])] += cost;
+        }
         (p, deflected)
     }
 
@@ -997,8 +1031,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// unit (Overkill and deflected damage are not doubled).
     #[inline]
     fn land(&self, landed: &mut Landed, p: &Packet) {
-        let a = self.arena;
-        if p.kind == Kind::Attack && a.units[ATTACKER].keywords.double_damage {
+        if p.kind == Kind::Attack && self.hot[ATTACKER].double_damage {
             landed.land(&Packet {
                 amount: p.amount.saturating_mul(2),
                 ..*p
@@ -1020,7 +1053,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 *i != p.target
                     && u.keywords.protect > 0
                     && a.sides[*i] == a.sides[p.target]
-                    && !a.discarded(tally, *i)
+                    && !self.gone(tally, *i)
             })
             .map(|(_, u)| u.keywords.protect)
             .fold(0, u32::saturating_add)
@@ -1029,9 +1062,14 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// Whether the target of `p` has a Deflect ready against its source.
     #[inline]
     fn deflect_ready(&self, tally: &Tally, p: &Packet) -> bool {
-        let k = &self.arena.units[p.target].keywords;
-        (k.deflect > 0 || !k.paid_deflects.is_empty())
-            && tally.deflect_used[p.target] & (1 << p.source) == 0
+        self.hot[p.target].can_deflect && tally.deflect_used[p.target] & (1 << p.source) == 0
+    }
+
+    /// Whether unit `i` is discarded given `tally` ([`Arena::discarded`],
+    /// from the packed numbers).
+    #[inline]
+    fn gone(&self, tally: &Tally, i: usize) -> bool {
+        u32::from(tally.damage[i]) >= self.hot[i].remaining
     }
 
     /// The decisions of the owner of `p`'s target. Static play has one: its
@@ -1084,13 +1122,13 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 }
                 let mut targets = vec![Some(p.source)];
                 if !stat {
-                    if a.discarded(tally, p.source) {
+                    if self.gone(tally, p.source) {
                         targets.clear();
                     }
                     targets.push(None);
                     targets.extend(
                         (0..a.units.len())
-                            .filter(|&t| t != p.source && !a.discarded(tally, t))
+                            .filter(|&t| t != p.source && !self.gone(tally, t))
                             .map(Some),
                     );
                 }
@@ -1134,11 +1172,11 @@ impl<W: Weight> Resolver<'_, '_, W> {
     #[inline]
     fn static_defense(&self, tally: &Tally, p: &Packet, natural_one: bool) -> Defense {
         let a = self.arena;
-        let k = &a.units[p.target].keywords;
         if self.plain {
+            let deflect = self.hot[p.target].deflect;
             let pending = self.after_parry(p, natural_one);
-            let played = if pending > 0 && k.deflect > 0 && self.deflect_ready(tally, p) {
-                k.deflect.min(pending)
+            let played = if pending > 0 && deflect > 0 && self.deflect_ready(tally, p) {
+                deflect.min(pending)
             } else {
                 0
             };
@@ -1156,6 +1194,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 evade_cost: 0,
             };
         }
+        let k = &a.units[p.target].keywords;
         let left = a.left(tally, a.sides[p.target]);
         let pending = self.after_parry(p, natural_one);
         let most = |paid: &[Paid], cap: u32, left: Option<u32>| -> (u32, u32) {
@@ -1201,6 +1240,9 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// the full, deflected damage back at its source, depth first. Returns
     /// the tally after placement.
     fn static_pop(&self, tally: Tally, first: Packet, natural_one: bool) -> Tally {
+        if self.plain {
+            return self.static_pop_plain(tally, first, natural_one);
+        }
         let mut t = tally;
         let mut landed = Landed::default();
         let mut next = Some(first);
@@ -1224,6 +1266,41 @@ impl<W: Weight> Resolver<'_, '_, W> {
             let (q, d) = self.prevent(&mut t, p, natural_one, &defense);
             self.land(&mut landed, &q);
             next = d;
+        }
+        self.place(&t, &landed)
+    }
+
+    /// [`Self::static_pop`] when no unit has a paid ability, a toll,
+    /// Protect or all its damage prevented (the common case, kept tight):
+    /// Parry, the free Deflect to the full back at the source, the free
+    /// Evade.
+    fn static_pop_plain(&self, tally: Tally, first: Packet, natural_one: bool) -> Tally {
+        let mut t = tally;
+        let mut landed = Landed::default();
+        let mut next = Some(first);
+        while let Some(mut p) = next.take() {
+            let (hs, ht) = (&self.hot[p.source], &self.hot[p.target]);
+            if p.amount == 0 || (hs.ferocity && !ht.fortitude) || self.gone(&t, p.target) {
+                self.land(&mut landed, &p);
+                continue;
+            }
+            if p.kind == Kind::Attack && natural_one {
+                p.amount -= p.amount.min(ht.parry);
+            }
+            if p.amount > 0 && ht.deflect > 0 && t.deflect_used[p.target] & (1 << p.source) == 0 {
+                let d = p.amount.min(ht.deflect);
+                p.amount -= d;
+                t.deflect_used[p.target] |= 1 << p.source;
+                t.used |= used::bit(p.target, used::DEFLECT);
+                next = Some(Packet {
+                    source: p.target,
+                    target: p.source,
+                    amount: d,
+                    kind: Kind::Deflected,
+                });
+            }
+            p.amount -= p.amount.min(ht.evade);
+            self.land(&mut landed, &p);
         }
         self.place(&t, &landed)
     }
@@ -1309,7 +1386,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         let a = self.arena;
         let mut t = *before;
         for i in 0..a.units.len() {
-            if landed.incoming[i] > 0 && !a.discarded(before, i) {
+            if landed.incoming[i] > 0 && !self.gone(before, i) {
                 t.damage[i] += landed.incoming[i] as u16;
                 t.damaged_by |= landed.sources[i];
             }
@@ -1438,9 +1515,22 @@ pub fn attack_dice(attacker: &Unit, defender: &Unit) -> u32 {
 /// The most dice one attack between these two units can roll (the exponent
 /// of 6 in every denominator).
 pub fn total_dice(attacker: &Unit, defender: &Unit) -> u64 {
+    let (a, d) = (&attacker.keywords, &defender.keywords);
+    let self_dice = |u: &Unit| {
+        u.keywords
+            .self_damage
+            .iter()
+            .filter(|s| s.1)
+            .map(|s| s.0 as u64)
+            .sum::<u64>()
+    };
     attack_dice(attacker, defender) as u64
-        + attacker.keywords.fury as u64
-        + Arena::duel(attacker, defender).end_dice() as u64
+        + a.fury as u64
+        + defender.retaliate_dice() as u64
+        + a.backfire as u64
+        + self_dice(attacker)
+        + self_dice(defender)
+        + d.avenge as u64
 }
 
 /// The attack roll of `attacker` against `defender` (Shields, Accuracy,

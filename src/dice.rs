@@ -149,11 +149,60 @@ fn mobius<W: Weight>(counts: &mut [W], marks: u32) {
     }
 }
 
+const ONE: u8 = 1;
+const SIX: u8 = 2;
+const FOUR: u8 = 4;
+
 /// The joint law of [`Roll`] for `dice` attack dice with the given Accuracy,
 /// against Armor or not, with Fury `fury` (if the first roll shows a natural
 /// 4, `fury` more dice are rolled, once). The denominator is `6^(dice+fury)`.
+/// (The common case, with the two marks of Parry and Critical Hit fixed:
+/// [`attack_roll_tracking`] is its general form.)
 pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) -> Joint<Roll, W> {
-    attack_roll_tracking(dice, accuracy, armor, fury, Track::default())
+    let t = hit_threshold(accuracy, armor);
+    // Zeta domain over the marks (ONE, SIX): cell [hits * 4 + T] counts the
+    // sequences whose natural 1s and 6s are allowed by T.
+    let mut zeta = if fury == 0 {
+        face_zeta::<W>(dice, t, [ONE, 0, 0, 0, 0, SIX], 2)
+    } else {
+        // First roll with FOUR marked; Fury's dice join the sequences that
+        // show a 4. In the zeta domain, the OR of the marks of two
+        // independent rolls is a plain product, so only the hits convolve.
+        let first = face_zeta::<W>(dice, t, [ONE, 0, 0, FOUR, 0, SIX], 3);
+        let extra = face_zeta::<W>(fury, t, [ONE, 0, 0, 0, 0, SIX], 2);
+        let no_fury_scale = W::pow(6, fury);
+        let mut z = vec![W::zero(); 4 * (dice + fury + 1) as usize];
+        for h in 0..=dice as usize {
+            for m in 0..4usize {
+                let without_four = &first[8 * h + m];
+                let mut with_four = first[8 * h + (m | FOUR as usize)].clone();
+                with_four.sub_assign_ref(without_four);
+                z[4 * h + m].add_assign_ref(&without_four.mul_ref(&no_fury_scale));
+                if with_four.is_zero() {
+                    continue;
+                }
+                for h2 in 0..=fury as usize {
+                    z[4 * (h + h2) + m].add_assign_ref(&with_four.mul_ref(&extra[4 * h2 + m]));
+                }
+            }
+        }
+        z
+    };
+    mobius(&mut zeta, 2);
+    // Mask bit 0 is ONE and bit 1 is SIX; `Roll` orders (hits, one, six).
+    let entries = (0..zeta.len())
+        .map(|i| {
+            let (h, one, six) = (i / 4, (i >> 1) & 1, i & 1);
+            let r = Roll {
+                hits: h as u32,
+                one: one == 1,
+                six: six == 1,
+                ..Roll::default()
+            };
+            (r, zeta[4 * h + one + 2 * six].clone())
+        })
+        .collect();
+    Joint::from_sorted(entries, W::pow(6, dice + fury))
 }
 
 /// [`attack_roll`], also tracking the natural faces `track` asks for.
@@ -171,6 +220,9 @@ pub fn attack_roll_tracking<W: Weight>(
     fury: u32,
     track: Track,
 ) -> Joint<Roll, W> {
+    if track == Track::default() {
+        return attack_roll(dice, accuracy, armor, fury);
+    }
     let t = hit_threshold(accuracy, armor);
     // Marks: bit 0 natural 1, bit 1 natural 6, then each tracked face; the
     // Fury 4 last (the first roll only).
@@ -225,34 +277,6 @@ pub fn attack_roll_tracking<W: Weight>(
             .position(|&f| f == face)
             .is_some_and(|i| m & (1 << i) != 0)
     };
-    if marks == 2 {
-        // The common case, in key order without sorting: (hits, one, six),
-        // `one` the higher of the two, so masks 0, SIX, ONE, both.
-        let mut entries = Vec::with_capacity(zeta.len());
-        let mut it = zeta.into_iter();
-        while let (Some(w0), Some(w1), Some(w2), Some(w3)) =
-            (it.next(), it.next(), it.next(), it.next())
-        {
-            let h = (entries.len() / 4) as u32;
-            for (w, one, six) in [
-                (w0, false, false),
-                (w2, false, true),
-                (w1, true, false),
-                (w3, true, true),
-            ] {
-                entries.push((
-                    Roll {
-                        hits: h,
-                        one,
-                        six,
-                        ..Roll::default()
-                    },
-                    w,
-                ));
-            }
-        }
-        return Joint::from_sorted(entries, W::pow(6, dice + fury));
-    }
     let pairs = zeta.into_iter().enumerate().map(|(i, w)| {
         let (h, m) = (i / subsets, i % subsets);
         let r = Roll {

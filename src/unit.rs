@@ -504,7 +504,8 @@ impl Unit {
     /// Checks every number against its bound; the error names the unit and
     /// the field.
     pub fn validate(&self) -> Result<(), Error> {
-        let who = &crate::error::quote(&self.name);
+        // Quoted only for a message: validation runs before every attack.
+        let who = || crate::error::quote(&self.name);
         let k = &self.keywords;
         if self.name.trim().is_empty() {
             return Err(Error::input("a unit needs a name (it is empty)"));
@@ -515,33 +516,41 @@ impl Unit {
             .any(|c| c.is_control() || crate::error::is_bidi(c))
         {
             return Err(Error::input(format!(
-                "unit '{who}': a name can't hold control or direction characters"
+                "unit '{}': a name can't hold control or direction characters",
+                who()
             )));
         }
         if self.power > MAX_POWER || self.dice() > MAX_POWER {
             return Err(Error::input(format!(
-                "{who}: power {} is above the limit of {MAX_POWER}",
+                "{}: power {} is above the limit of {MAX_POWER}",
+                who(),
                 self.power.max(self.dice())
             )));
         }
         if let Some(h) = self.health {
             if h == 0 {
-                return Err(Error::input(format!("{who}: health must be at least 1")));
+                return Err(Error::input(format!(
+                    "{}: health must be at least 1",
+                    who()
+                )));
             }
             if h > MAX_VALUE {
                 return Err(Error::input(format!(
-                    "{who}: health {h} is above the limit of {MAX_VALUE}"
+                    "{}: health {h} is above the limit of {MAX_VALUE}",
+                    who()
                 )));
             }
             if self.counters >= h {
                 return Err(Error::input(format!(
-                    "{who}: {} damage counters on a unit with health {h}: it would already be discarded (counters must be below health)",
+                    "{}: {} damage counters on a unit with health {h}: it would already be discarded (counters must be below health)",
+                    who(),
                     self.counters
                 )));
             }
         } else if self.counters > 0 {
             return Err(Error::input(format!(
-                "{who}: damage counters given without health"
+                "{}: damage counters given without health",
+                who()
             )));
         }
         let retaliate: u32 = k
@@ -559,10 +568,18 @@ impl Unit {
         ] {
             if v > MAX_EXTRA_DICE {
                 return Err(Error::input(format!(
-                    "{who}: {name} {v} is above the limit of {MAX_EXTRA_DICE}"
+                    "{}: {name} {v} is above the limit of {MAX_EXTRA_DICE}",
+                    who()
                 )));
             }
         }
+        let simple = k.paid_evades.is_empty()
+            && k.paid_deflects.is_empty()
+            && k.retaliates.len() <= 1
+            && k.boosts.is_empty()
+            && k.tolls.is_empty()
+            && k.consolation.is_none()
+            && k.self_damage.is_empty();
         let paid_values = k
             .paid_evades
             .iter()
@@ -591,13 +608,22 @@ impl Unit {
             .chain(k.consolation.map_or([0, 0], |(a, b)| [a, b]))
             .chain(k.self_damage.iter().map(|s| s.0))
             .chain([k.bonus_damage, k.power_per_counter.unsigned_abs()]);
-        if let Some(v) = paid_values
-            .chain(boost_values)
-            .chain(more)
-            .find(|&v| v > MAX_VALUE)
+        let worst = if simple
+            && k.bonus_damage <= MAX_VALUE
+            && k.power_per_counter.unsigned_abs() <= MAX_VALUE
         {
+            k.retaliates.first().map_or(0, |r| r.amount.max(r.cost))
+        } else {
+            paid_values
+                .chain(boost_values)
+                .chain(more)
+                .max()
+                .unwrap_or(0)
+        };
+        if let Some(v) = Some(worst).filter(|&v| v > MAX_VALUE) {
             return Err(Error::input(format!(
-                "{who}: a number of its abilities ({v}) is above the limit of {MAX_VALUE}"
+                "{}: a number of its abilities ({v}) is above the limit of {MAX_VALUE}",
+                who()
             )));
         }
         for (what, n, most) in [
@@ -609,7 +635,8 @@ impl Unit {
         ] {
             if n > most {
                 return Err(Error::input(format!(
-                    "{who}: {n} {what}; the solver takes at most {most}"
+                    "{}: {n} {what}; the solver takes at most {most}",
+                    who()
                 )));
             }
         }
@@ -632,13 +659,15 @@ impl Unit {
         ] {
             if v > MAX_VALUE {
                 return Err(Error::input(format!(
-                    "{who}: {name} {v} is above the limit of {MAX_VALUE}"
+                    "{}: {name} {v} is above the limit of {MAX_VALUE}",
+                    who()
                 )));
             }
         }
         if k.accuracy.unsigned_abs() > MAX_VALUE {
             return Err(Error::input(format!(
-                "{who}: Accuracy {} is outside -{MAX_VALUE}..{MAX_VALUE}",
+                "{}: Accuracy {} is outside -{MAX_VALUE}..{MAX_VALUE}",
+                who(),
                 k.accuracy
             )));
         }
