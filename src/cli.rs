@@ -59,6 +59,24 @@ enum Command {
     Matchups(MatchupsCmd),
     /// A battle plan: several attacks in order against one defender, exactly.
     Plan(PlanCmd),
+    /// The web calculator: serves a page and its JSON API (see the README).
+    Serve(ServeCmd),
+}
+
+#[derive(Args, Debug)]
+struct ServeCmd {
+    /// A card database for the page's card picker (a set file or a folder; may be repeated).
+    #[arg(long, value_name = "PATH")]
+    db: Vec<String>,
+    /// The address to listen on (127.0.0.1: this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The port (0: any free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Open the page in a browser.
+    #[arg(long)]
+    open: bool,
 }
 
 /// The units' numbers and keywords: one flag per [`Param`] (`--power 5`,
@@ -997,6 +1015,23 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         Command::Sample(cmd) => sample_cmd(&cmd)?.into(),
         Command::Cards(cmd) => cards_cmd(&cmd)?.into(),
         Command::Plan(cmd) => plan_cmd(&cmd)?.into(),
+        Command::Serve(cmd) => {
+            let db = if cmd.db.is_empty() {
+                None
+            } else {
+                Some(CardDb::load(&cmd.db)?)
+            };
+            let opts = crate::web::ServeOptions {
+                host: cmd.host.clone(),
+                port: cmd.port,
+                open: cmd.open,
+            };
+            crate::web::serve(crate::web::State::new(db), &opts, |url| {
+                notes.push(format!("serving {url}"));
+                eprintln!("swtcg-odds: serving {url} (Ctrl-C to stop)");
+            })?;
+            String::new().into()
+        }
     };
     out.write_all(text.text.as_bytes())
         .map_err(|e| Error::input(format!("writing the output: {e}")))?;

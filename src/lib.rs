@@ -39,6 +39,7 @@ pub mod scenario;
 pub mod table;
 pub mod unit;
 pub mod verify;
+pub mod web;
 
 /// The names most programs need.
 ///

@@ -278,6 +278,56 @@ impl Plan {
         })
     }
 
+    /// A plan of `attackers` attacking `defender` in the order of `steps`
+    /// (indices into `attackers`), checked as a plan file is: names
+    /// distinct, the defender's health known, at most [`MAX_ATTACKERS`]
+    /// and [`MAX_STEPS`].
+    pub fn new(
+        defender: Unit,
+        attackers: Vec<Unit>,
+        steps: Vec<usize>,
+        policy: Policy,
+    ) -> Result<Plan> {
+        if defender.health.is_none() {
+            return Err(Error::input(format!(
+                "plan: the defender '{}' needs its health (a plan ends when it is discarded)",
+                quote(&defender.name)
+            )));
+        }
+        if attackers.is_empty()
+            || attackers.len() > MAX_ATTACKERS
+            || steps.is_empty()
+            || steps.len() > MAX_STEPS
+        {
+            return Err(Error::input(format!(
+                "plan: 1 to {MAX_ATTACKERS} attackers and 1 to {MAX_STEPS} steps"
+            )));
+        }
+        if steps.iter().any(|&s| s >= attackers.len()) {
+            return Err(Error::input("plan: a step names no attacker"));
+        }
+        for (i, a) in attackers.iter().enumerate() {
+            a.validate()?;
+            if attackers[..i].iter().any(|b| b.name == a.name) || a.name == defender.name {
+                return Err(Error::input(format!(
+                    "plan: two units are named '{}'",
+                    quote(&a.name)
+                )));
+            }
+        }
+        defender.validate()?;
+        Ok(Plan {
+            defender_against: vec![defender.clone(); attackers.len()],
+            defender,
+            attackers,
+            steps,
+            policy,
+            ignored: Vec::new(),
+            applied: Vec::new(),
+            waiting: Vec::new(),
+        })
+    }
+
     /// Reads a plan file (its `"db"` relative to its folder).
     pub fn from_file(path: &str) -> Result<Plan> {
         let base = std::path::Path::new(path).parent();

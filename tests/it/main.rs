@@ -20,3 +20,4 @@ mod readings;
 mod readings_policy;
 mod shared;
 mod verify;
+mod web;

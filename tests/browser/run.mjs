@@ -1,0 +1,153 @@
+// Browser tests of the web calculator, in headless Chromium (Debian's
+// `chromium` package) driven by puppeteer-core. Run by
+// tests/it/browser.rs with the server's URL, the expected exact values
+// (from the CLI) and where to save screenshots:
+//
+//   node tests/browser/run.mjs URL EXPECTED.json OUT_DIR
+//
+// Prints a JSON report; exits 1 on the first failed check.
+import puppeteer from "puppeteer-core";
+import fs from "node:fs";
+
+const [url, expectedFile, outDir] = process.argv.slice(2);
+const expected = JSON.parse(fs.readFileSync(expectedFile, "utf8"));
+const report = {};
+const fail = (msg) => {
+  console.log(JSON.stringify({ ...report, failed: msg }));
+  process.exit(1);
+};
+const check = (ok, msg) => {
+  if (!ok) fail(msg);
+};
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  // Load: the first result, and how long it took.
+  const t0 = Date.now();
+  await page.goto(url, { waitUntil: "domcontentloaded" });
+  await page.waitForSelector("body[data-ready='1']", { timeout: 10000 });
+  report.first_result_ms = await page.evaluate(() => Math.round(performance.now()));
+  report.load_to_result_ms = Date.now() - t0;
+  const exactMean = async () =>
+    page.$$eval(".card", (cards) => {
+      const c = cards.find((c) => c.textContent.startsWith("E[damage] to the defender"));
+      return c ? c.querySelectorAll("span")[1].textContent : null;
+    });
+  check((await exactMean()) === expected.default_mean, `default page: ${await exactMean()} != ${expected.default_mean}`);
+
+  // Set inputs as a user would.
+  const type = async (name, value) => {
+    const sel = `#f-${name}`;
+    await page.click(sel, { clickCount: 3 });
+    await page.keyboard.press("Backspace");
+    await page.type(sel, String(value));
+  };
+  const settle = async () => {
+    await new Promise((r) => setTimeout(r, 400));
+    await page.waitForNetworkIdle({ idleTime: 150, timeout: 5000 });
+  };
+  await type("power", 6);
+  await type("crit", 2);
+  await type("parry", 1);
+  await type("health", 5);
+  await settle();
+  check((await exactMean()) === expected.mean, `typed attack: ${await exactMean()} != ${expected.mean}`);
+  const pDiscard = await page.$$eval(".card", (cards) => {
+    const c = cards.find((c) => c.textContent.startsWith("P(defender discarded)"));
+    return c ? c.querySelectorAll("span")[1].textContent : null;
+  });
+  check(pDiscard === expected.p_discard, `P(discard) ${pDiscard} != ${expected.p_discard}`);
+  // The table's exact P(= 0).
+  const p0 = await page.$eval("#tables table tr:nth-child(2) td:nth-child(2)", (td) => td.textContent);
+  check(p0 === expected.p0, `P(damage = 0) ${p0} != ${expected.p0}`);
+  await page.screenshot({ path: `${outDir}/page-1280.png`, fullPage: true });
+
+  // The URL holds the state: a new page from it shows the same result.
+  const search = await page.evaluate(() => location.search);
+  check(search.includes("power=6") && search.includes("crit=2"), `URL ${search}`);
+  const page2 = await browser.newPage();
+  await page2.goto(url + search, { waitUntil: "domcontentloaded" });
+  await page2.waitForSelector("body[data-ready='1']");
+  const mean2 = await page2.$$eval(".card", (cards) => cards.find((c) => c.textContent.startsWith("E[damage] to the defender")).querySelectorAll("span")[1].textContent);
+  check(mean2 === expected.mean, `round trip: ${mean2}`);
+  // The web calculator's parameter names are read too.
+  await page2.goto(url + "?dice=6&critical=2&parry=1&health=5", { waitUntil: "domcontentloaded" });
+  await page2.waitForSelector("body[data-ready='1']");
+  const mean3 = await page2.$$eval(".card", (cards) => cards.find((c) => c.textContent.startsWith("E[damage] to the defender")).querySelectorAll("span")[1].textContent);
+  check(mean3 === expected.mean, `web calculator's names: ${mean3}`);
+  await page2.close();
+
+  // The back button returns to the previous attack.
+  await type("crit", 0);
+  await settle();
+  await page.goBack();
+  await settle();
+  const back = await page.$eval("#f-crit", (el) => el.value);
+  check(back === "2", `back button: crit ${back}`);
+
+  // An error shows beside its field.
+  await type("power", -1);
+  await settle();
+  const err = await page.$eval("#e-power", (el) => el.textContent);
+  check(err.includes("--power -1"), `error display: '${err}'`);
+  await type("power", 6);
+  await settle();
+
+  // Compare: two setups, one chart, a difference column.
+  await page.click("nav button[data-mode='compare']");
+  await page.type("#setup-name", "crit 2");
+  await page.click("#add-setup");
+  await settle();
+  await page.click("nav button[data-mode='attack']");
+  await type("crit", 0);
+  await type("power", 8);
+  await settle();
+  await page.click("nav button[data-mode='compare']");
+  await page.type("#setup-name", "power 8");
+  await page.click("#add-setup");
+  await settle();
+  const rows = await page.$$eval("#compare-table tr", (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
+  check(rows.length === 2, `compare rows ${rows.length}`);
+  check(rows[0][2] === expected.mean && rows[1][2] === expected.power8_mean, `compare values ${JSON.stringify(rows)}`);
+  check(rows[1][4].startsWith("+") || rows[1][4].startsWith("-"), `difference column ${rows[1][4]}`);
+  report.compare = rows;
+
+  // The card picker.
+  if (expected.card) {
+    await page.click("nav button[data-mode='cards']");
+    await page.type("#card-q", expected.card.search);
+    await page.waitForSelector("#card-list div");
+    await page.click("#card-list div");
+    await page.keyboard.down("Shift");
+    const items = await page.$$("#card-list div");
+    await items[Math.min(1, items.length - 1)].click();
+    await page.keyboard.up("Shift");
+    await settle();
+    await page.$eval("#card-att", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.card.attacker);
+    await page.$eval("#card-def", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.card.defender);
+    await settle();
+    const cm = await exactMean();
+    check(cm === expected.card.mean, `card attack ${cm} != ${expected.card.mean}`);
+    const classes = await page.$$eval("#card-abilities .cls", (els) => els.length);
+    check(classes > 0, "abilities by class shown");
+    report.card_mean = cm;
+  }
+
+  // Phone width.
+  await page.click("nav button[data-mode='attack']");
+  await page.setViewport({ width: 390, height: 844 });
+  await settle();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(overflow <= 1, `phone width: the page is ${overflow}px wider than the screen`);
+  await page.screenshot({ path: `${outDir}/page-390.png`, fullPage: true });
+  report.ok = true;
+  console.log(JSON.stringify(report));
+} finally {
+  await browser.close();
+}
