@@ -21,7 +21,7 @@
 //! assert_eq!(rows[2].mean.to_string(), "3/2"); // 3 dice hitting on 4+
 //! ```
 
-use crate::attack::{Arena, DEFENDER, Tally, attack_dice, strikes, total_dice, track};
+use crate::attack::{Arena, DEFENDER, Side, Tally, attack_dice, strikes, total_dice, track};
 use crate::dice::{Roll, Track, attack_roll_tracking};
 use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
@@ -52,7 +52,7 @@ pub enum Kind {
 }
 
 macro_rules! params {
-    ($($variant:ident, $name:literal, $kind:ident, $doc:literal;)*) => {
+    ($($variant:ident, $name:literal, $kind:ident, $side:ident, $doc:literal;)*) => {
         /// One number or keyword of the attacker or the defender, named as
         /// its flag.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -79,6 +79,13 @@ macro_rules! params {
                 }
             }
 
+            /// Whose number or keyword it is.
+            pub fn side(self) -> Side {
+                match self {
+                    $(Param::$variant => Side::$side,)*
+                }
+            }
+
             /// What it means, for help texts.
             pub fn doc(self) -> &'static str {
                 match self {
@@ -90,39 +97,39 @@ macro_rules! params {
 }
 
 params! {
-    Power, "power", Count, "Attacker's power (attack dice).";
-    Accuracy, "accuracy", Signed, "Attacker's Accuracy (may be negative).";
-    Armor, "armor", Switch, "Defender has Armor.";
-    Shields, "shields", Count, "Defender's Shields X.";
-    Fury, "fury", Count, "Attacker's Fury X.";
-    Crit, "crit", Count, "Attacker's Critical Hit X.";
-    Parry, "parry", Count, "Defender's Parry X.";
-    Evade, "evade", Count, "Defender's Evade X.";
-    Deflect, "deflect", Count, "Defender's Deflect X (deflected damage goes to the attacker).";
-    Health, "health", Health, "Defender's health (adds P(discard)).";
-    Ferocity, "ferocity", Switch, "Attacker has Ferocity.";
-    Stun, "stun", Count, "Attacker's Stun X.";
-    Lucky, "lucky", Count, "Attacker's Lucky X (re-rolls up to X of its dice).";
-    Retaliate, "retaliate", Count, "Defender's Retaliate X (dice of damage to the attacker).";
-    Fortitude, "fortitude", Switch, "Defender has Fortitude.";
-    DefenderFerocity, "defender-ferocity", Switch, "Defender has Ferocity (its deflected and Retaliate damage can't be prevented).";
-    Counters, "counters", Count, "Damage counters already on the defender.";
-    DefenderStun, "defender-stun", Count, "Defender's Stun X (lands when it damages the attacker).";
-    DefenderLucky, "defender-lucky", Count, "Defender's Lucky X (forces up to X attack dice to be re-rolled).";
-    AttackerHealth, "attacker-health", Health, "Attacker's health.";
-    AttackerCounters, "attacker-counters", Count, "Damage counters already on the attacker.";
-    AttackerArmor, "attacker-armor", Switch, "Attacker has Armor (Retaliate dice need 5+).";
-    AttackerEvade, "attacker-evade", Count, "Attacker's Evade X (against deflected and Retaliate damage).";
-    AttackerDeflect, "attacker-deflect", Count, "Attacker's Deflect X (against deflected and Retaliate damage).";
-    AttackerFortitude, "attacker-fortitude", Switch, "Attacker has Fortitude.";
-    Backfire, "backfire", Count, "Attacker's Backfire X (a natural 3 before re-rolls: X dice of damage to itself at the end).";
-    Riposte, "riposte", Count, "Defender's Riposte X (a natural 2 in the final roll: X damage to the attacker at the end).";
-    DoubleDamage, "double-damage", Switch, "Attacker has Double Damage (one more counter per point of attack damage not prevented).";
-    Overload, "overload", Count, "Attacker's Overload X (it may take +X power, then X dice of damage to itself at the end).";
-    Absorb, "absorb", Count, "Defender's Absorb X (prevents up to X, like Evade).";
-    Persuade, "persuade", Count, "Defender's Persuade X (prevents up to X, like Evade).";
-    Resilience, "resilience", Signed, "Attacker's Resilience X (power +X with at least |X| counters; may be negative).";
-    Cunning, "cunning", Switch, "Attacker has Cunning (the defender's damage prevention is chosen before the roll).";
+    Power, "power", Count, Attacking, "Attacker's power (attack dice).";
+    Accuracy, "accuracy", Signed, Attacking, "Attacker's Accuracy (may be negative).";
+    Armor, "armor", Switch, Defending, "Defender has Armor.";
+    Shields, "shields", Count, Defending, "Defender's Shields X.";
+    Fury, "fury", Count, Attacking, "Attacker's Fury X.";
+    Crit, "crit", Count, Attacking, "Attacker's Critical Hit X.";
+    Parry, "parry", Count, Defending, "Defender's Parry X.";
+    Evade, "evade", Count, Defending, "Defender's Evade X.";
+    Deflect, "deflect", Count, Defending, "Defender's Deflect X (deflected damage goes to the attacker).";
+    Health, "health", Health, Defending, "Defender's health (adds P(discard)).";
+    Ferocity, "ferocity", Switch, Attacking, "Attacker has Ferocity.";
+    Stun, "stun", Count, Attacking, "Attacker's Stun X.";
+    Lucky, "lucky", Count, Attacking, "Attacker's Lucky X (re-rolls up to X of its dice).";
+    Retaliate, "retaliate", Count, Defending, "Defender's Retaliate X (dice of damage to the attacker).";
+    Fortitude, "fortitude", Switch, Defending, "Defender has Fortitude.";
+    DefenderFerocity, "defender-ferocity", Switch, Defending, "Defender has Ferocity (its deflected and Retaliate damage can't be prevented).";
+    Counters, "counters", Count, Defending, "Damage counters already on the defender.";
+    DefenderStun, "defender-stun", Count, Defending, "Defender's Stun X (lands when it damages the attacker).";
+    DefenderLucky, "defender-lucky", Count, Defending, "Defender's Lucky X (forces up to X attack dice to be re-rolled).";
+    AttackerHealth, "attacker-health", Health, Attacking, "Attacker's health.";
+    AttackerCounters, "attacker-counters", Count, Attacking, "Damage counters already on the attacker.";
+    AttackerArmor, "attacker-armor", Switch, Attacking, "Attacker has Armor (Retaliate dice need 5+).";
+    AttackerEvade, "attacker-evade", Count, Attacking, "Attacker's Evade X (against deflected and Retaliate damage).";
+    AttackerDeflect, "attacker-deflect", Count, Attacking, "Attacker's Deflect X (against deflected and Retaliate damage).";
+    AttackerFortitude, "attacker-fortitude", Switch, Attacking, "Attacker has Fortitude.";
+    Backfire, "backfire", Count, Attacking, "Attacker's Backfire X (a natural 3 before re-rolls: X dice of damage to itself at the end).";
+    Riposte, "riposte", Count, Defending, "Defender's Riposte X (a natural 2 in the final roll: X damage to the attacker at the end).";
+    DoubleDamage, "double-damage", Switch, Attacking, "Attacker has Double Damage (one more counter per point of attack damage not prevented).";
+    Overload, "overload", Count, Attacking, "Attacker's Overload X (it may take +X power, then X dice of damage to itself at the end).";
+    Absorb, "absorb", Count, Defending, "Defender's Absorb X (prevents up to X, like Evade).";
+    Persuade, "persuade", Count, Defending, "Defender's Persuade X (prevents up to X, like Evade).";
+    Resilience, "resilience", Signed, Attacking, "Attacker's Resilience X (power +X with at least |X| counters; may be negative).";
+    Cunning, "cunning", Switch, Attacking, "Attacker has Cunning (the defender's damage prevention is chosen before the roll).";
 }
 
 /// The columns every machine-readable table carries (today's keys).
@@ -622,10 +629,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
             // A game: solved exactly with both sides' choices.
             let game = Game::new(
                 vec![a.clone(), d.clone()],
-                vec![
-                    crate::attack::Side::Attacking,
-                    crate::attack::Side::Defending,
-                ],
+                vec![Side::Attacking, Side::Defending],
                 *policy,
             );
             let out = solve(&game)?;

@@ -21,6 +21,7 @@
 //! assert_eq!(r.status, 400);
 //! ```
 
+use crate::attack::Side;
 use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::dist::Fraction;
@@ -31,7 +32,6 @@ use crate::policy::Policy;
 use crate::report::DistReport;
 use crate::scenario::Scenario;
 use crate::table::{Kind, Param, units_of};
-use num_rational::BigRational;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
@@ -244,10 +244,9 @@ fn params_spec(state: &State) -> Spec {
                     Kind::Switch => "switch",
                     Kind::Health => "health",
                 },
-                side: if p.doc().starts_with("Attacker") {
-                    "attacker"
-                } else {
-                    "defender"
+                side: match p.side() {
+                    Side::Attacking => "attacker",
+                    Side::Defending => "defender",
                 },
                 doc: p.doc(),
             })
@@ -287,38 +286,6 @@ struct Combined {
     attacks: Vec<DistReport>,
 }
 
-/// The exact law of the sum of independent attacks' damage.
-fn convolve(laws: &[BTreeMap<i64, BigRational>]) -> BTreeMap<i64, BigRational> {
-    let mut acc: BTreeMap<i64, BigRational> =
-        BTreeMap::from([(0, BigRational::from_integer(1.into()))]);
-    for law in laws {
-        let mut next: BTreeMap<i64, BigRational> = BTreeMap::new();
-        for (a, pa) in &acc {
-            for (b, pb) in law {
-                *next
-                    .entry(a + b)
-                    .or_insert_with(|| BigRational::from_integer(0.into())) += pa * pb;
-            }
-        }
-        acc = next;
-    }
-    acc
-}
-
-fn dist_report(law: &BTreeMap<i64, BigRational>) -> DistReport {
-    let mean: BigRational = law
-        .iter()
-        .map(|(k, p)| p * BigRational::from_integer((*k).into()))
-        .sum();
-    DistReport {
-        pmf: law
-            .iter()
-            .map(|(k, p)| (k.to_string(), Fraction(p.clone())))
-            .collect(),
-        mean: Fraction(mean),
-    }
-}
-
 fn combine(body: &[u8]) -> std::result::Result<Response, Failure> {
     let req: CombineRequest =
         serde_json::from_slice(body).map_err(|e| Failure::Bad(format!("the body: {e}")))?;
@@ -332,22 +299,17 @@ fn combine(body: &[u8]) -> std::result::Result<Response, Failure> {
         .collect();
     match req.how.as_deref().unwrap_or("convolve") {
         "convolve" => {
-            let mut laws = Vec::new();
+            let mut total = crate::dist::Dist::<num_bigint::BigUint>::point(0);
             let mut reports = Vec::new();
             for p in &pairs {
                 let (a, d) = units_of_query(p)?;
                 let out = crate::attack::attack(&a, &d)?;
                 reports.push(DistReport::of(&out.defender_damage));
-                laws.push(
-                    out.defender_damage
-                        .pmf()
-                        .into_iter()
-                        .collect::<BTreeMap<i64, BigRational>>(),
-                );
+                // Independent attacks: the exact law of the sum.
+                total = total.convolve(&out.defender_damage.to_big());
             }
-            let total = convolve(&laws);
             Ok(Response::json(&Combined {
-                total: dist_report(&total),
+                total: DistReport::of(&total),
                 discarded: None,
                 attacks: reports,
             }))
