@@ -369,8 +369,10 @@ impl CardDb {
 
     /// Parses database text read from `file`.
     pub fn parse_named(file: &str, text: &str) -> Result<CardDb> {
-        let rows =
-            read::parse_rows(file, text).map_err(|why| Error::input(format!("{file}: {why}")))?;
+        let rows = match read::parse_rows(file, text)? {
+            read::Parsed::Rows(rows) => rows,
+            read::Parsed::NotCards(why) => return Err(Error::input(format!("{file}: {why}"))),
+        };
         let mut db = CardDb::default();
         db.files.push(FileReport {
             file: file.to_string(),

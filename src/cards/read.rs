@@ -136,9 +136,36 @@ pub struct FileReport {
     pub reason: Option<String>,
 }
 
-/// The rows of one set file's text, or why it is not a card list.
-pub fn parse_rows(file: &str, text: &str) -> std::result::Result<Vec<RawRow>, String> {
+/// What one file's text holds.
+#[derive(Debug)]
+pub enum Parsed {
+    /// A card list's rows.
+    Rows(Vec<RawRow>),
+    /// Not a card list, and why.
+    NotCards(String),
+}
+
+/// The rows of one set file's text, or why it is not a card list; an error
+/// when it has more rows than a database may hold, found by counting its
+/// lines before any row is built.
+pub fn parse_rows(file: &str, text: &str) -> Result<Parsed> {
     let text = crate::error::strip_bom(text);
+    let lines = text.split('\n').filter(|l| !l.trim().is_empty()).count();
+    if lines > super::MAX_CARDS + 1 {
+        return Err(Error::input(format!(
+            "{}: {} card rows; a card database holds at most {}",
+            crate::error::quote(file),
+            lines - 1,
+            super::MAX_CARDS
+        )));
+    }
+    Ok(match card_rows(file, text) {
+        Ok(rows) => Parsed::Rows(rows),
+        Err(why) => Parsed::NotCards(why),
+    })
+}
+
+fn card_rows(file: &str, text: &str) -> std::result::Result<Vec<RawRow>, String> {
     let mut lines = text.split('\n').enumerate();
     let header = loop {
         match lines.next() {
@@ -222,8 +249,8 @@ pub fn read_rows(path: &str) -> Result<(FileReport, Vec<RawRow>)> {
         ));
     }
     let text = read_file(path)?;
-    Ok(match parse_rows(path, &text) {
-        Ok(rows) => (
+    Ok(match parse_rows(path, &text)? {
+        Parsed::Rows(rows) => (
             FileReport {
                 file: path.to_string(),
                 card_list: true,
@@ -231,7 +258,7 @@ pub fn read_rows(path: &str) -> Result<(FileReport, Vec<RawRow>)> {
             },
             rows,
         ),
-        Err(why) => (
+        Parsed::NotCards(why) => (
             FileReport {
                 file: path.to_string(),
                 card_list: false,

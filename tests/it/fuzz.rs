@@ -118,4 +118,29 @@ fn the_reported_cases_are_clear_errors() {
         ran.stderr
     );
     assert!(start.elapsed().as_secs_f64() < 2.0);
+    // A card file of more rows than a database holds is refused by counting
+    // its lines, before any row is built.
+    let big = dir.path().join("big.txt");
+    let mut text = String::from("Name\tType\tPower\tHealth\n");
+    for i in 0..60_000 {
+        text.push_str(&format!("U{i}\tCharacter - Unit\t4\t4\n"));
+    }
+    std::fs::write(&big, text).unwrap();
+    let start = std::time::Instant::now();
+    let ran = swtcg_odds::cli::run_args([
+        "swtcg-odds",
+        "matchups",
+        "--db",
+        big.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(ran.status, 2);
+    assert!(
+        ran.stderr
+            .contains("60000 card rows; a card database holds at most 50000"),
+        "{}",
+        ran.stderr
+    );
+    assert!(start.elapsed().as_secs_f64() < 2.0);
 }
