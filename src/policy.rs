@@ -29,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::unit::Unit;
 use num_rational::BigRational;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// How the Lucky re-rolls are chosen (the words `optimal`, `simple`).
 #[derive(
@@ -442,7 +443,7 @@ pub struct AttackSolution {
 
 /// A node of the re-roll POP: nobody may re-roll any more, or `side` may
 /// re-roll up to `x` dice, with what follows a pass and what follows a use.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Node {
     End,
     Decide {
@@ -542,8 +543,11 @@ struct Decided {
     side: Side,
     x: u32,
     choice: Vec<Option<Choice>>,
-    pass: Box<Evaluated>,
-    used: Box<Evaluated>,
+    /// What follows a pass and what follows a use: one solve when the two
+    /// are the same (in a fixed order, the second side's stage does not
+    /// depend on the first side's choice).
+    pass: Arc<Evaluated>,
+    used: Arc<Evaluated>,
 }
 
 /// Solves the POP `node` over the states of `m` dice, with `finals` the
@@ -568,8 +572,12 @@ fn evaluate(
             decide: None,
         };
     };
-    let p = evaluate(classes, m, pass, lucky, finals);
-    let u = evaluate(classes, m, used, lucky, finals);
+    let p = Arc::new(evaluate(classes, m, pass, lucky, finals));
+    let u = if pass == used {
+        Arc::clone(&p)
+    } else {
+        Arc::new(evaluate(classes, m, used, lucky, finals))
+    };
     let stage = lucky_stage(classes, m, *x, *side, lucky, &u.value);
     let exp = p.exp.max(u.exp + x);
     let up_p = Num::pow(6, exp - p.exp);
@@ -601,8 +609,8 @@ fn evaluate(
             side: *side,
             x: *x,
             choice,
-            pass: Box::new(p),
-            used: Box::new(u),
+            pass: p,
+            used: u,
         }),
     }
 }
