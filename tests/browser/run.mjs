@@ -131,6 +131,17 @@ try {
   check(rows[0][2] === expected.mean && rows[1][2] === expected.power8_mean, `compare values ${JSON.stringify(rows)}`);
   check(rows[1][4].startsWith("+") || rows[1][4].startsWith("-"), `difference column ${rows[1][4]}`);
   report.compare = rows;
+  // The compare mode and its setups are in the URL too.
+  {
+    const search = await page.evaluate(() => location.search);
+    check(search.includes("mode=compare") && search.includes("setup="), `compare URL ${search}`);
+    const p = await browser.newPage();
+    await p.goto(url + search, { waitUntil: "domcontentloaded" });
+    await p.waitForSelector("body[data-ready='1']");
+    const again = await p.$$eval("#compare-table tr", (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
+    check(JSON.stringify(again) === JSON.stringify(rows), `compare round trip ${JSON.stringify(again)}`);
+    await p.close();
+  }
 
   // The card picker.
   if (expected.card) {
@@ -148,6 +159,25 @@ try {
     await settle();
     const cm = await exactMean();
     check(cm === expected.card.mean, `card attack ${cm} != ${expected.card.mean}`);
+    // A stack built with the picker (no shift key on a phone).
+    await page.select("#pick-how", "att+");
+    await page.click("#card-list div");
+    await settle();
+    const stacked = await page.$eval("#card-att", (el) => el.value);
+    check(stacked.includes(" + "), `stack built by the picker: '${stacked}'`);
+    await page.$eval("#card-att", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.card.attacker);
+    await settle();
+    // The cards and the mode are in the URL: a new page shows the same.
+    const search = await page.evaluate(() => location.search);
+    const p = await browser.newPage();
+    await p.goto(url + search, { waitUntil: "domcontentloaded" });
+    await p.waitForSelector("body[data-ready='1']");
+    const again = await p.$$eval(".card", (cards) => {
+      const c = cards.find((c) => c.textContent.startsWith("E[damage] to the defender"));
+      return c ? c.querySelectorAll("span")[1].textContent : null;
+    });
+    check(again === expected.card.mean, `cards round trip ${again} (${search})`);
+    await p.close();
     const classes = await page.$$eval("#card-abilities .cls", (els) => els.length);
     check(classes > 0, "abilities by class shown");
     report.card_mean = cm;
