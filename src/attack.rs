@@ -129,7 +129,7 @@ pub struct Tally {
     pub damaged_by: u8,
     /// `deflect_used[i]` bit `s`: unit `i` has used its Deflect against source `s`.
     pub deflect_used: [u8; MAX_UNITS],
-    /// Optional abilities used (see [`used`]).
+    /// Optional abilities used (bits as in the crate's `used` module).
     pub used: u32,
     /// Force spent in the damage steps by each side (see [`side_index`]).
     pub spent: [u32; 2],

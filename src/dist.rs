@@ -40,7 +40,7 @@ use std::hash::Hash;
 /// An exact non-negative integer weight: `u128` for speed, [`BigUint`] for size.
 ///
 /// The engine picks `u128` only when it can prove the largest number it will
-/// form fits (see [`fits_u128`]).
+/// form fits (the crate's `fits_u128`).
 pub trait Weight: Clone + Debug + Eq + Ord + Hash + Send + Sync + 'static {
     /// 0.
     fn zero() -> Self;
