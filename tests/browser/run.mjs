@@ -183,6 +183,19 @@ try {
     report.card_mean = cm;
   }
 
+  // A scenario of several units, typed as a scenario file's JSON.
+  await page.click("nav button[data-mode='scenario']");
+  await page.$eval("#scenario-text", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.scenario.text);
+  await settle();
+  const sm = await exactMean();
+  check(sm === expected.scenario.mean, `scenario ${sm} != ${expected.scenario.mean}`);
+  const units = await page.$$eval("#units-table tr", (trs) => trs.slice(1).map((tr) => tr.cells[0].textContent));
+  check(units.length === expected.scenario.units, `scenario units ${JSON.stringify(units)}`);
+  const scenarioUrl = await page.evaluate(() => location.search);
+  check(scenarioUrl.includes("mode=scenario") && scenarioUrl.includes("scenario="), `scenario URL ${scenarioUrl}`);
+  report.scenario_mean = sm;
+  await page.screenshot({ path: `${outDir}/page-scenario-1280.png`, fullPage: true });
+
   // Phone width.
   await page.click("nav button[data-mode='attack']");
   await page.setViewport({ width: 390, height: 844 });

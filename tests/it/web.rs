@@ -303,12 +303,24 @@ fn browser_tests() {
         .parse()
         .unwrap();
     let p_ge_1 = (num_rational::BigRational::from_integer(1.into()) - p0).to_string();
+    // A scenario of three units, as the scenario command solves it.
+    let scenario_file = format!("{root}/examples/scenarios/beyghor.json");
+    let scenario_text = std::fs::read_to_string(&scenario_file).unwrap();
+    let scenario: serde_json::Value = serde_json::from_str(
+        &run_args(["swtcg-odds", "scenario", &scenario_file, "--json"]).stdout,
+    )
+    .unwrap();
     let expected = serde_json::json!({
         "default_mean": default["defender_damage"]["mean"],
         "mean": typed["defender_damage"]["mean"],
         "p_discard": typed["defender_discarded"],
         "p0": typed["defender_damage"]["pmf"]["0"],
         "p_ge_1": p_ge_1,
+        "scenario": {
+            "text": scenario_text,
+            "mean": scenario["defender_damage"]["mean"],
+            "units": scenario["damage_by_unit"].as_object().unwrap().len(),
+        },
         "power8_mean": p8["defender_damage"]["mean"],
         "card": {"search": "Jango", "attacker": "Jango Fett (A)", "defender": "Obi-Wan Kenobi (A)", "mean": card},
     });
