@@ -19,12 +19,13 @@
 //! ```
 
 use crate::attack::{ATTACKER, DEFENDER, Side};
+use crate::cards::CardDb;
 use crate::cards::stack::Applied;
 use crate::dist::{Dist, Fraction, Joint, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote, read_file};
 use crate::policy::{Game, Policy, solve};
 use crate::report::DistReport;
-use crate::scenario::{DbPaths, FileContext, UnitFile, pair_specs};
+use crate::scenario::{Cards, DbPaths, FileContext, UnitFile, pair_specs};
 use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
 use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
@@ -162,9 +163,19 @@ impl Plan {
         Plan::from_json_in(text, "plan", None)
     }
 
+    /// Reads a plan from JSON text whose `"card"` units come from `db` (a
+    /// `"db"` in the text is refused).
+    pub fn from_json_with_cards(text: &str, db: &CardDb) -> Result<Plan> {
+        Plan::read(text, "plan", Cards::Given(db))
+    }
+
     /// Reads a plan from JSON text read from `file`, whose relative paths
     /// (`"db"`) are relative to `base`.
     pub fn from_json_in(text: &str, file: &str, base: Option<&std::path::Path>) -> Result<Plan> {
+        Plan::read(text, file, Cards::FromFile(base))
+    }
+
+    fn read(text: &str, file: &str, cards: Cards) -> Result<Plan> {
         let text = crate::error::strip_bom(text);
         let file: PlanFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
         let policy = file.policy;
@@ -174,7 +185,7 @@ impl Plan {
                 file.attackers.len()
             )));
         }
-        let ctx = FileContext::new(file.ignore_unknown, &file.db, base)?;
+        let ctx = FileContext::new(file.ignore_unknown, &file.db, cards)?;
         let mut ignored = Vec::new();
         if file.defender.side.is_some() || file.attackers.iter().any(|a| a.side.is_some()) {
             return Err(Error::input(

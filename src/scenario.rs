@@ -50,23 +50,49 @@ pub(crate) struct UnitFile {
     pub(crate) side: Option<String>,
 }
 
-/// What a file's units are read with.
-pub(crate) struct FileContext {
-    /// List unknown keywords instead of failing.
-    pub ignore_unknown: bool,
-    /// The card database named by the file's `"db"`.
-    pub db: Option<CardDb>,
+/// Where the `"card"` units of a scenario or plan file come from.
+#[derive(Clone, Copy, Debug)]
+pub enum Cards<'a> {
+    /// The file's own `"db"` (set files or folders), relative paths read
+    /// from this folder (or the working directory).
+    FromFile(Option<&'a std::path::Path>),
+    /// A database the caller has loaded (the web server's `--db`); a file
+    /// naming a `"db"` of its own is refused, so the file system is never
+    /// reached.
+    Given(&'a CardDb),
 }
 
-impl FileContext {
+/// What a file's units are read with.
+pub(crate) struct FileContext<'a> {
+    /// List unknown keywords instead of failing.
+    pub ignore_unknown: bool,
+    /// The card database named by the file's `"db"`, or given.
+    pub db: Option<std::borrow::Cow<'a, CardDb>>,
+}
+
+impl<'a> FileContext<'a> {
     /// The context of a file: its `ignore_unknown` and its card database
     /// (`db`: a set file or folder, or a list of them, relative to the
-    /// file's own folder `base`).
+    /// file's own folder; or the one given).
     pub(crate) fn new(
         ignore_unknown: bool,
         db: &Option<DbPaths>,
-        base: Option<&std::path::Path>,
-    ) -> Result<FileContext> {
+        cards: Cards<'a>,
+    ) -> Result<FileContext<'a>> {
+        let base = match cards {
+            Cards::FromFile(base) => base,
+            Cards::Given(given) => {
+                if db.is_some() {
+                    return Err(Error::input(
+                        "\"db\": the cards are those of the database given (serve --db), not files",
+                    ));
+                }
+                return Ok(FileContext {
+                    ignore_unknown,
+                    db: Some(std::borrow::Cow::Borrowed(given)),
+                });
+            }
+        };
         let db = match db {
             None => None,
             Some(paths) => {
@@ -80,7 +106,9 @@ impl FileContext {
                         _ => p,
                     })
                     .collect();
-                Some(CardDb::load(&list).map_err(|e| e.about("\"db\""))?)
+                Some(std::borrow::Cow::Owned(
+                    CardDb::load(&list).map_err(|e| e.about("\"db\""))?,
+                ))
             }
         };
         Ok(FileContext { ignore_unknown, db })
@@ -405,6 +433,12 @@ impl Scenario {
         Scenario::from_json_in(text, "scenario", None)
     }
 
+    /// Reads a scenario from JSON text whose `"card"` units come from `db`
+    /// (a `"db"` in the text is refused).
+    pub fn from_json_with_cards(text: &str, db: &CardDb) -> Result<Scenario> {
+        Scenario::read(text, "scenario", Cards::Given(db))
+    }
+
     /// Reads a scenario from JSON text read from `file`, whose relative
     /// paths (`"db"`) are relative to `base`.
     pub fn from_json_in(
@@ -412,6 +446,10 @@ impl Scenario {
         file: &str,
         base: Option<&std::path::Path>,
     ) -> Result<Scenario> {
+        Scenario::read(text, file, Cards::FromFile(base))
+    }
+
+    fn read(text: &str, file: &str, cards: Cards) -> Result<Scenario> {
         let text = crate::error::strip_bom(text);
         let file: ScenarioFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
         let policy = file.policy;
@@ -422,7 +460,7 @@ impl Scenario {
                 "scenario: {others_count} units; at most {MAX_UNITS} can take part in one attack"
             )));
         }
-        let ctx = FileContext::new(file.ignore_unknown, &file.db, base)?;
+        let ctx = FileContext::new(file.ignore_unknown, &file.db, cards)?;
         let mut specs = Vec::new();
         let mut sides = Vec::new();
         let mut ignored = Vec::new();

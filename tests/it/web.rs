@@ -168,6 +168,57 @@ fn cards_api() {
     assert_eq!(handle(&s, "GET", "/api/cards/check", b"").status, 200);
 }
 
+/// Scenario and plan bodies take their `"card"` units from the server's
+/// database, exactly as a file naming the same database does; a body naming
+/// a database of its own is refused.
+#[test]
+fn scenarios_use_the_servers_cards() {
+    let s = state();
+    let body = r#"{"attacker": {"card": "Jango Fett (A)"}, "defender": {"card": "Obi-Wan Kenobi (A)"}, "others": [{"name": "Guard", "side": "defender", "power": 3, "health": 4, "keywords": ["Pay 0 Force -> Intercept"]}]}"#;
+    let r = handle(&s, "POST", "/api/scenario", body.as_bytes());
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let api: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    // The same scenario as a file with its own "db", through the CLI.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.json");
+    let with_db = body.replacen(
+        '{',
+        &format!(
+            r#"{{"db": "{}/tests/fixtures/lackey", "#,
+            env!("CARGO_MANIFEST_DIR")
+        ),
+        1,
+    );
+    std::fs::write(&file, with_db).unwrap();
+    let cli = run_args(["swtcg-odds", "scenario", file.to_str().unwrap(), "--json"]);
+    assert_eq!(cli.status, 0, "{}", cli.stderr);
+    let cli: serde_json::Value = serde_json::from_str(&cli.stdout).unwrap();
+    assert_eq!(api, cli);
+    assert_ne!(api["defender_damage"]["mean"], "0/1");
+    // A plan too.
+    let plan = r#"{"defender": {"card": "Obi-Wan Kenobi (A)"}, "attackers": [{"card": "Jango Fett (A)"}], "steps": ["Jango Fett (A)", "Jango Fett (A)"]}"#;
+    let r = handle(&s, "POST", "/api/plan", plan.as_bytes());
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    // A body naming files is refused, with or without a server database.
+    let named =
+        br#"{"db": "/etc", "attacker": {"name": "A", "power": 2}, "defender": {"name": "D"}}"#;
+    assert_eq!(handle(&s, "POST", "/api/scenario", named).status, 422);
+    assert_eq!(
+        handle(&State::new(None), "POST", "/api/scenario", named).status,
+        422
+    );
+    // The library refuses it too, whatever calls it.
+    let db = CardDb::load(&[concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/lackey"
+    )])
+    .unwrap();
+    let text = std::str::from_utf8(named).unwrap();
+    let e = swtcg_odds::scenario::Scenario::from_json_with_cards(text, &db).unwrap_err();
+    assert!(e.to_string().contains("\"db\""), "{e}");
+    assert!(swtcg_odds::plan::Plan::from_json_with_cards(text, &db).is_err());
+}
+
 /// 10^4 generated queries: none panics, every answer is JSON with a
 /// status the API documents.
 #[test]
