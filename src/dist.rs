@@ -347,7 +347,12 @@ impl std::ops::Deref for Fraction {
 
 impl std::fmt::Display for Fraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.0.numer(), self.0.denom())
+        // Machine integers while they fit (most results): big-integer
+        // formatting divides limb by limb.
+        match (self.0.numer().to_i128(), self.0.denom().to_u128()) {
+            (Some(n), Some(d)) => write!(f, "{n}/{d}"),
+            _ => write!(f, "{}/{}", self.0.numer(), self.0.denom()),
+        }
     }
 }
 
