@@ -196,12 +196,14 @@ try {
   report.scenario_mean = sm;
   await page.screenshot({ path: `${outDir}/page-scenario-1280.png`, fullPage: true });
 
-  // Phone width.
-  await page.click("nav button[data-mode='attack']");
+  // Phone width: no mode is wider than the screen.
   await page.setViewport({ width: 390, height: 844 });
-  await settle();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  check(overflow <= 1, `phone width: the page is ${overflow}px wider than the screen`);
+  for (const mode of ["scenario", "cards", "combine", "compare", "attack"]) {
+    await page.click(`nav button[data-mode='${mode}']`);
+    await settle();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(overflow <= 1, `phone width, ${mode}: the page is ${overflow}px wider than the screen`);
+  }
   await page.screenshot({ path: `${outDir}/page-390.png`, fullPage: true });
   report.ok = true;
   console.log(JSON.stringify(report));
