@@ -507,6 +507,12 @@ pub(crate) fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32,
     out
 }
 
+/// The purchases a player weighs: all of them under optimal play; under
+/// static play only the last (the most prevention its Force buys).
+fn played_purchases(buys: &[(u32, u32)], stat: bool) -> &[(u32, u32)] {
+    if stat { &buys[buys.len() - 1..] } else { buys }
+}
+
 /// A solved subtree of optimal play, for unit weight: its value (expected
 /// objective plus offset, times the dice denominator still to come) and the
 /// tallies it ends in (shared, as the best option's is passed up unchanged).
@@ -1110,12 +1116,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         let mut deflects = vec![(DeflectChoice::Hold, 0)];
         if pending > 0 && self.deflect_ready(tally, p) {
             let buys = purchases(&k.paid_deflects, pending.saturating_sub(k.deflect), left);
-            let buys = if stat {
-                &buys[buys.len() - 1..]
-            } else {
-                &buys[..]
-            };
-            for &(extra, cost) in buys {
+            for &(extra, cost) in played_purchases(&buys, stat) {
                 let amount = (k.deflect + extra).min(pending);
                 if amount == 0 {
                     continue;
@@ -1149,12 +1150,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             let rest = pending - played;
             let left = left.map(|l| l - deflect_cost);
             let buys = purchases(&k.paid_evades, rest.saturating_sub(k.evade), left);
-            let buys = if stat {
-                &buys[buys.len() - 1..]
-            } else {
-                &buys[..]
-            };
-            for &(evade, evade_cost) in buys {
+            for &(evade, evade_cost) in played_purchases(&buys, stat) {
                 out.push(Defense {
                     deflect,
                     deflect_cost,

@@ -102,15 +102,7 @@ impl Error {
 /// Quotes user input for a message: at most [`MAX_QUOTE`] characters (with
 /// `...` when cut), control and bidi characters escaped.
 pub fn quote(text: &str) -> String {
-    let mut out = String::new();
-    for (n, c) in text.chars().enumerate() {
-        if n == MAX_QUOTE {
-            out.push_str("...");
-            break;
-        }
-        push_escaped(&mut out, c);
-    }
-    out
+    escaped_prefix(text, MAX_QUOTE)
 }
 
 /// Whether `c` is a bidirectional control character (which can make text
@@ -130,9 +122,15 @@ fn push_escaped(out: &mut String, c: char) {
 /// One line of at most [`MAX_MESSAGE`] characters, control characters
 /// escaped.
 pub fn one_line(message: &str) -> String {
+    escaped_prefix(message, MAX_MESSAGE)
+}
+
+/// At most `most` characters of `text` (with `...` when cut), control and
+/// bidi characters escaped.
+fn escaped_prefix(text: &str, most: usize) -> String {
     let mut out = String::new();
-    for (n, c) in message.chars().enumerate() {
-        if n == MAX_MESSAGE {
+    for (n, c) in text.chars().enumerate() {
+        if n == most {
             out.push_str("...");
             break;
         }

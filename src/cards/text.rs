@@ -3799,15 +3799,6 @@ fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), String> {
             return Ok(());
         }
     }
-    if let Some(r) = l
-        .strip_prefix("the ")
-        .and_then(|r| r.strip_suffix(" subtype"))
-    {
-        out.push(Effect::TreatAs {
-            words: it[4..4 + r.len()].to_string(),
-        });
-        return Ok(());
-    }
     if let Some(r) = l.strip_prefix("loses ").or_else(|| l.strip_prefix("lose ")) {
         out.extend(read_losses(&it[it.len() - r.len()..])?);
         return Ok(());
@@ -3954,6 +3945,18 @@ fn read_count(text: &str) -> Option<Count> {
         other,
         which: d,
     })
+}
+
+/// "Not any of" a descriptor of plain words (`a Jedi or a Sith` → not
+/// Jedi, not Sith); `None` when some alternative is more than words.
+fn negated(d: &Descriptor) -> Option<Vec<Term>> {
+    d.any_of
+        .iter()
+        .map(|t| match t.as_slice() {
+            [Term::Words(w)] => Some(Term::Not(w.clone())),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The prevention grammar: `Prevent up to N damage to THIS`, `Whenever
@@ -4351,17 +4354,7 @@ fn damage_clause(
             }
             let orig = &clause[clause.len() - from.len()..].trim_end_matches('.');
             let d = read_descriptor(orig)?;
-            let not: Vec<Term> = d
-                .any_of
-                .iter()
-                .filter_map(|t| match t.as_slice() {
-                    [Term::Words(w)] => Some(Term::Not(w.clone())),
-                    _ => None,
-                })
-                .collect();
-            if not.len() != d.any_of.len() {
-                return None;
-            }
+            let not = negated(&d)?;
             sit = add_situation(
                 sit,
                 Situation::AttackedBy {
@@ -4473,17 +4466,7 @@ fn damage_clause(
         let orig = &clause[clause.len() - r.len()..];
         let d = read_descriptor(orig.trim_end_matches('.'))?;
         // Unpreventable unless the damaged unit is one of those.
-        let not: Vec<Term> = d
-            .any_of
-            .iter()
-            .filter_map(|t| match t.as_slice() {
-                [Term::Words(w)] => Some(Term::Not(w.clone())),
-                _ => None,
-            })
-            .collect();
-        if not.len() != d.any_of.len() {
-            return None;
-        }
+        let not = negated(&d)?;
         let mut a = ReadAbility::new(printed, Class::Condition);
         a.subject = Some(Subject::This);
         a.when = Some(When::Any);

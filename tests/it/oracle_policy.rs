@@ -28,6 +28,16 @@ const OBJECTIVES: [(Objective, Obj); 3] = [
     (Objective::Net, Obj::Net),
 ];
 
+/// Every objective when healths are known (discard and net need them), else
+/// damage alone.
+fn objectives_when(health_known: bool) -> &'static [(Objective, Obj)] {
+    if health_known {
+        &OBJECTIVES
+    } else {
+        &OBJECTIVES[..1]
+    }
+}
+
 /// Every order of the two sides' Lucky.
 const ORDERS: [LuckyOrder; 4] = [
     LuckyOrder::Pop,
@@ -147,11 +157,7 @@ fn lucky_both_sides_every_policy() {
         d.keywords.armor = armor;
         d.keywords.parry = parry;
         d.keywords.lucky = ld;
-        let objectives: &[_] = if health.is_some() {
-            &OBJECTIVES
-        } else {
-            &OBJECTIVES[..1]
-        };
+        let objectives = objectives_when(health.is_some());
         check(
             vec![a, d],
             duel(),
@@ -193,11 +199,7 @@ fn deflect_evade_and_retaliate_choices() {
     ) {
         let a = unit("a", 2, ah, 0, ak);
         let d = unit("d", 1, dh, 0, dk);
-        let objectives: &[_] = if ah.is_some() {
-            &OBJECTIVES
-        } else {
-            &OBJECTIVES[..1]
-        };
+        let objectives = objectives_when(ah.is_some());
         check(
             vec![a, d],
             duel(),
