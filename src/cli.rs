@@ -68,15 +68,8 @@ struct ServeCmd {
     /// A card database for the page's card picker (a set file or a folder; may be repeated).
     #[arg(long, value_name = "PATH")]
     db: Vec<String>,
-    /// The address to listen on (127.0.0.1: this machine only).
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// The port (0: any free one).
-    #[arg(long, default_value_t = 8080)]
-    port: u16,
-    /// Open the page in a browser.
-    #[arg(long)]
-    open: bool,
+    #[command(flatten)]
+    server: crate::web::ServeOptions,
 }
 
 /// The units' numbers and keywords: one flag per [`Param`] (`--power 5`,
@@ -1021,12 +1014,7 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
             } else {
                 Some(CardDb::load(&cmd.db)?)
             };
-            let opts = crate::web::ServeOptions {
-                host: cmd.host.clone(),
-                port: cmd.port,
-                open: cmd.open,
-            };
-            crate::web::serve(crate::web::State::new(db), &opts, |url| {
+            crate::web::serve(crate::web::State::new(db), &cmd.server, |url| {
                 notes.push(format!("serving {url}"));
                 eprintln!("swtcg-odds: serving {url} (Ctrl-C to stop)");
             })?;

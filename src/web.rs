@@ -112,40 +112,13 @@ impl From<Error> for Failure {
     }
 }
 
+/// The decoded pairs of a URL's query (`+` a space, bad escapes kept as
+/// written, invalid UTF-8 replaced).
 fn query(url: &str) -> Vec<(String, String)> {
     let q = url.split_once('?').map_or("", |(_, q)| q);
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
+    form_urlencoded::parse(q.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect()
-}
-
-/// Percent-decoding (`+` is a space); bad escapes are kept as written.
-fn decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16)
-                {
-                    Ok(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The flags of `attack` a query may give (never a path: `--plot` is not
@@ -518,14 +491,17 @@ pub fn handle_bounded(state: &Arc<State>, method: &str, url: &str, body: Vec<u8>
     bounded(state, move || handle(&s, &m, &u, &body))
 }
 
-/// How the server is started.
-#[derive(Clone, Debug)]
+/// How the server is started (the `serve` command's flags).
+#[derive(Clone, Debug, clap::Args)]
 pub struct ServeOptions {
-    /// The address to bind (127.0.0.1 unless told otherwise).
+    /// The address to listen on (127.0.0.1: this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// The port (0: any free one).
+    #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Open a browser on the page.
+    /// Open the page in a browser.
+    #[arg(long)]
     pub open: bool,
 }
 
