@@ -793,6 +793,7 @@ fn matchups_cmd(cmd: &MatchupsCmd, out: &mut dyn Write, notes: &mut Vec<String>)
             force: cmd.policy.force(),
             any_arena: cmd.any_arena,
             time_limit: std::time::Duration::from_secs(cmd.time_limit),
+            ..MatchupOptions::default()
         };
         let mut bar = Progress::new();
         if cmd.rank {

@@ -140,6 +140,12 @@ pub struct Options {
     pub any_arena: bool,
     /// Stop with an error after this long.
     pub time_limit: Duration,
+    /// Most solved pairings kept for sharing between blocks; beyond it the
+    /// table starts anew, so memory stays bounded whatever the pool.
+    pub max_shared: usize,
+    /// Pairings solved together, on every core, before their rows are
+    /// written.
+    pub block: usize,
 }
 
 impl Default for Options {
@@ -149,6 +155,8 @@ impl Default for Options {
             force: [None, None],
             any_arena: false,
             time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT),
+            max_shared: MAX_SHARED,
+            block: BLOCK,
         }
     }
 }
@@ -190,8 +198,10 @@ pub struct Summary {
     pub rows: usize,
     /// Attacks solved (the others shared a solve).
     pub solved: usize,
-    /// Rows with an error.
+    /// Rows without a result (each with its reason).
     pub errors: usize,
+    /// How many rows gave each reason.
+    pub reasons: BTreeMap<String, usize>,
 }
 
 /// The numbers of one solved pairing.
@@ -205,12 +215,11 @@ struct Solved {
 /// A pairing's units with names set aside: equal keys share one solve.
 type Key = (Unit, Unit);
 
-/// Most solved pairings kept for sharing; beyond it the table starts anew
-/// (memory stays bounded whatever the pool).
-const MAX_SHARED: usize = 30_000;
+/// The default of [`Options::max_shared`].
+pub const MAX_SHARED: usize = 30_000;
 
-/// Pairings solved together, on every core, before their rows are written.
-const BLOCK: usize = 4096;
+/// The default of [`Options::block`].
+pub const BLOCK: usize = 4096;
 
 /// Every pairing of `attackers` against `defenders` (never a card against
 /// itself), in order, in each arena they can fight in.
@@ -347,6 +356,13 @@ pub fn stream(
 }
 
 /// [`stream`], telling `progress(done, total)` after each block.
+///
+/// Every pairing gets exactly one row, built from its own result: a
+/// pairing's result is taken from the shared solves when the block is
+/// planned (before the shared table may be cleared), or from the solve
+/// the block itself runs, by index. There is no third way, so no pairing
+/// can come back without a result; a pairing that truly can't be solved
+/// gets its reason.
 pub fn stream_with_progress(
     attackers: &[&Card],
     defenders: &[&Card],
@@ -356,7 +372,7 @@ pub fn stream_with_progress(
 ) -> Result<Summary> {
     let start = Instant::now();
     let total = check_work(attackers, defenders, opts)?;
-    let mut shared: HashMap<Key, std::result::Result<Solved, String>> = HashMap::new();
+    let mut shared: HashMap<Key, Outcome> = HashMap::new();
     let mut summary = Summary::default();
     let mut it = pairings(attackers, defenders, opts.any_arena).peekable();
     while it.peek().is_some() {
@@ -367,91 +383,106 @@ pub fn stream_with_progress(
                 summary.rows
             )));
         }
-        let block: Vec<(&Card, &Card, Arena)> = it.by_ref().take(BLOCK).collect();
-        // The units of each pairing (in parallel), then each distinct pair
-        // of units not solved yet (in parallel).
-        let built: Vec<std::result::Result<Key, String>> = block
+        let block: Vec<(&Card, &Card, Arena)> = it.by_ref().take(opts.block.max(1)).collect();
+        // The units of each pairing (in parallel).
+        let built: Vec<Result<Key>> = block
             .par_iter()
             .map(|(a, d, x)| {
-                units(a, d, *x)
-                    .map(|(mut ua, mut ud)| {
-                        ua.name = "attacker".into();
-                        ud.name = "defender".into();
-                        (ua, ud)
-                    })
-                    .map_err(|e| e.to_string())
+                units(a, d, *x).map(|(mut ua, mut ud)| {
+                    ua.name = "attacker".into();
+                    ud.name = "defender".into();
+                    (ua, ud)
+                })
             })
             .collect();
-        let mut todo: Vec<&Key> = Vec::new();
-        {
-            let mut seen = std::collections::HashSet::new();
-            for k in built.iter().flatten() {
-                if !shared.contains_key(k) && seen.insert(k) {
-                    todo.push(k);
-                }
-            }
-        }
-        let done: Vec<(Key, std::result::Result<Solved, String>)> = todo
-            .par_iter()
-            .map(|k| {
-                (
-                    (*k).clone(),
-                    solve(&k.0, &k.1, opts).map_err(|e| e.to_string()),
-                )
-            })
-            .collect();
-        summary.solved += done.len();
-        if shared.len() + done.len() > MAX_SHARED {
-            shared.clear();
-        }
-        let mut local: HashMap<Key, std::result::Result<Solved, String>> = HashMap::new();
-        for (k, v) in done {
-            local.insert(k.clone(), v.clone());
-            shared.insert(k, v);
-        }
-        for ((a, d, x), b) in block.iter().zip(built) {
-            let r = b.and_then(|k| {
-                local
-                    .get(&k)
-                    .or_else(|| shared.get(&k))
-                    .cloned()
-                    .unwrap_or_else(|| Err("not solved".into()))
-            });
-            let row = match r {
-                Ok(s) => MatchupRow {
-                    attacker: a.key(),
-                    defender: d.key(),
-                    arena: *x,
-                    mean_f64: Some(s.mean.to_f64()),
-                    mean: Some(s.mean),
-                    p_discard_f64: Some(s.p_discard.to_f64()),
-                    p_discard: Some(s.p_discard),
-                    damage_back_f64: Some(s.back.to_f64()),
-                    damage_back: Some(s.back),
-                    error: None,
+        // Each pairing's slot: its result already known (a reason, or a
+        // shared solve, copied now), or the index of the solve this block
+        // runs for it.
+        let mut todo: Vec<Key> = Vec::new();
+        let mut index: HashMap<&Key, usize> = HashMap::new();
+        let slots: Vec<Slot> = built
+            .iter()
+            .map(|b| match b {
+                Err(e) => Slot::Known(Err(e.clone())),
+                Ok(k) => match shared.get(k) {
+                    Some(v) => Slot::Known(v.clone()),
+                    None => Slot::Solve(*index.entry(k).or_insert_with(|| {
+                        todo.push(k.clone());
+                        todo.len() - 1
+                    })),
                 },
-                Err(e) => {
-                    summary.errors += 1;
-                    MatchupRow {
-                        attacker: a.key(),
-                        defender: d.key(),
-                        arena: *x,
-                        mean: None,
-                        mean_f64: None,
-                        p_discard: None,
-                        p_discard_f64: None,
-                        damage_back: None,
-                        damage_back_f64: None,
-                        error: Some(e),
-                    }
-                }
+            })
+            .collect();
+        drop(index);
+        // Each distinct pair of units not solved yet (in parallel).
+        let done: Vec<Outcome> = todo.par_iter().map(|k| solve(&k.0, &k.1, opts)).collect();
+        summary.solved += done.len();
+        for ((a, d, x), slot) in block.iter().zip(slots) {
+            let result = match slot {
+                Slot::Known(r) => r,
+                Slot::Solve(i) => done[i].clone(),
             };
+            let row = MatchupRow::of(a.key(), d.key(), *x, result);
+            if let Some(e) = &row.error {
+                summary.errors += 1;
+                *summary.reasons.entry(e.clone()).or_default() += 1;
+            }
             sink(row).map_err(|e| Error::input(format!("writing the matchups: {e}")))?;
             summary.rows += 1;
         }
+        // Only now may the shared table forget: every row of this block has
+        // its result.
+        if shared.len() + done.len() > opts.max_shared {
+            shared.clear();
+        }
+        shared.extend(todo.into_iter().zip(done));
         progress(summary.rows, total);
     }
+    debug_assert_eq!(summary.rows, total, "every pairing has its row");
     Ok(summary)
+}
+
+/// A pairing's result, or why it has none.
+type Outcome = Result<Solved>;
+
+/// Where a pairing's result comes from within a block.
+enum Slot {
+    /// Known when the block was planned: a reason, or a shared solve.
+    Known(Outcome),
+    /// The solve of this index among the block's own.
+    Solve(usize),
+}
+
+impl MatchupRow {
+    /// The row of one pairing from its result.
+    fn of(attacker: String, defender: String, arena: Arena, result: Outcome) -> MatchupRow {
+        match result {
+            Ok(s) => MatchupRow {
+                attacker,
+                defender,
+                arena,
+                mean_f64: Some(s.mean.to_f64()),
+                mean: Some(s.mean),
+                p_discard_f64: Some(s.p_discard.to_f64()),
+                p_discard: Some(s.p_discard),
+                damage_back_f64: Some(s.back.to_f64()),
+                damage_back: Some(s.back),
+                error: None,
+            },
+            Err(e) => MatchupRow {
+                attacker,
+                defender,
+                arena,
+                mean: None,
+                mean_f64: None,
+                p_discard: None,
+                p_discard_f64: None,
+                damage_back: None,
+                damage_back_f64: None,
+                error: Some(e.to_string()),
+            },
+        }
+    }
 }
 
 /// A unit's standing against the field of its arena.
