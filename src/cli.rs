@@ -16,8 +16,8 @@ use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::error::{Error, Result, read_file};
 use crate::matchups::{
-    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, SortBy, count, docs_page, duel,
-    field_line, rank, rankings_markdown, rows_markdown, stream_with_progress,
+    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, PageHeader, SortBy, Summary, count,
+    docs_page, duel, field_line, rank, rankings_markdown, rows_markdown, stream_with_progress,
 };
 use crate::plan::Plan;
 use crate::plot::{Series, svg};
@@ -37,6 +37,8 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "swtcg-odds", version, about)]
 pub struct Cli {
+    #[command(flatten)]
+    db: DbArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -65,9 +67,6 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct ServeCmd {
-    /// A card database for the page's card picker (a set file or a folder; may be repeated).
-    #[arg(long, value_name = "PATH")]
-    db: Vec<String>,
     #[command(flatten)]
     server: crate::web::ServeOptions,
 }
@@ -329,32 +328,11 @@ impl PlotArg {
     /// Writes the picture, if asked to.
     fn write(&self, title: &str, series: &[Series]) -> Result<()> {
         if let Some(p) = &self.plot {
-            write_atomically(p, &svg(title, "damage k", series))
-                .map_err(|e| Error::input(format!("--plot {e}")))?;
+            crate::output::write_file(p, &svg(title, "damage k", series))
+                .map_err(|e| e.about("--plot"))?;
         }
         Ok(())
     }
-}
-
-/// Writes `text` to `path` whole or not at all (a temporary file beside it,
-/// then a rename), so that a failed run never leaves an empty file.
-pub fn write_atomically(path: &str, text: &str) -> Result<()> {
-    let p = std::path::Path::new(path);
-    let dir = p
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let io = |e: std::io::Error| {
-        Error::input(format!(
-            "{}: cannot write: {}",
-            crate::error::quote(path),
-            e.kind()
-        ))
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    tmp.write_all(text.as_bytes()).map_err(io)?;
-    tmp.persist(p).map_err(|e| io(e.error))?;
-    Ok(())
 }
 
 #[derive(Args, Debug)]
@@ -481,23 +459,37 @@ struct SampleCmd {
     attack: AttackArgs,
 }
 
-/// Where the cards come from.
-#[derive(Args, Debug)]
+/// Where the cards come from: given before or after the command
+/// (`cards --db X check`, `cards check --db X`).
+#[derive(Args, Debug, Default)]
 struct DbArgs {
     /// A LackeyCCG set file, or a folder of them (the plugin's `sets/` folder); may be repeated.
-    #[arg(long, value_name = "PATH", required = true)]
+    /// Needed by `cards` and `matchups`; optional for `serve` (its card picker).
+    #[arg(long, value_name = "PATH", global = true)]
     db: Vec<String>,
     /// Two names of the same unit (the rules' "Different Versions with Different Names"), for
     /// stacks: NAME=NAME; may be repeated.
-    #[arg(long, value_name = "A=B")]
+    #[arg(long, value_name = "A=B", global = true)]
     same_unit: Vec<String>,
     /// A file of such pairs, one NAME=NAME per line.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     same_units: Option<String>,
 }
 
 impl DbArgs {
-    fn load(&self) -> Result<CardDb> {
+    /// Whether any card option was given.
+    fn any(&self) -> bool {
+        !self.db.is_empty() || !self.same_unit.is_empty() || self.same_units.is_some()
+    }
+
+    /// Loads the database (`what`: the command, for the message when no
+    /// `--db` was given).
+    fn load(&self, what: &str) -> Result<CardDb> {
+        if self.db.is_empty() {
+            return Err(Error::input(format!(
+                "{what} needs cards: give --db PATH (a LackeyCCG set file or a folder of them)"
+            )));
+        }
         let mut db = CardDb::load(&self.db)?;
         for s in &self.same_unit {
             db.same.add_text(s, "--same-unit")?;
@@ -511,8 +503,6 @@ impl DbArgs {
 
 #[derive(Args, Debug)]
 struct CardsCmd {
-    #[command(flatten)]
-    db: DbArgs,
     #[command(subcommand)]
     action: CardsAction,
 }
@@ -563,8 +553,6 @@ struct CardAttackCmd {
 
 #[derive(Args, Debug)]
 struct MatchupsCmd {
-    #[command(flatten)]
-    db: DbArgs,
     /// Attacking cards: all, name:TEXT, set:CODE, type:TYPE, or a name fragment (comma-separated).
     #[arg(long, default_value = "all")]
     attackers: String,
@@ -594,6 +582,13 @@ struct MatchupsCmd {
     /// Write to this file (whole or not at all) instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<String>,
+    /// Exit 0 even when some pairings have no result (they are rows with their reason, and
+    /// counted on standard error, either way; without this flag the exit status is then 1).
+    #[arg(long)]
+    keep_going: bool,
+    /// The title of the rankings page (`--rank`, Markdown; by default "Rankings of" its sets).
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
     #[command(flatten)]
     policy: PolicyArgs,
 }
@@ -726,8 +721,8 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
         + "\n")
 }
 
-fn cards_cmd(cmd: &CardsCmd) -> Result<String> {
-    let db = cmd.db.load()?;
+fn cards_cmd(cmd: &CardsCmd, db: &DbArgs) -> Result<String> {
+    let db = db.load("cards")?;
     match &cmd.action {
         CardsAction::Find { text, json } => {
             let found = db.find(text);
@@ -772,148 +767,233 @@ const MATCHUP_CSV_HEADER: &str = "attacker,defender,arena,mean,mean_f64,p_discar
 /// stream any number).
 pub const MAX_HELD_ROWS: usize = 20_000;
 
-fn matchups_cmd(cmd: &MatchupsCmd, out: &mut dyn Write, notes: &mut Vec<String>) -> Result<()> {
+fn matchups_cmd(
+    cmd: &MatchupsCmd,
+    db: &DbArgs,
+    out: &mut dyn Write,
+    notes: &mut Vec<String>,
+) -> Result<u8> {
     if cmd.page && (cmd.format != Format::Markdown || cmd.rank) {
         return Err(Error::input(
             "--page writes a Markdown page: drop --format and --rank",
         ));
     }
-    let db = cmd.db.load()?;
-    let mut body = |w: &mut dyn Write| -> Result<()> {
-        let io = |e: std::io::Error| Error::input(format!("writing the matchups: {e}"));
-        if cmd.page {
-            return w
-                .write_all(docs_page(&db, &cmd.db.db.join(" "))?.as_bytes())
-                .map_err(io);
+    if cmd.title.is_some() && !cmd.rank {
+        return Err(Error::input("--title names a rankings page: add --rank"));
+    }
+    let db_paths = db.db.join(" ");
+    let db = db.load("matchups")?;
+    let Some(path) = &cmd.output else {
+        return matchups_body(cmd, &db, &db_paths, out, notes);
+    };
+    let mut file = crate::output::OutputFile::create(path).map_err(|e| e.about("--output"))?;
+    match matchups_body(cmd, &db, &db_paths, &mut file, notes) {
+        Ok(status) => {
+            file.commit().map_err(|e| e.about("--output"))?;
+            Ok(status)
         }
-        let attackers = db.select(&cmd.attackers)?;
-        let defenders = db.select(&cmd.defenders)?;
-        let opts = MatchupOptions {
-            policy: cmd.policy.policy(),
-            force: cmd.policy.force(),
-            any_arena: cmd.any_arena,
-            time_limit: std::time::Duration::from_secs(cmd.time_limit),
-            ..MatchupOptions::default()
-        };
-        let mut bar = Progress::new();
-        if cmd.rank {
-            let (rows, fields) = rank(
-                &attackers,
-                &defenders,
-                &opts,
-                cmd.sort.unwrap_or_default(),
-                |d, t| bar.tick(d, t),
-            )?;
-            bar.finish();
-            let text = match cmd.format {
-                Format::Markdown => rankings_markdown(&rows, &fields, &cmd.db.db.join(" ")),
-                Format::Csv => {
-                    notes.push(field_line(&fields));
-                    let mut c = csv::Writer::from_writer(Vec::new());
-                    for r in &rows {
-                        c.serialize(r).map_err(|e| Error::input(e.to_string()))?;
-                    }
-                    String::from_utf8(c.into_inner().map_err(|e| Error::input(e.to_string()))?)
-                        .unwrap_or_default()
-                }
-                Format::Json => {
-                    notes.push(field_line(&fields));
-                    to_json_text(&rows)
-                }
-                Format::Jsonl => {
-                    notes.push(field_line(&fields));
-                    rows.iter()
-                        .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
-                        .collect()
-                }
-            };
-            return w.write_all(text.as_bytes()).map_err(io);
-        }
-        let both = cmd.attackers != cmd.defenders;
-        let n = count(&attackers, &defenders, cmd.any_arena)
-            + if both {
-                count(&defenders, &attackers, cmd.any_arena)
-            } else {
-                0
-            };
-        if matches!(cmd.format, Format::Markdown | Format::Json) && n > MAX_HELD_ROWS {
-            return Err(Error::input(format!(
-                "{n} matchups: --format {} holds at most {MAX_HELD_ROWS} rows; --format csv or jsonl streams any number",
-                if cmd.format == Format::Json {
-                    "json"
-                } else {
-                    "md"
-                }
-            )));
-        }
-        let mut held: Vec<MatchupRow> = Vec::new();
-        let mut csv_header = true;
-        let format = cmd.format;
-        let mut first_json = true;
-        if format == Format::Json {
-            w.write_all(b"[\n").map_err(io)?;
-        }
-        {
-            let mut sink = |r: MatchupRow| -> std::io::Result<()> {
-                match format {
-                    Format::Csv => {
-                        if csv_header {
-                            csv_header = false;
-                            w.write_all(MATCHUP_CSV_HEADER.as_bytes())?;
-                        }
-                        let mut c = csv::WriterBuilder::new()
-                            .has_headers(false)
-                            .buffer_capacity(256)
-                            .from_writer(Vec::with_capacity(256));
-                        c.serialize(&r).map_err(std::io::Error::other)?;
-                        let bytes = c
-                            .into_inner()
-                            .map_err(|e| std::io::Error::other(e.to_string()))?;
-                        w.write_all(&bytes)
-                    }
-                    Format::Jsonl => {
-                        serde_json::to_writer(&mut *w, &r)?;
-                        w.write_all(b"\n")
-                    }
-                    Format::Json => {
-                        if !first_json {
-                            w.write_all(b",\n")?;
-                        }
-                        first_json = false;
-                        serde_json::to_writer_pretty(&mut *w, &r)?;
-                        Ok(())
-                    }
-                    Format::Markdown => {
-                        held.push(r);
-                        Ok(())
-                    }
-                }
-            };
-            let mut done = 0;
-            for (att, def) in [(&attackers, &defenders), (&defenders, &attackers)]
-                .into_iter()
-                .take(if both { 2 } else { 1 })
-            {
-                stream_with_progress(att, def, &opts, &mut sink, |d, _| bar.tick(done + d, n))?;
-                done += count(att, def, cmd.any_arena);
+        Err(e) => {
+            let written = file.written();
+            let shown = file.path().to_string();
+            match file.abandon(written > 0) {
+                Some(partial) => Err(Error::input(format!(
+                    "{e}; {} is unchanged, the {written} bytes written are in {}",
+                    crate::error::quote(&shown),
+                    crate::error::quote(&partial.to_string_lossy())
+                ))),
+                None => Err(e),
             }
         }
-        bar.finish();
-        match format {
-            Format::Json => w.write_all(b"\n]\n").map_err(io),
-            Format::Markdown => w.write_all(rows_markdown(&held).as_bytes()).map_err(io),
-            _ => Ok(()),
-        }
-    };
-    match &cmd.output {
-        Some(path) => {
-            let mut buf: Vec<u8> = Vec::new();
-            body(&mut buf)?;
-            write_atomically(path, &String::from_utf8_lossy(&buf))
-                .map_err(|e| Error::input(format!("--output {e}")))
-        }
-        None => body(out),
     }
+}
+
+/// The one-line summary of a matchups run for standard error, and its exit
+/// status: 1 when some pairing has no result, unless `keep_going`.
+fn matchups_summary(s: &Summary, keep_going: bool) -> (String, u8) {
+    if s.errors == 0 {
+        return (
+            format!(
+                "matchups: {} pairings, every one with a result ({} distinct solves)",
+                s.rows, s.solved
+            ),
+            0,
+        );
+    }
+    let mut reasons: Vec<(&String, &usize)> = s.reasons.iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let top: Vec<String> = reasons
+        .iter()
+        .take(3)
+        .map(|(r, n)| format!("{n} x '{}'", crate::error::quote(r)))
+        .collect();
+    let more = if reasons.len() > 3 {
+        format!(" and {} more reasons", reasons.len() - 3)
+    } else {
+        String::new()
+    };
+    let status = if keep_going { 0 } else { 1 };
+    (
+        format!(
+            "matchups: {} pairings, {} without a result (each a row with its reason): {}{more}{}",
+            s.rows,
+            s.errors,
+            top.join(", "),
+            if keep_going {
+                ""
+            } else {
+                "; exit status 1 (--keep-going: 0)"
+            }
+        ),
+        status,
+    )
+}
+
+fn matchups_body(
+    cmd: &MatchupsCmd,
+    db: &CardDb,
+    db_paths: &str,
+    w: &mut dyn Write,
+    notes: &mut Vec<String>,
+) -> Result<u8> {
+    let io = |e: std::io::Error| Error::input(format!("writing the matchups: {e}"));
+    if cmd.page {
+        w.write_all(docs_page(db, db_paths)?.as_bytes())
+            .map_err(io)?;
+        return Ok(0);
+    }
+    let attackers = db.select(&cmd.attackers)?;
+    let defenders = db.select(&cmd.defenders)?;
+    let opts = MatchupOptions {
+        policy: cmd.policy.policy(),
+        force: cmd.policy.force(),
+        any_arena: cmd.any_arena,
+        time_limit: std::time::Duration::from_secs(cmd.time_limit),
+        ..MatchupOptions::default()
+    };
+    let mut bar = Progress::new();
+    if cmd.rank {
+        let ranked = rank(
+            &attackers,
+            &defenders,
+            &opts,
+            cmd.sort.unwrap_or_default(),
+            |d, t| bar.tick(d, t),
+        )?;
+        bar.finish();
+        let text = match cmd.format {
+            Format::Markdown => rankings_markdown(&ranked, &PageHeader::of(db, cmd.title.clone())),
+            Format::Csv => {
+                notes.push(field_line(&ranked.fields));
+                let mut c = csv::Writer::from_writer(Vec::new());
+                for r in &ranked.rows {
+                    c.serialize(r).map_err(|e| Error::input(e.to_string()))?;
+                }
+                String::from_utf8(c.into_inner().map_err(|e| Error::input(e.to_string()))?)
+                    .unwrap_or_default()
+            }
+            Format::Json => {
+                notes.push(field_line(&ranked.fields));
+                to_json_text(&ranked.rows)
+            }
+            Format::Jsonl => {
+                notes.push(field_line(&ranked.fields));
+                ranked
+                    .rows
+                    .iter()
+                    .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
+                    .collect()
+            }
+        };
+        w.write_all(text.as_bytes()).map_err(io)?;
+        let (line, status) = matchups_summary(&ranked.summary, cmd.keep_going);
+        notes.push(line);
+        return Ok(status);
+    }
+    let both = cmd.attackers != cmd.defenders;
+    let n = count(&attackers, &defenders, cmd.any_arena)
+        + if both {
+            count(&defenders, &attackers, cmd.any_arena)
+        } else {
+            0
+        };
+    if matches!(cmd.format, Format::Markdown | Format::Json) && n > MAX_HELD_ROWS {
+        return Err(Error::input(format!(
+            "{n} matchups: --format {} holds at most {MAX_HELD_ROWS} rows; --format csv or jsonl streams any number (or select fewer cards)",
+            if cmd.format == Format::Json {
+                "json"
+            } else {
+                "md"
+            }
+        )));
+    }
+    let mut held: Vec<MatchupRow> = Vec::new();
+    let mut csv_header = true;
+    let format = cmd.format;
+    let mut first_json = true;
+    if format == Format::Json {
+        w.write_all(b"[\n").map_err(io)?;
+    }
+    let mut total = Summary::default();
+    {
+        let mut sink = |r: MatchupRow| -> std::io::Result<()> {
+            match format {
+                Format::Csv => {
+                    if csv_header {
+                        csv_header = false;
+                        w.write_all(MATCHUP_CSV_HEADER.as_bytes())?;
+                    }
+                    let mut c = csv::WriterBuilder::new()
+                        .has_headers(false)
+                        .buffer_capacity(256)
+                        .from_writer(Vec::with_capacity(256));
+                    c.serialize(&r).map_err(std::io::Error::other)?;
+                    let bytes = c
+                        .into_inner()
+                        .map_err(|e| std::io::Error::other(e.to_string()))?;
+                    w.write_all(&bytes)
+                }
+                Format::Jsonl => {
+                    serde_json::to_writer(&mut *w, &r)?;
+                    w.write_all(b"\n")
+                }
+                Format::Json => {
+                    if !first_json {
+                        w.write_all(b",\n")?;
+                    }
+                    first_json = false;
+                    serde_json::to_writer_pretty(&mut *w, &r)?;
+                    Ok(())
+                }
+                Format::Markdown => {
+                    held.push(r);
+                    Ok(())
+                }
+            }
+        };
+        let mut done = 0;
+        for (att, def) in [(&attackers, &defenders), (&defenders, &attackers)]
+            .into_iter()
+            .take(if both { 2 } else { 1 })
+        {
+            let s = stream_with_progress(att, def, &opts, &mut sink, |d, _| bar.tick(done + d, n))?;
+            done += s.rows;
+            total.rows += s.rows;
+            total.solved += s.solved;
+            total.errors += s.errors;
+            for (r, k) in s.reasons {
+                *total.reasons.entry(r).or_default() += k;
+            }
+        }
+    }
+    bar.finish();
+    match format {
+        Format::Json => w.write_all(b"\n]\n").map_err(io)?,
+        Format::Markdown => w.write_all(rows_markdown(&held).as_bytes()).map_err(io)?,
+        _ => {}
+    }
+    let (line, status) = matchups_summary(&total, cmd.keep_going);
+    notes.push(line);
+    Ok(status)
 }
 
 /// A progress bar on standard error, shown only when it is a terminal and
@@ -992,11 +1072,17 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
 /// [`run`], collecting the lines meant for standard error beside the
 /// data (such as the field of a ranking) in `notes`.
 pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Result<u8> {
+    let cards = matches!(
+        cli.command,
+        Command::Cards(_) | Command::Matchups(_) | Command::Serve(_)
+    );
+    if cli.db.any() && !cards {
+        return Err(Error::input(
+            "--db, --same-unit and --same-units are for cards, matchups and serve (scenario and plan files name their \"db\")",
+        ));
+    }
     let text: Output = match cli.command {
-        Command::Matchups(cmd) => {
-            matchups_cmd(&cmd, out, notes)?;
-            return Ok(0);
-        }
+        Command::Matchups(cmd) => return matchups_cmd(&cmd, &cli.db, out, notes),
         Command::Attack(cmd) => attack_cmd(&cmd)?.into(),
         Command::Table(cmd) => cmd.run()?.into(),
         Command::Scenario(cmd) => {
@@ -1007,13 +1093,13 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         }
         Command::Verify(cmd) => verify_cmd(&cmd)?,
         Command::Sample(cmd) => sample_cmd(&cmd)?.into(),
-        Command::Cards(cmd) => cards_cmd(&cmd)?.into(),
+        Command::Cards(cmd) => cards_cmd(&cmd, &cli.db)?.into(),
         Command::Plan(cmd) => plan_cmd(&cmd)?.into(),
         Command::Serve(cmd) => {
-            let db = if cmd.db.is_empty() {
-                None
+            let db = if cli.db.any() {
+                Some(cli.db.load("serve")?)
             } else {
-                Some(CardDb::load(&cmd.db)?)
+                None
             };
             crate::web::serve(crate::web::State::new(db), &cmd.server, |url| {
                 notes.push(format!("serving {url}"));

@@ -30,6 +30,7 @@ pub mod dist;
 pub mod error;
 pub mod keywords;
 pub mod matchups;
+pub mod output;
 pub mod plan;
 pub mod plot;
 pub mod policy;

@@ -486,6 +486,10 @@ impl MatchupRow {
 }
 
 /// A unit's standing against the field of its arena.
+///
+/// A figure is `None` when there is nothing to average: no unit of the
+/// field can attack this one (then it has no figures as a defender), or it
+/// can attack none (no figures as an attacker); `note` says which.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ranked {
     /// Its rank in its arena (1 is best by the sort column).
@@ -494,16 +498,27 @@ pub struct Ranked {
     pub unit: String,
     /// The arena.
     pub arena: Arena,
-    /// The mean of its expected damage dealt to each unit of the field.
-    pub damage_dealt: f64,
+    /// The mean of its expected damage dealt to each unit of the field it
+    /// attacks.
+    pub damage_dealt: Option<f64>,
     /// The mean of P(discarding) each unit of the field when attacking it.
-    pub p_discard: f64,
-    /// The mean of the expected damage each unit of the field deals it.
-    pub damage_taken: f64,
+    pub p_discard: Option<f64>,
+    /// The mean of the expected damage each unit of the field that can
+    /// attack it deals it.
+    pub damage_taken: Option<f64>,
     /// The mean of P(surviving) an attack of each unit of the field.
-    pub p_survive: f64,
-    /// Opponents in the field it was ranked against (pairings solved).
-    pub opponents: usize,
+    pub p_survive: Option<f64>,
+    /// Pairings with a result it attacks in (what `damage_dealt` and
+    /// `p_discard` rest on).
+    pub attacking: usize,
+    /// Pairings with a result it is attacked in (what `damage_taken` and
+    /// `p_survive` rest on).
+    pub attacked: usize,
+    /// Its pairings without a result (left out of its means: its figures
+    /// are then marked).
+    pub missing: usize,
+    /// Why a figure is missing, or empty.
+    pub note: Option<String>,
 }
 
 /// The columns rankings can be sorted by.
@@ -533,18 +548,43 @@ pub enum SortBy {
     Unit,
 }
 
+/// Rankings of a pool: each unit against the field of each arena it fights
+/// in, the size of each arena's field, and what the run of the pairings
+/// did (how many rows had no result, and why).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rankings {
+    /// The ranked units, arena by arena, in rank order.
+    pub rows: Vec<Ranked>,
+    /// Units of the field in each arena.
+    pub fields: BTreeMap<Arena, usize>,
+    /// The run of the pairings the figures come from.
+    pub summary: Summary,
+}
+
+/// Sums of one unit's pairings in one arena.
+#[derive(Default)]
+struct Sums {
+    dealt: f64,
+    discard: f64,
+    attacking: usize,
+    taken: f64,
+    survive: f64,
+    attacked: usize,
+    missing: usize,
+}
+
 /// Ranks each unit of `units` against the field `field` in each arena it
-/// fights in (both directions), sorted by `sort`; with the size of each
-/// arena's field.
+/// fights in (both directions), sorted by `sort`. Every pairing of the
+/// unit is counted: those with a result in its means, those without in its
+/// `missing`.
 pub fn rank(
     units: &[&Card],
     field: &[&Card],
     opts: &Options,
     sort: SortBy,
     progress: impl FnMut(usize, usize),
-) -> Result<(Vec<Ranked>, BTreeMap<Arena, usize>)> {
-    // (unit, arena) -> (sum dealt, sum discard, n dealt, sum taken, sum survive, n taken)
-    let mut acc: BTreeMap<(String, Arena), [f64; 6]> = BTreeMap::new();
+) -> Result<Rankings> {
+    let mut acc: BTreeMap<(String, Arena), Sums> = BTreeMap::new();
     let keys: std::collections::HashSet<String> = units.iter().map(|c| c.key()).collect();
     let mut both: Vec<&Card> = units.to_vec();
     for c in field {
@@ -552,25 +592,43 @@ pub fn rank(
             both.push(c);
         }
     }
+    // Every unit is ranked in each arena it is in or reaches, even with no
+    // pairing there (its figures then say why).
+    for c in units {
+        for a in reach(c) {
+            acc.entry((c.key(), a)).or_default();
+        }
+    }
     let mut sink = |r: MatchupRow| -> std::io::Result<()> {
-        let (Some(m), Some(p)) = (&r.mean, &r.p_discard) else {
-            return Ok(());
+        let solved = match (&r.mean, &r.p_discard) {
+            (Some(m), Some(p)) => Some((m.to_f64(), p.to_f64())),
+            _ => None,
         };
         if keys.contains(&r.attacker) {
             let e = acc.entry((r.attacker.clone(), r.arena)).or_default();
-            e[0] += m.to_f64();
-            e[1] += p.to_f64();
-            e[2] += 1.0;
+            match solved {
+                Some((m, p)) => {
+                    e.dealt += m;
+                    e.discard += p;
+                    e.attacking += 1;
+                }
+                None => e.missing += 1,
+            }
         }
         if keys.contains(&r.defender) {
             let e = acc.entry((r.defender.clone(), r.arena)).or_default();
-            e[3] += m.to_f64();
-            e[4] += 1.0 - p.to_f64();
-            e[5] += 1.0;
+            match solved {
+                Some((m, p)) => {
+                    e.taken += m;
+                    e.survive += 1.0 - p;
+                    e.attacked += 1;
+                }
+                None => e.missing += 1,
+            }
         }
         Ok(())
     };
-    stream_with_progress(&both, &both, opts, &mut sink, progress)?;
+    let summary = stream_with_progress(&both, &both, opts, &mut sink, progress)?;
     let mut fields: BTreeMap<Arena, usize> = BTreeMap::new();
     for c in &both {
         for a in &c.arenas {
@@ -580,30 +638,45 @@ pub fn rank(
     let mut out: Vec<Ranked> = acc
         .into_iter()
         .map(|((unit, arena), v)| {
-            let avg = |s: f64, n: f64| if n > 0.0 { s / n } else { 0.0 };
+            let avg = |s: f64, n: usize| (n > 0).then(|| s / n as f64);
+            let mut notes = Vec::new();
+            if v.attacking == 0 && v.missing == 0 {
+                notes.push("it can attack no unit of the field");
+            }
+            if v.attacked == 0 && v.missing == 0 {
+                notes.push("no unit of the field can attack it");
+            }
             Ranked {
                 rank: 0,
                 unit,
                 arena,
-                damage_dealt: avg(v[0], v[2]),
-                p_discard: avg(v[1], v[2]),
-                damage_taken: avg(v[3], v[5]),
-                p_survive: avg(v[4], v[5]),
-                opponents: v[2].max(v[5]) as usize,
+                damage_dealt: avg(v.dealt, v.attacking),
+                p_discard: avg(v.discard, v.attacking),
+                damage_taken: avg(v.taken, v.attacked),
+                p_survive: avg(v.survive, v.attacked),
+                attacking: v.attacking,
+                attacked: v.attacked,
+                missing: v.missing,
+                note: (!notes.is_empty()).then(|| notes.join("; ")),
             }
         })
         .collect();
-    let key = |r: &Ranked| match sort {
-        SortBy::DamageDealt => -r.damage_dealt,
-        SortBy::PDiscard => -r.p_discard,
-        SortBy::DamageTaken => r.damage_taken,
-        SortBy::PSurvive => -r.p_survive,
-        SortBy::Unit => 0.0,
+    // Units without the sort column's figure go last in their arena.
+    let key = |r: &Ranked| -> Option<f64> {
+        match sort {
+            SortBy::DamageDealt => r.damage_dealt.map(|x| -x),
+            SortBy::PDiscard => r.p_discard.map(|x| -x),
+            SortBy::DamageTaken => r.damage_taken,
+            SortBy::PSurvive => r.p_survive.map(|x| -x),
+            SortBy::Unit => Some(0.0),
+        }
     };
     out.sort_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
         a.arena
             .cmp(&b.arena)
-            .then(key(a).total_cmp(&key(b)))
+            .then(ka.is_none().cmp(&kb.is_none()))
+            .then(ka.unwrap_or(0.0).total_cmp(&kb.unwrap_or(0.0)))
             .then(a.unit.cmp(&b.unit))
     });
     let mut last: Option<Arena> = None;
@@ -616,7 +689,11 @@ pub fn rank(
         n += 1;
         r.rank = n;
     }
-    Ok((out, fields))
+    Ok(Rankings {
+        rows: out,
+        fields,
+        summary,
+    })
 }
 
 /// The field line: each arena and its size.
@@ -628,36 +705,139 @@ pub fn field_line(fields: &BTreeMap<Arena, usize>) -> String {
     format!("field: {}", parts.join("; "))
 }
 
-/// Rankings as Markdown: a title naming the cards, the field line, one
-/// table per arena.
-pub fn rankings_markdown(rows: &[Ranked], fields: &BTreeMap<Arena, usize>, source: &str) -> String {
+/// What the header of a rankings page says of its data.
+#[derive(Clone, Debug, Default)]
+pub struct PageHeader {
+    /// The page's title (by default "Rankings of SETS").
+    pub title: Option<String>,
+    /// The set codes of the pool.
+    pub sets: Vec<String>,
+    /// The date of the data (the newest of the files read), `YYYY-MM-DD`.
+    pub date: Option<String>,
+}
+
+impl PageHeader {
+    /// The header of the cards of `db`: its sets, and the newest
+    /// modification date of its files.
+    pub fn of(db: &CardDb, title: Option<String>) -> PageHeader {
+        let mut sets: Vec<String> = db.cards.iter().map(|c| c.set.clone()).collect();
+        sets.sort();
+        sets.dedup();
+        let newest = db
+            .files
+            .iter()
+            .filter(|f| f.card_list)
+            .filter_map(|f| std::fs::metadata(&f.file).ok()?.modified().ok())
+            .max();
+        PageHeader {
+            title,
+            sets,
+            date: newest.map(date_of),
+        }
+    }
+}
+
+/// A time as its UTC date, `YYYY-MM-DD` (the civil calendar from days since
+/// 1970, Howard Hinnant's algorithm).
+pub fn date_of(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The line of a rankings page that gives the date of the data (the one
+/// line that changes from machine to machine).
+pub const DATE_LINE: &str = "Data as of";
+
+/// Rankings as Markdown: a title, what the figures are (the pool's sets,
+/// the date of the data, the tool's version), the field line, one table
+/// per arena. A figure without data is "—", with the reason in the last
+/// column; a unit with pairings left without a result is marked.
+pub fn rankings_markdown(r: &Rankings, header: &PageHeader) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# Rankings of the cards of `{source}`\n");
+    let sets = if header.sets.is_empty() {
+        "no set".to_string()
+    } else {
+        header.sets.join(", ")
+    };
+    let title = header
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("Rankings of {sets}"));
+    let _ = writeln!(out, "# {}\n", title.replace('\n', " "));
     let _ = writeln!(
         out,
-        "Generated by `{RANKINGS_COMMAND}` (for the shared files; checked by `tests/it/shared.rs::rankings_page_is_fresh`). Each unit is ranked against the field of each arena it fights in: the means, over the units of that arena, of its expected damage dealt and P(discard) when attacking them, and of the expected damage taken and P(survive) when they attack it; every attack solved exactly, both sides playing optimally for expected damage, the conditions the two cards decide applied.\n"
+        "Each unit is ranked against the field of each arena it fights in: the means, over the units of that arena, of its expected damage dealt and P(discard) when attacking them, and of the expected damage taken and P(survive) when they attack it. Every attack is solved exactly, both sides playing optimally for expected damage, with the conditions the two cards decide applied.\n"
     );
-    let _ = writeln!(out, "{}\n", field_line(fields));
+    let _ = writeln!(out, "- Sets: {sets}");
+    let _ = writeln!(
+        out,
+        "- {DATE_LINE}: {}",
+        header.date.as_deref().unwrap_or("unknown")
+    );
+    let _ = writeln!(
+        out,
+        "- Made by swtcg-odds {} (`swtcg-odds matchups --rank`)",
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(out, "- {}", field_line(&r.fields));
+    let s = &r.summary;
+    let _ = writeln!(
+        out,
+        "- {} pairings, {} with a result{}",
+        s.rows,
+        s.rows - s.errors,
+        if s.errors > 0 {
+            format!(
+                "; **{} without a result**, left out of the means of the units marked †",
+                s.errors
+            )
+        } else {
+            String::new()
+        }
+    );
     let mut last = None;
-    for r in rows {
-        if last != Some(r.arena) {
-            last = Some(r.arena);
-            let _ = writeln!(out, "\n### {} arena\n", r.arena.name());
+    for row in &r.rows {
+        if last != Some(row.arena) {
+            last = Some(row.arena);
+            let _ = writeln!(out, "\n### {} arena\n", row.arena.name());
             let _ = writeln!(
                 out,
-                "| rank | unit | damage dealt | P(discard) attacking | damage taken | P(survive) attacked | opponents |\n|---:|---|---:|---:|---:|---:|---:|"
+                "| rank | unit | damage dealt | P(discard) attacking | damage taken | P(survive) attacked | pairings attacking / attacked | note |\n|---:|---|---:|---:|---:|---:|---:|---|"
             );
+        }
+        let num = |v: Option<f64>| v.map_or("—".to_string(), |x| format!("{x:.3}"));
+        let pct = |v: Option<f64>| v.map_or("—".to_string(), |x| format!("{:.1}%", 100.0 * x));
+        let mut note = row.note.clone().unwrap_or_default();
+        if row.missing > 0 {
+            if !note.is_empty() {
+                note.push_str("; ");
+            }
+            note.push_str(&format!("† {} pairings without a result", row.missing));
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {:.3} | {:.1}% | {:.3} | {:.1}% | {} |",
-            r.rank,
-            r.unit.replace('|', "\\|"),
-            r.damage_dealt,
-            100.0 * r.p_discard,
-            r.damage_taken,
-            100.0 * r.p_survive,
-            r.opponents
+            "| {} | {}{} | {} | {} | {} | {} | {} / {} | {} |",
+            row.rank,
+            row.unit.replace('|', "\\|"),
+            if row.missing > 0 { " †" } else { "" },
+            num(row.damage_dealt),
+            pct(row.p_discard),
+            num(row.damage_taken),
+            pct(row.p_survive),
+            row.attacking,
+            row.attacked,
+            note.replace('|', "\\|")
         );
     }
     out

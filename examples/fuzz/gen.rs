@@ -6,7 +6,8 @@
 //! database, counts) written to a temporary folder: drawn from the words
 //! the tool reads, plausible numbers, bounds and beyond, and garbage. It is
 //! run in-process through the CLI's entry point, and must hold every
-//! invariant: no panic; exit status 0 or 2 (1 only for `verify`'s verdict);
+//! invariant: no panic; exit status 0 or 2 (1 only for `verify`'s verdict,
+//! and for matchups with pairings left without a result);
 //! one line on standard error on failure; JSON output that parses, every
 //! distribution in it summing to exactly 1; within the time bound.
 
@@ -563,6 +564,13 @@ pub fn run(case: &Case, dir: &Path) -> Result<Outcome, String> {
     match ran.status {
         0 => {}
         1 if verify => {}
+        // Matchups with pairings left without a result: each is a row with
+        // its reason, and the summary on stderr counts them.
+        1 if case.kind == "matchups" => {
+            if !ran.stderr.contains("without a result") {
+                return Err(format!("status 1 without a summary: {}", ran.stderr));
+            }
+        }
         2 => {
             let lines = ran.stderr.trim_end().lines().count();
             let help =

@@ -783,7 +783,7 @@ fn plan_and_plots() {
     roxmltree::Document::parse(&std::fs::read_to_string(&s_svg).unwrap()).expect("well-formed");
     fails(
         &["attack", "--power", "3", "--plot", "/no/such/dir/x.svg"],
-        "--plot /no/such/dir/x.svg: cannot write",
+        "--plot: /no/such/dir/x.svg: cannot write",
     );
     fails(&["plan", "/no/such/plan.json"], "cannot read");
 }

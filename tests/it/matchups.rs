@@ -1,7 +1,6 @@
 //! Matchups for a card pool: arenas, streaming, sharing solves, rankings,
 //! and every cell equal to `cards attack` for the same pair.
 
-use num_rational::BigRational;
 use swtcg_odds::cards::stack::Switches;
 use swtcg_odds::cards::{Arena, CardDb, Piece};
 use swtcg_odds::matchups::{MatchupRow, Options, SortBy, arenas, duel, rank, stream};
@@ -163,12 +162,13 @@ fn identical_units_share_one_solve() {
 }
 
 /// Rankings: each unit against its arena's field, ranked by the column
-/// asked; the means are those of the cells.
+/// asked; the means are those of the cells, and each unit says how many
+/// pairings they rest on.
 #[test]
 fn rankings_rank_against_the_field() {
     let db = db();
     let cards: Vec<_> = db.units().collect();
-    let (ranked, fields) = rank(
+    let ranked = rank(
         &cards,
         &cards,
         &Options::default(),
@@ -176,28 +176,85 @@ fn rankings_rank_against_the_field() {
         |_, _| {},
     )
     .unwrap();
-    assert!(fields.values().sum::<usize>() >= cards.len());
-    for w in ranked.windows(2) {
+    assert!(ranked.fields.values().sum::<usize>() >= cards.len());
+    assert_eq!(ranked.summary.errors, 0);
+    for w in ranked.rows.windows(2) {
         if w[0].arena == w[1].arena {
-            assert!(w[0].damage_dealt >= w[1].damage_dealt);
             assert_eq!(w[1].rank, w[0].rank + 1);
+            if let (Some(a), Some(b)) = (w[0].damage_dealt, w[1].damage_dealt) {
+                assert!(a >= b);
+            } else {
+                // Units without the figure go last.
+                assert!(w[1].damage_dealt.is_none(), "{w:?}");
+            }
         }
     }
-    // The first unit's mean dealt is the mean of its cells.
-    let top = &ranked[0];
     let rows = all(&db);
-    let mine: Vec<f64> = rows
+    // Every ranked unit's means are those of its cells, over the pairings
+    // it says.
+    for top in &ranked.rows {
+        let dealt: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.attacker == top.unit && r.arena == top.arena)
+            .map(|r| r.mean_f64.unwrap())
+            .collect();
+        let taken: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.defender == top.unit && r.arena == top.arena)
+            .map(|r| r.mean_f64.unwrap())
+            .collect();
+        assert_eq!(top.attacking, dealt.len(), "{top:?}");
+        assert_eq!(top.attacked, taken.len(), "{top:?}");
+        assert_eq!(top.missing, 0);
+        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        for (got, want) in [
+            (top.damage_dealt, mean(&dealt)),
+            (top.damage_taken, mean(&taken)),
+        ] {
+            match (got, want) {
+                (Some(g), Some(w)) => assert!((g - w).abs() < 1e-9, "{top:?}"),
+                (None, None) => assert!(top.note.is_some(), "{top:?}"),
+                _ => panic!("{top:?}"),
+            }
+        }
+    }
+}
+
+/// A unit that no unit of the field can attack (or that can attack none)
+/// has no figures there, said with the reason, never zeros.
+#[test]
+fn units_with_no_opponent_say_so() {
+    let db = CardDb::parse(
+        "Name\tType\tPower\tHealth\tText\nTower\tGround\t0\t3\tIon Cannon 3\nFighter\tSpace\t2\t2\t\nTank\tGround\t3\t4\t\n",
+    )
+    .unwrap();
+    let cards: Vec<_> = db.units().collect();
+    let ranked = rank(
+        &cards,
+        &cards,
+        &Options::default(),
+        SortBy::DamageDealt,
+        |_, _| {},
+    )
+    .unwrap();
+    let tower_space = ranked
+        .rows
         .iter()
-        .filter(|r| r.attacker == top.unit && r.arena == top.arena)
-        .filter_map(|r| r.mean_f64)
-        .collect();
-    let mean = mine.iter().sum::<f64>() / mine.len() as f64;
-    assert!(
-        (mean - top.damage_dealt).abs() < 1e-9,
-        "{mean} {}",
-        top.damage_dealt
+        .find(|r| r.unit == "Tower" && r.arena == Arena::Space)
+        .unwrap();
+    assert!(tower_space.damage_dealt.unwrap() > 0.0);
+    assert_eq!(
+        (tower_space.damage_taken, tower_space.p_survive),
+        (None, None)
     );
-    let _ = BigRational::from_integer(0.into());
+    assert_eq!(tower_space.attacked, 0);
+    assert_eq!(
+        tower_space.note.as_deref(),
+        Some("no unit of the field can attack it")
+    );
+    let md = swtcg_odds::matchups::rankings_markdown(&ranked, &Default::default());
+    assert!(md.contains("| — | — |"), "{md}");
+    assert!(!md.contains("| 0.000 | 0.0% | 1 / 0"), "{md}");
 }
 
 /// No pairing comes back without a result, whatever the size of the shared

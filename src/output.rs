@@ -1,0 +1,272 @@
+//! Writing a result to a file the user named (`--output`, `--plot`): whole
+//! or not at all, without replacing what should not be replaced.
+//!
+//! - A new path, or a regular file: the output is streamed to a temporary
+//!   file beside the target, then renamed over it, so a failed run never
+//!   leaves a half-written file. A new file gets mode 0666 less the umask
+//!   (0644 with the usual umask); an existing file keeps its mode.
+//! - A regular file with other hard links: written to the temporary file
+//!   first (the run can fail without touching it), then copied into the
+//!   target in place, so every link still sees the new content.
+//! - A symbolic link: followed; its target is written as above.
+//! - A device node or a FIFO (`/dev/null`, `/dev/stdout`, a pipe): written
+//!   directly, never replaced.
+//! - A folder, or a file that is read-only: refused.
+//!
+//! ```
+//! use std::io::Write;
+//! let dir = std::env::temp_dir().join(format!("swtcg-output-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let path = dir.join("out.txt");
+//! let mut f = swtcg_odds::output::OutputFile::create(path.to_str().unwrap()).unwrap();
+//! f.write_all(b"hello\n").unwrap();
+//! f.commit().unwrap();
+//! assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello\n");
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use crate::error::{Error, Result, quote};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// How the output reaches its target.
+enum How {
+    /// Renamed over the target (a new path, or a regular file with one
+    /// link).
+    Rename,
+    /// Copied into the target in place (a regular file with other links).
+    CopyIn,
+    /// Written straight to the target (a device or a FIFO).
+    Direct,
+}
+
+/// A file being written for the user: see the module's documentation.
+pub struct OutputFile {
+    /// The path as the user gave it (for messages).
+    shown: String,
+    /// The file the content goes to (symbolic links followed).
+    target: PathBuf,
+    /// The temporary file beside it, when there is one.
+    temp: Option<PathBuf>,
+    out: Option<BufWriter<File>>,
+    how: How,
+    /// Bytes written so far.
+    written: u64,
+}
+
+/// An error writing `path`: its kind, and the path quoted.
+fn io_error(path: &str, e: &std::io::Error) -> Error {
+    Error::input(format!("{}: cannot write: {}", quote(path), e.kind()))
+}
+
+impl OutputFile {
+    /// Opens `path` for writing as the module's documentation says.
+    pub fn create(path: &str) -> Result<OutputFile> {
+        let shown = path.to_string();
+        let refuse = |why: &str| Error::input(format!("{}: cannot write: {why}", quote(path)));
+        if path.is_empty() {
+            return Err(refuse("an empty path"));
+        }
+        let given = Path::new(path);
+        // Follow a symbolic link (a dangling one names the file to create).
+        let target = match std::fs::canonicalize(given) {
+            Ok(t) => t,
+            Err(_) => match std::fs::read_link(given) {
+                Ok(t) if t.is_absolute() => t,
+                Ok(t) => given.parent().unwrap_or(Path::new(".")).join(t),
+                Err(_) => given.to_path_buf(),
+            },
+        };
+        let meta = std::fs::metadata(&target).ok();
+        let how = match &meta {
+            None => How::Rename,
+            Some(m) if m.is_dir() => return Err(refuse("a folder, not a file")),
+            Some(m) if m.is_file() => {
+                if m.permissions().readonly() {
+                    return Err(refuse("the file is read-only"));
+                }
+                if links(m) > 1 {
+                    How::CopyIn
+                } else {
+                    How::Rename
+                }
+            }
+            Some(_) => How::Direct,
+        };
+        if let How::Direct = how {
+            let f = OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .map_err(|e| io_error(path, &e))?;
+            return Ok(OutputFile {
+                shown,
+                target,
+                temp: None,
+                out: Some(BufWriter::new(f)),
+                how,
+                written: 0,
+            });
+        }
+        let dir = target
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        let stem = target
+            .file_name()
+            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        let (temp, file) = temp_beside(&dir, &stem).map_err(|e| io_error(path, &e))?;
+        if let (Some(m), How::Rename) = (&meta, &how) {
+            // An existing file keeps its mode.
+            let _ = std::fs::set_permissions(&temp, m.permissions());
+        }
+        Ok(OutputFile {
+            shown,
+            target,
+            temp: Some(temp),
+            out: Some(BufWriter::new(file)),
+            how,
+            written: 0,
+        })
+    }
+
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// The path as given.
+    pub fn path(&self) -> &str {
+        &self.shown
+    }
+
+    /// Puts the whole output in place.
+    pub fn commit(mut self) -> Result<()> {
+        let shown = self.shown.clone();
+        let mut out = self.out.take().expect("open until committed");
+        out.flush().map_err(|e| io_error(&shown, &e))?;
+        let file = out.into_inner().map_err(|e| io_error(&shown, e.error()))?;
+        match self.how {
+            How::Direct => Ok(()),
+            How::Rename => {
+                file.sync_all().map_err(|e| io_error(&shown, &e))?;
+                drop(file);
+                let temp = self.temp.take().expect("a temporary file");
+                std::fs::rename(&temp, &self.target).map_err(|e| {
+                    let _ = std::fs::remove_file(&temp);
+                    io_error(&shown, &e)
+                })
+            }
+            How::CopyIn => {
+                drop(file);
+                let temp = self.temp.take().expect("a temporary file");
+                let result = std::fs::File::open(&temp).and_then(|mut from| {
+                    let mut to = OpenOptions::new()
+                        .write(true)
+                        .truncate(true)
+                        .open(&self.target)?;
+                    std::io::copy(&mut from, &mut to)?;
+                    to.sync_all()
+                });
+                let _ = std::fs::remove_file(&temp);
+                result.map_err(|e| io_error(&shown, &e))
+            }
+        }
+    }
+
+    /// Gives up: the target is left as it was. With `keep`, what was
+    /// written is kept beside it as `<file>.partial` (returned), else
+    /// removed.
+    pub fn abandon(mut self, keep: bool) -> Option<PathBuf> {
+        let out = self.out.take();
+        drop(out);
+        let temp = self.temp.take()?;
+        if keep {
+            let mut partial = self.target.clone().into_os_string();
+            partial.push(".partial");
+            let partial = PathBuf::from(partial);
+            if std::fs::rename(&temp, &partial).is_ok() {
+                return Some(partial);
+            }
+        }
+        let _ = std::fs::remove_file(&temp);
+        None
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self
+            .out
+            .as_mut()
+            .expect("open until committed")
+            .write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.as_mut().expect("open until committed").flush()
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        // Never committed: the temporary file goes.
+        if let Some(t) = self.temp.take() {
+            drop(self.out.take());
+            let _ = std::fs::remove_file(t);
+        }
+    }
+}
+
+/// The number of hard links of a file.
+#[cfg(unix)]
+fn links(m: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    m.nlink()
+}
+
+#[cfg(not(unix))]
+fn links(_: &std::fs::Metadata) -> u64 {
+    1
+}
+
+/// A new file in `dir` named after `stem`, created with mode 0666 less the
+/// umask.
+fn temp_beside(dir: &Path, stem: &str) -> std::io::Result<(PathBuf, File)> {
+    let pid = std::process::id();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let stem: String = stem.chars().take(64).collect();
+    for attempt in 0..100u32 {
+        let name = format!(".{stem}.{pid}.{nanos:x}.{attempt}.tmp");
+        let path = dir.join(name);
+        let mut o = OpenOptions::new();
+        o.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o666);
+        }
+        match o.open(&path) {
+            Ok(f) => return Ok((path, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        "no free temporary name",
+    ))
+}
+
+/// Writes `text` to `path` whole or not at all (see [`OutputFile`]).
+pub fn write_file(path: &str, text: &str) -> Result<()> {
+    let mut f = OutputFile::create(path)?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| io_error(path, &e))?;
+    f.commit()
+}
