@@ -135,6 +135,9 @@ pub struct Tally {
     pub spent: [u32; 2],
     /// What the roll showed that endings read (see [`flags`]).
     pub flags: u8,
+    /// Bit `i`: unit `i` was discarded in the attack's POP with damage
+    /// from the attacking unit among what was placed on it (Avenge).
+    pub felled: u8,
 }
 
 /// Bits of [`Tally::flags`].
@@ -185,15 +188,17 @@ pub enum When {
     Two,
     /// The roll before re-rolls showed a natural 3 (Backfire).
     Three,
-    /// The defending unit was discarded (Avenge).
-    DefenderDiscarded,
+    /// Unit `.0` was discarded in the attack's POP by damage from the
+    /// attacking unit (Avenge).
+    Felled(usize),
 }
 
 impl Ending {
     /// The endings of an attack on `defending`, in RULES.md's order: each
     /// activated Retaliate (`retaliates`, in order), the defending unit's
-    /// Riposte, its side's Avenges, then the damage units do to themselves
-    /// (the attacker's Backfire, then Overloads).
+    /// Riposte, its side's Avenges (one per unit the attack may discard),
+    /// then the damage units do to themselves (the attacker's Backfire,
+    /// then Overloads).
     pub fn of(
         units: &[&Unit],
         sides: &[Side],
@@ -223,16 +228,28 @@ impl Ending {
                 When::Two,
             ));
         }
+        // Avenge: once for each other unit of its side that damage from
+        // the attacking unit discards. Only the defending unit can be
+        // discarded so, unless the attacker can put damage elsewhere
+        // (Overkill, or a Deflect).
+        let ak = &units[ATTACKER].keywords;
+        let elsewhere = ak.overkill || ak.deflect > 0 || !ak.paid_deflects.is_empty();
         for (i, u) in units.iter().enumerate() {
-            if i != defending && sides.get(i) == sides.get(defending) && u.keywords.avenge > 0 {
-                out.push(ending(
-                    i,
-                    ATTACKER,
-                    u.keywords.avenge,
-                    true,
-                    Kind::Avenge,
-                    When::DefenderDiscarded,
-                ));
+            if sides.get(i) != sides.get(defending) || u.keywords.avenge == 0 {
+                continue;
+            }
+            for j in 0..units.len() {
+                let victim = j == defending || (elsewhere && sides.get(j) == sides.get(defending));
+                if j != i && victim {
+                    out.push(ending(
+                        i,
+                        ATTACKER,
+                        u.keywords.avenge,
+                        true,
+                        Kind::Avenge,
+                        When::Felled(j),
+                    ));
+                }
             }
         }
         let backfire = units[ATTACKER].keywords.backfire;
@@ -532,6 +549,8 @@ struct Hot {
     ferocity: bool,
     fortitude: bool,
     double_damage: bool,
+    /// It attacks from another arena: no Deflect reaches it.
+    remote: bool,
 }
 
 /// The resolver of the damage steps for one arena, with weights `W`.
@@ -555,10 +574,12 @@ impl<'a> Arena<'a> {
     /// The two-unit arena of `attack`: attacker against defender, static play.
     pub fn duel(attacker: &'a Unit, defender: &'a Unit) -> Arena<'a> {
         let units = vec![attacker, defender];
+        // Retaliate doesn't work with attacks from another arena.
         let retaliates: Vec<u32> = defender
             .keywords
             .retaliates
             .iter()
+            .filter(|_| !attacker.from_another_arena)
             .map(|r| r.amount)
             .collect();
         Arena {
@@ -721,6 +742,7 @@ impl<'a> Arena<'a> {
                 ferocity: k.ferocity,
                 fortitude: k.fortitude,
                 double_damage: k.double_damage,
+                remote: u.from_another_arena,
             };
         }
         Resolver {
@@ -745,7 +767,7 @@ impl<'a> Arena<'a> {
         for (s, w) in strikes.entries() {
             let mut start = self.start;
             start.flags = s.flags;
-            let mut t = r.static_pop(start, r.attack_packet(s, s.hits), s.one);
+            let mut t = r.static_pop(start, r.attack_packet(s, s.hits), s.one, true);
             if consoled && let Some(c) = r.consolation(&t) {
                 t = c;
             }
@@ -790,7 +812,8 @@ impl<W: Weight> Resolver<'_, '_, W> {
                             let mut clean = *t;
                             clean.damaged_by = 0;
                             clean.used = 0;
-                            let after = self.static_pop(clean, self.ending_packet(k, hits), false);
+                            let after =
+                                self.static_pop(clean, self.ending_packet(k, hits), false, false);
                             let mut inc = after;
                             for i in 0..MAX_UNITS {
                                 inc.damage[i] -= t.damage[i];
@@ -835,7 +858,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             When::Always => true,
             When::Two => tally.flags & flags::TWO != 0 && !self.gone(tally, e.source),
             When::Three => tally.flags & flags::THREE != 0,
-            When::DefenderDiscarded => self.gone(tally, a.defending),
+            When::Felled(j) => tally.felled & (1 << j) != 0,
         };
         when && e.amount > 0 && !self.gone(tally, e.target)
     }
@@ -1065,6 +1088,14 @@ impl<W: Weight> Resolver<'_, '_, W> {
             .fold(0, u32::saturating_add)
     }
 
+    /// Whether units `i` and `j` are in the same arena: only an attacker
+    /// from another arena is not in its defenders' (Deflect reaches only
+    /// units of the deflector's arena).
+    #[inline]
+    fn same_arena(&self, i: usize, j: usize) -> bool {
+        self.hot[i].remote == self.hot[j].remote
+    }
+
     /// Whether the target of `p` has a Deflect ready against its source.
     #[inline]
     fn deflect_ready(&self, tally: &Tally, p: &Packet) -> bool {
@@ -1121,15 +1152,22 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 if amount == 0 {
                     continue;
                 }
-                let mut targets = vec![Some(p.source)];
+                // Back at the source first (static play's only target, when
+                // the source is in the deflector's arena; else nowhere).
+                let back = self.same_arena(p.target, p.source);
+                let mut targets = vec![back.then_some(p.source)];
                 if !stat {
-                    if self.gone(tally, p.source) {
+                    if !back || self.gone(tally, p.source) {
                         targets.clear();
                     }
                     targets.push(None);
                     targets.extend(
                         (0..a.units.len())
-                            .filter(|&t| t != p.source && !self.gone(tally, t))
+                            .filter(|&t| {
+                                t != p.source
+                                    && !self.gone(tally, t)
+                                    && self.same_arena(p.target, t)
+                            })
                             .map(Some),
                     );
                 }
@@ -1180,7 +1218,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 deflect: if played > 0 {
                     DeflectChoice::Play {
                         amount: played,
-                        target: Some(p.source),
+                        target: self.same_arena(p.target, p.source).then_some(p.source),
                     }
                 } else {
                     DeflectChoice::Hold
@@ -1215,7 +1253,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             if amount > 0 {
                 d.deflect = DeflectChoice::Play {
                     amount,
-                    target: Some(p.source),
+                    target: self.same_arena(p.target, p.source).then_some(p.source),
                 };
                 d.deflect_cost = cost;
                 played = amount;
@@ -1235,9 +1273,15 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// Static play of one POP: a toll paid when it can be, every ability to
     /// the full, deflected damage back at its source, depth first. Returns
     /// the tally after placement.
-    fn static_pop(&self, tally: Tally, first: Packet, natural_one: bool) -> Tally {
+    fn static_pop(
+        &self,
+        tally: Tally,
+        first: Packet,
+        natural_one: bool,
+        attack_pop: bool,
+    ) -> Tally {
         if self.plain {
-            return self.static_pop_plain(tally, first, natural_one);
+            return self.static_pop_plain(tally, first, natural_one, attack_pop);
         }
         let mut t = tally;
         let mut landed = Landed::default();
@@ -1263,14 +1307,20 @@ impl<W: Weight> Resolver<'_, '_, W> {
             self.land(&mut landed, &q);
             next = d;
         }
-        self.place(&t, &landed)
+        self.place(&t, &landed, attack_pop)
     }
 
     /// [`Self::static_pop`] when no unit has a paid ability, a toll,
     /// Protect or all its damage prevented (the common case, kept tight):
     /// Parry, the free Deflect to the full back at the source, the free
     /// Evade.
-    fn static_pop_plain(&self, tally: Tally, first: Packet, natural_one: bool) -> Tally {
+    fn static_pop_plain(
+        &self,
+        tally: Tally,
+        first: Packet,
+        natural_one: bool,
+        attack_pop: bool,
+    ) -> Tally {
         let mut t = tally;
         let mut landed = Landed::default();
         let mut next = Some(first);
@@ -1288,7 +1338,9 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 p.amount -= d;
                 t.deflect_used[p.target] |= 1 << p.source;
                 t.used |= used::bit(p.target, used::DEFLECT);
-                next = Some(Packet {
+                // Back at the source, when it is in the deflector's arena
+                // (else the damage is prevented and goes nowhere).
+                next = (hs.remote == ht.remote).then_some(Packet {
                     source: p.target,
                     target: p.source,
                     amount: d,
@@ -1298,7 +1350,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             p.amount -= p.amount.min(ht.evade);
             self.land(&mut landed, &p);
         }
-        self.place(&t, &landed)
+        self.place(&t, &landed, attack_pop)
     }
 
     /// Optimal play of a POP to its end (branching at each choice: a toll
@@ -1315,7 +1367,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             }
             self.arena.budget.set(left - 1);
             if pop.len == 0 {
-                let tally = self.place(&pop.tally, &pop.landed);
+                let tally = self.place(&pop.tally, &pop.landed, phase == 0);
                 return self.after(tally, phase);
             }
             pop.len -= 1;
@@ -1376,15 +1428,20 @@ impl<W: Weight> Resolver<'_, '_, W> {
     }
 
     /// Places the POP's damage at once: a unit already discarded before
-    /// this placement takes nothing.
+    /// this placement takes nothing. In the attack's POP (`attack_pop`), a
+    /// unit discarded with damage from the attacking unit among what was
+    /// placed is marked felled (Avenge).
     #[inline]
-    fn place(&self, before: &Tally, landed: &Landed) -> Tally {
+    fn place(&self, before: &Tally, landed: &Landed, attack_pop: bool) -> Tally {
         let a = self.arena;
         let mut t = *before;
         for i in 0..a.units.len() {
             if landed.incoming[i] > 0 && !self.gone(before, i) {
                 t.damage[i] += landed.incoming[i] as u16;
                 t.damaged_by |= landed.sources[i];
+                if attack_pop && landed.sources[i] & (1 << ATTACKER) != 0 && self.gone(&t, i) {
+                    t.felled |= 1 << i;
+                }
             }
         }
         t

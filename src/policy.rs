@@ -23,7 +23,7 @@ use crate::attack::{
     ATTACKER, Arena, Ending, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally,
     attack_dice, side_index, track,
 };
-use crate::dice::{Roll, attack_roll_tracking, hit_threshold};
+use crate::dice::{Roll, Track, attack_roll_tracking, hit_threshold};
 use crate::dist::{Joint, Num, Weight, ratio};
 use crate::error::{Error, Result};
 use crate::unit::Unit;
@@ -125,72 +125,156 @@ pub const MAX_LUCKY_WORK: u64 = 200_000_000;
 /// which keeps memory well under 1 GiB.
 pub const MAX_LUCKY_VALUES: u64 = 4_500_000;
 
+/// Most classes of faces a roll state tells apart.
+pub const CLASSES: usize = 5;
+
+/// How many dice of a roll show each class of face (see [`FaceClasses`]);
+/// unused classes hold 0.
+pub type State = [u32; CLASSES];
+
 /// The classes of faces that matter after the roll: 0 a natural 1, 1 a
-/// natural 6, 2 another hitting face, 3 another missing face.
+/// natural 6, 2 another hitting face, 3 another missing face, and, when
+/// natural 2s are tracked (Riposte reads them in the final roll), 4 a
+/// natural 2 (then not in class 2 or 3).
 #[derive(Clone, Copy, Debug)]
 pub struct FaceClasses {
     /// Faces of a d6 in each class.
-    pub faces: [u64; 4],
+    pub faces: [u64; CLASSES],
     /// Whether a die in each class hits.
-    pub hits: [bool; 4],
+    pub hits: [bool; CLASSES],
+    /// Classes in use: 4, or 5 with natural 2s tracked.
+    pub k: usize,
+    /// The natural face dice need to hit.
+    pub threshold: i32,
 }
 
 impl FaceClasses {
     /// The classes for dice hitting on natural `threshold`+.
     pub fn new(threshold: i32) -> FaceClasses {
-        let a = (2..=5).filter(|&f| f >= threshold).count() as u64;
+        FaceClasses::tracking(threshold, false)
+    }
+
+    /// The classes for dice hitting on natural `threshold`+, with natural
+    /// 2s in a class of their own when `two`.
+    pub fn tracking(threshold: i32, two: bool) -> FaceClasses {
+        let others = (2..=5).filter(|&f| !(two && f == 2));
+        let a = others.clone().filter(|&f| f >= threshold).count() as u64;
+        let b = others.count() as u64 - a;
         FaceClasses {
-            faces: [1, 1, a, 4 - a],
-            hits: [1 >= threshold, 6 >= threshold, true, false],
+            faces: [1, 1, a, b, u64::from(two)],
+            hits: [1 >= threshold, 6 >= threshold, true, false, 2 >= threshold],
+            k: if two { 5 } else { 4 },
+            threshold,
         }
     }
 
-    /// What the rules read from a state.
-    pub fn roll(&self, c: &[u32; 4]) -> Roll {
+    /// The class of a natural face.
+    pub fn class_of(&self, face: i32) -> usize {
+        match face {
+            1 => 0,
+            6 => 1,
+            2 if self.k == 5 => 4,
+            f if f >= self.threshold => 2,
+            _ => 3,
+        }
+    }
+
+    /// What the rules read from a state (the flags of the roll before
+    /// re-rolls are added by the caller).
+    pub fn roll(&self, c: &State) -> Roll {
         Roll {
-            hits: (0..4).filter(|&i| self.hits[i]).map(|i| c[i]).sum(),
+            hits: (0..self.k).filter(|&i| self.hits[i]).map(|i| c[i]).sum(),
             one: c[0] > 0,
             six: c[1] > 0,
+            two: self.k == 5 && c[4] > 0,
             ..Roll::default()
         }
     }
 }
 
-/// The states of `m` dice (counts per class summing to `m`), densely ranked.
+/// `C(n + j − 1, j − 1)`: the states of `n` dice in `j` classes.
+fn states_of(n: u32, j: usize) -> usize {
+    let n = n as usize;
+    match j {
+        1 => 1,
+        2 => n + 1,
+        3 => (n + 1) * (n + 2) / 2,
+        4 => (n + 1) * (n + 2) * (n + 3) / 6,
+        _ => (n + 1) * (n + 2) * (n + 3) / 6 * (n + 4) / 4,
+    }
+}
+
+/// The states of `m` dice in `k` classes (4 or 5; counts summing to `m`),
+/// densely ranked in lexicographic order.
 #[derive(Clone, Debug)]
 struct Simplex {
     m: u32,
-    /// `first[c0]`: rank of the first state with that many natural 1s.
+    k: usize,
+    /// `first[c0]`: the rank of the first state with `c0` dice in class 0.
     first: Vec<usize>,
     len: usize,
 }
 
 impl Simplex {
-    fn new(m: u32) -> Simplex {
+    fn new(m: u32, k: usize) -> Simplex {
+        debug_assert!(k == 4 || k == CLASSES);
         let mut first = Vec::with_capacity(m as usize + 2);
         let mut acc = 0usize;
-        for c0 in 0..=m as usize {
+        for c0 in 0..=m {
             first.push(acc);
-            let k = m as usize - c0;
-            acc += (k + 1) * (k + 2) / 2;
+            acc += states_of(m - c0, k - 1);
         }
-        Simplex { m, first, len: acc }
+        Simplex {
+            m,
+            k,
+            first,
+            len: acc,
+        }
     }
 
-    fn rank(&self, c: &[u32; 4]) -> usize {
-        let k = (self.m - c[0]) as usize;
-        let c1 = c[1] as usize;
-        self.first[c[0] as usize] + c1 * (k + 1) - c1 * c1.saturating_sub(1) / 2 + c[2] as usize
+    /// The rank of a state: the states before it, class by class (those
+    /// with the same earlier counts and fewer dice in the class), in closed
+    /// form: `Σ_{v < c} S(n − v, j) = S(n, j + 1) − S(n − c, j + 1)`.
+    #[inline]
+    fn rank(&self, c: &State) -> usize {
+        if self.k == CLASSES {
+            self.rank_k::<CLASSES>(c)
+        } else {
+            self.rank_k::<4>(c)
+        }
+    }
+
+    /// [`Self::rank`] for `K` classes (the simplex's own).
+    #[inline(always)]
+    fn rank_k<const K: usize>(&self, c: &State) -> usize {
+        let mut r = self.first[c[0] as usize];
+        let mut left = self.m - c[0];
+        let mut i = 1;
+        if K == CLASSES {
+            r += states_of(left, 4) - states_of(left - c[1], 4);
+            left -= c[1];
+            i = 2;
+        }
+        r + states_of(left, 3) - states_of(left - c[i], 3) + c[i + 1] as usize
     }
 
     /// Every state, in rank order.
-    fn states(&self) -> Vec<[u32; 4]> {
+    fn states(&self) -> Vec<State> {
         let m = self.m;
         let mut out = Vec::with_capacity(self.len);
         for c0 in 0..=m {
             for c1 in 0..=m - c0 {
-                for c2 in 0..=m - c0 - c1 {
-                    out.push([c0, c1, c2, m - c0 - c1 - c2]);
+                let l1 = m - c0 - c1;
+                if self.k == CLASSES {
+                    for c2 in 0..=l1 {
+                        for c3 in 0..=l1 - c2 {
+                            out.push([c0, c1, c2, c3, l1 - c2 - c3]);
+                        }
+                    }
+                } else {
+                    for c2 in 0..=l1 {
+                        out.push([c0, c1, c2, l1 - c2, 0]);
+                    }
                 }
             }
         }
@@ -201,23 +285,27 @@ impl Simplex {
 
 /// Every way `r` fresh dice fall into the classes, with its number of face
 /// sequences (summing to `6^r`).
-fn outcomes(classes: &FaceClasses, r: u32) -> Vec<([u32; 4], Num)> {
-    let states = Simplex::new(r).states();
+fn outcomes(classes: &FaceClasses, r: u32) -> Vec<(State, Num)> {
+    let states = Simplex::new(r, classes.k).states();
     states
         .into_iter()
         .map(|o| {
-            let w = multinomial(r, &o).mul_ref(&class_weight(classes, &o));
+            let w = multinomial(r, &o).mul_ref(&class_weight(&classes.faces, &o));
             (o, w)
         })
         .filter(|(_, w)| !w.is_zero())
         .collect()
 }
 
-/// `m! / (c0! c1! c2! c3!)`.
-fn multinomial(m: u32, c: &[u32; 4]) -> Num {
+/// `m! / (c0! c1! ...)`.
+fn multinomial(m: u32, c: &State) -> Num {
     let mut acc = Num::one();
     let mut left = m as u64;
-    for &k in &c[..3] {
+    for &k in &c[..CLASSES - 1] {
+        if k as u64 == left {
+            // C(left, left) = 1, and every later class is empty.
+            break;
+        }
         // acc *= C(left, k), exactly, one factor at a time.
         let mut b = Num::one();
         for i in 0..k as u64 {
@@ -230,43 +318,52 @@ fn multinomial(m: u32, c: &[u32; 4]) -> Num {
 }
 
 /// `Π faces_i ^ c_i`.
-fn class_weight(classes: &FaceClasses, c: &[u32; 4]) -> Num {
+fn class_weight(faces: &[u64; CLASSES], c: &State) -> Num {
     let mut w = Num::one();
-    for (&faces, &k) in classes.faces.iter().zip(c) {
-        w = w.mul_ref(&Num::pow(faces, k));
+    for (&f, &k) in faces.iter().zip(c) {
+        if k > 0 {
+            w = w.mul_ref(&Num::pow(f, k));
+        }
     }
     w
 }
 
 /// A side's re-roll choice in one state: how many dice of each class.
-pub type Choice = [u32; 4];
+pub type Choice = State;
 
 /// The simple (web calculator) choice of `side` with Lucky `x` in state `c`
 /// (dice per class, see [`FaceClasses`]): the attacker re-rolls missed dice,
-/// natural 1s first, then other misses, then missed 6s; the defender forces
-/// hitting dice, natural 6s first, then other hits, then hitting 1s.
+/// natural 1s first, then the other misses lowest face first (a natural 2
+/// before the rest), then missed 6s; the defender forces hitting dice,
+/// natural 6s first, then the other hits highest face first (a natural 2
+/// last of them), then hitting 1s.
 ///
 /// ```
 /// use swtcg_odds::attack::Side;
 /// use swtcg_odds::policy::{simple_choice, FaceClasses};
 /// let classes = FaceClasses::new(4); // hits on 4+
 /// // A missed 1 and another miss: the attacker's Lucky 1 takes the 1.
-/// assert_eq!(simple_choice(&classes, Side::Attacking, 1, &[1, 0, 0, 1]), [1, 0, 0, 0]);
+/// assert_eq!(simple_choice(&classes, Side::Attacking, 1, &[1, 0, 0, 1, 0]), [1, 0, 0, 0, 0]);
 /// // A 6 and another hit: the defender's Lucky 1 takes the 6.
-/// assert_eq!(simple_choice(&classes, Side::Defending, 1, &[0, 1, 1, 0]), [0, 1, 0, 0]);
+/// assert_eq!(simple_choice(&classes, Side::Defending, 1, &[0, 1, 1, 0, 0]), [0, 1, 0, 0, 0]);
 /// ```
-pub fn simple_choice(classes: &FaceClasses, side: Side, x: u32, c: &[u32; 4]) -> Choice {
+pub fn simple_choice(classes: &FaceClasses, side: Side, x: u32, c: &State) -> Choice {
     // Classes in the order the side re-rolls them.
-    let order: Vec<usize> = match side {
-        Side::Attacking => [0, 3, 1]
-            .into_iter()
-            .filter(|&i| !classes.hits[i])
-            .collect(),
-        Side::Defending => [1, 2, 0].into_iter().filter(|&i| classes.hits[i]).collect(),
+    let order: &[usize] = match side {
+        Side::Attacking => &[0, 4, 3, 1],
+        Side::Defending => &[1, 2, 4, 0],
     };
     let mut left = x;
-    let mut d = [0; 4];
-    for i in order {
+    let mut d = [0; CLASSES];
+    for &i in order {
+        let eligible = i < classes.k
+            && match side {
+                Side::Attacking => !classes.hits[i],
+                Side::Defending => classes.hits[i],
+            };
+        if !eligible {
+            continue;
+        }
         let k = c[i].min(left);
         d[i] = k;
         left -= k;
@@ -289,25 +386,26 @@ fn lucky_stage(
     lucky: LuckyPolicy,
     next: &[Num],
 ) -> Stage {
-    let top = Simplex::new(m);
+    let k = classes.k;
+    let top = Simplex::new(m, k);
     let states = top.states();
     // g[r]: over the states of m − r dice.
     let mut g: Vec<Vec<Num>> = vec![next.to_vec()];
     let mut simplices = vec![top.clone()];
     for r in 1..=x.min(m) {
-        let sx = Simplex::new(m - r);
+        let sx = Simplex::new(m - r, k);
         let above = &simplices[r as usize - 1];
         let prev = &g[r as usize - 1];
         let vals = sx
             .states()
             .iter()
-            .map(|k| {
+            .map(|st| {
                 let mut acc = Num::zero();
-                for class in 0..4 {
+                for class in 0..k {
                     if classes.faces[class] == 0 {
                         continue;
                     }
-                    let mut up = *k;
+                    let mut up = *st;
                     up[class] += 1;
                     acc.add_assign_ref(&prev[above.rank(&up)].mul_u64(classes.faces[class]));
                 }
@@ -318,10 +416,17 @@ fn lucky_stage(
         simplices.push(sx);
     }
     let pow6: Vec<Num> = (0..=x).map(|e| Num::pow(6, e)).collect();
-    let eval = |c: &[u32; 4], d: &Choice| -> Num {
+    // The value of keeping `kept` and re-rolling `r` dice.
+    let at = |kept: &State, r: u32| -> Num {
+        g[r as usize][simplices[r as usize].rank(kept)].mul_ref(&pow6[(x - r) as usize])
+    };
+    let eval = |c: &State, d: &Choice| -> Num {
         let r: u32 = d.iter().sum();
-        let kept = [c[0] - d[0], c[1] - d[1], c[2] - d[2], c[3] - d[3]];
-        g[r as usize][simplices[r as usize].rank(&kept)].mul_ref(&pow6[(x - r) as usize])
+        let mut kept = *c;
+        for (kv, dv) in kept.iter_mut().zip(d) {
+            *kv -= dv;
+        }
+        at(&kept, r)
     };
     let mut value = Vec::with_capacity(states.len());
     let mut choice = Vec::with_capacity(states.len());
@@ -332,34 +437,63 @@ fn lucky_stage(
                 (eval(c, &d), d)
             }
             LuckyPolicy::Optimal => {
-                let mut best = (eval(c, &[0; 4]), [0; 4]);
-                for d0 in 0..=c[0].min(x) {
-                    for d1 in 0..=c[1].min(x - d0) {
-                        for d2 in 0..=c[2].min(x - d0 - d1) {
-                            for d3 in 0..=c[3].min(x - d0 - d1 - d2) {
-                                let d = [d0, d1, d2, d3];
-                                if d == [0; 4] {
-                                    continue;
-                                }
-                                let v = eval(c, &d);
-                                let better = match side {
-                                    Side::Attacking => v > best.0,
-                                    Side::Defending => v < best.0,
-                                };
-                                if better {
-                                    best = (v, d);
-                                }
-                            }
-                        }
-                    }
+                if k == CLASSES {
+                    best_reroll::<CLASSES>(c, x, side, &g, &simplices, &pow6)
+                } else {
+                    best_reroll::<4>(c, x, side, &g, &simplices, &pow6)
                 }
-                best
             }
         };
         value.push(v);
         choice.push(d);
     }
     Stage { value, choice }
+}
+
+/// The best re-roll of at most `x` dice of state `c` for `side` (keeping
+/// everything first: a tie keeps the dice), over `K` classes: its value
+/// and the re-roll. `g[r]` holds the values of keeping each state of the
+/// simplex `simplices[r]` and re-rolling `r` dice.
+#[inline(always)]
+fn best_reroll<const K: usize>(
+    c: &State,
+    x: u32,
+    side: Side,
+    g: &[Vec<Num>],
+    simplices: &[Simplex],
+    pow6: &[Num],
+) -> (Num, Choice) {
+    let at = |kept: &State, r: u32| -> Num {
+        g[r as usize][simplices[r as usize].rank_k::<K>(kept)].mul_ref(&pow6[(x - r) as usize])
+    };
+    let mut best = (at(c, 0), [0; CLASSES]);
+    for d0 in 0..=c[0].min(x) {
+        for d1 in 0..=c[1].min(x - d0) {
+            let r1 = d0 + d1;
+            for d2 in 0..=c[2].min(x - r1) {
+                for d3 in 0..=c[3].min(x - r1 - d2) {
+                    let r3 = r1 + d2 + d3;
+                    let top4 = if K == CLASSES { c[4].min(x - r3) } else { 0 };
+                    for d4 in 0..=top4 {
+                        let r = r3 + d4;
+                        if r == 0 {
+                            continue;
+                        }
+                        let kept = [c[0] - d0, c[1] - d1, c[2] - d2, c[3] - d3, c[4] - d4];
+                        let v = at(&kept, r);
+                        let better = match side {
+                            Side::Attacking => v > best.0,
+                            Side::Defending => v < best.0,
+                        };
+                        if better {
+                            best = (v, [d0, d1, d2, d3, d4]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Pushes a state distribution through one stage's choices: the new
@@ -372,9 +506,9 @@ fn forward(
     dist: &[Num],
     choice: &[Choice],
 ) -> (Vec<Num>, Num) {
-    let simplex = Simplex::new(m);
+    let simplex = Simplex::new(m, classes.k);
     let states = simplex.states();
-    let outs: Vec<Vec<([u32; 4], Num)>> = (0..=x.min(m)).map(|r| outcomes(classes, r)).collect();
+    let outs: Vec<Vec<(State, Num)>> = (0..=x.min(m)).map(|r| outcomes(classes, r)).collect();
     let pow6: Vec<Num> = (0..=x).map(|e| Num::pow(6, e)).collect();
     let mut next = vec![Num::zero(); simplex.len];
     let mut used = Num::zero();
@@ -390,27 +524,34 @@ fn forward(
         }
         let base = w.mul_ref(&pow6[(x - r) as usize]);
         for (o, wo) in &outs[r as usize] {
-            let s = [
-                c[0] - d[0] + o[0],
-                c[1] - d[1] + o[1],
-                c[2] - d[2] + o[2],
-                c[3] - d[3] + o[3],
-            ];
+            let mut s = *c;
+            for j in 0..CLASSES {
+                s[j] = s[j] - d[j] + o[j];
+            }
             next[simplex.rank(&s)].add_assign_ref(&base.mul_ref(wo));
         }
     }
     (next, used)
 }
 
+/// `C(n, r)`, saturating.
+fn choose(n: u64, r: u64) -> u64 {
+    let mut acc: u64 = 1;
+    for i in 0..r {
+        acc = acc.saturating_mul(n - i) / (i + 1);
+    }
+    acc
+}
+
 /// Refuses a Lucky stage that would examine more than [`MAX_LUCKY_WORK`]
-/// (state, choice) pairs — `C(m+3, 3)` states of `m` dice times `C(x+4, 4)`
-/// ways to pick up to `x` dice to re-roll — or hold more than
-/// [`MAX_LUCKY_VALUES`] values.
-fn check_lucky_work(unit: &str, x: u32, m: u32, lucky: LuckyPolicy) -> Result<()> {
-    let (m, x) = (m as u64, x as u64);
-    let states = (m + 1) * (m + 2) * (m + 3) / 6;
+/// (state, choice) pairs — `C(m+k−1, k−1)` states of `m` dice in `k`
+/// classes times `C(x+k, k)` ways to pick up to `x` dice to re-roll — or
+/// hold more than [`MAX_LUCKY_VALUES`] values.
+fn check_lucky_work(unit: &str, x: u32, m: u32, k: usize, lucky: LuckyPolicy) -> Result<()> {
+    let (m, x, k) = (m as u64, x as u64, k as u64);
+    let states = choose(m + k - 1, k - 1);
     let choices = match lucky {
-        LuckyPolicy::Optimal => (x + 1) * (x + 2) * (x + 3) * (x + 4) / 24,
+        LuckyPolicy::Optimal => choose(x + k, k),
         LuckyPolicy::Simple => 1,
     };
     if states.saturating_mul(choices) > MAX_LUCKY_WORK {
@@ -588,7 +729,7 @@ fn evaluate(
         let vp = vp.mul_ref(&up_p);
         let vu = vu.mul_ref(&up_u);
         let use_it = match lucky {
-            LuckyPolicy::Simple => *d != [0; 4],
+            LuckyPolicy::Simple => *d != [0; CLASSES],
             LuckyPolicy::Optimal => match side {
                 Side::Attacking => vu > vp,
                 Side::Defending => vu < vp,
@@ -630,7 +771,7 @@ fn forward_pop(
     let n = dist.len();
     let mut pass = vec![Num::zero(); n];
     let mut rolled = vec![Num::zero(); n];
-    let mut choices = vec![[0; 4]; n];
+    let mut choices = vec![[0; CLASSES]; n];
     for (i, w) in dist.into_iter().enumerate() {
         match d.choice[i] {
             None => pass[i] = w,
@@ -662,10 +803,23 @@ fn forward_pop(
     (out, up)
 }
 
+/// The laws of the states right after the roll (Fury's dice included),
+/// one per number of dice and flags of the roll before re-rolls: weights
+/// over `6^(n + fury)`.
+struct Start {
+    /// Dice in the state.
+    m: u32,
+    /// What the roll before re-rolls showed ([`Roll::three`],
+    /// [`Roll::five`]), which re-rolls can't change.
+    before: Roll,
+    /// The weight of each state of `m` dice.
+    weights: Vec<Num>,
+}
+
 /// The re-roll POP of an attack: its face classes, starting laws and tree.
 struct Reroll {
     classes: FaceClasses,
-    starts: Vec<(u32, Vec<Num>)>,
+    starts: Vec<Start>,
     node: Node,
     lucky: LuckyPolicy,
     /// The exponent of 6 of the starting laws' denominator.
@@ -685,6 +839,11 @@ impl Reroll {
         if luck == [0, 0] {
             return Ok(None);
         }
+        let tracked = track(a, d);
+        let classes = FaceClasses::tracking(
+            hit_threshold(a.keywords.accuracy, d.keywords.armor),
+            tracked.two,
+        );
         let node = Node::pop(policy.lucky_order.played(policy.lucky), luck[0], luck[1]);
         let mut decisions = Vec::new();
         node.decisions(&mut decisions);
@@ -694,11 +853,10 @@ impl Reroll {
             } else {
                 &d.name
             };
-            check_lucky_work(name, x, n + fury, policy.lucky)?;
+            check_lucky_work(name, x, n + fury, classes.k, policy.lucky)?;
         }
-        let classes = FaceClasses::new(hit_threshold(a.keywords.accuracy, d.keywords.armor));
         Ok(Some(Reroll {
-            starts: initial_states(&classes, n, fury),
+            starts: initial_states(&classes, n, fury, tracked),
             classes,
             node,
             lucky: policy.lucky,
@@ -706,34 +864,40 @@ impl Reroll {
         }))
     }
 
+    /// The final roll of state `c` from start `s`.
+    fn roll(&self, s: &Start, c: &State) -> Roll {
+        Roll {
+            three: s.before.three,
+            five: s.before.five,
+            ..self.classes.roll(c)
+        }
+    }
+
     /// Every final roll that can occur.
     fn rolls(&self) -> Vec<Roll> {
         self.starts
             .iter()
-            .flat_map(|(m, _)| {
-                Simplex::new(*m)
+            .flat_map(|s| {
+                Simplex::new(s.m, self.classes.k)
                     .states()
                     .into_iter()
-                    .map(|c| self.classes.roll(&c))
+                    .map(|c| self.roll(s, &c))
             })
             .collect()
     }
 
     /// The value of the POP with `value_of` each final roll's value, and
-    /// the solved trees (one per starting number of dice), with the value's
-    /// denominator exponent.
+    /// the solved trees (one per start), with the value's denominator
+    /// exponent.
     fn solve(&self, value_of: impl Fn(Roll) -> Num) -> (Num, Vec<Evaluated>, u32) {
         let mut value = Num::zero();
         let mut trees = Vec::new();
         let mut exp = 0;
-        for (m, start) in &self.starts {
-            let states = Simplex::new(*m).states();
-            let finals: Vec<Num> = states
-                .iter()
-                .map(|c| value_of(self.classes.roll(c)))
-                .collect();
-            let e = evaluate(&self.classes, *m, &self.node, self.lucky, &finals);
-            for (w, v) in start.iter().zip(&e.value) {
+        for s in &self.starts {
+            let states = Simplex::new(s.m, self.classes.k).states();
+            let finals: Vec<Num> = states.iter().map(|c| value_of(self.roll(s, c))).collect();
+            let e = evaluate(&self.classes, s.m, &self.node, self.lucky, &finals);
+            for (w, v) in s.weights.iter().zip(&e.value) {
                 value.add_assign_ref(&w.mul_ref(v));
             }
             exp = e.exp;
@@ -788,15 +952,16 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
                 let (value, trees, exp) = reroll.solve(value_of);
                 let mut pairs: Vec<(Roll, Num)> = Vec::new();
                 let mut used = [Num::zero(), Num::zero()];
-                for ((m, start), tree) in reroll.starts.iter().zip(trees) {
-                    let states = Simplex::new(*m).states();
-                    let (end, u) = forward_pop(&reroll.classes, *m, &tree, start.clone());
+                for (start, tree) in reroll.starts.iter().zip(trees) {
+                    let states = Simplex::new(start.m, reroll.classes.k).states();
+                    let (end, u) =
+                        forward_pop(&reroll.classes, start.m, &tree, start.weights.clone());
                     for (s, x) in used.iter_mut().zip(u) {
                         s.add_assign_ref(&x);
                     }
                     for (c, w) in states.iter().zip(end) {
                         if !w.is_zero() {
-                            pairs.push((reroll.classes.roll(c), w));
+                            pairs.push((reroll.roll(start, c), w));
                         }
                     }
                 }
@@ -883,51 +1048,117 @@ pub fn aimed_foresight(
     aimed_guess(&arena, &game.policy, guesser)
 }
 
-/// The law of the class states after the roll (Fury included): for each
-/// number of dice `m` (`n`, and `n + fury` when a natural 4 adds dice), the
-/// weights of the states of `m` dice, all over `6^(n + fury)`.
-fn initial_states(classes: &FaceClasses, n: u32, fury: u32) -> Vec<(u32, Vec<Num>)> {
-    let plain = Simplex::new(n);
-    let states = plain.states();
-    let all: Vec<Num> = states
-        .iter()
-        .map(|c| multinomial(n, c).mul_ref(&class_weight(classes, c)))
+/// The law of the class states after the roll (Fury included), split by
+/// what the roll before re-rolls showed of the faces `track` asks for (a
+/// natural 3 for Backfire, a natural 5 for Focus): for each number of dice
+/// `m` (`n`, and `n + fury` when a natural 4 adds dice) and each such
+/// pattern, the weights of the states of `m` dice, all over
+/// `6^(n + fury)`.
+///
+/// Inclusion–exclusion over the marked faces (3, 5 and Fury's 4): the
+/// sequences of a state whose marked faces lie within a set `T` are
+/// counted with the other marked faces taken out of their classes, and a
+/// Möbius inversion gives each exact pattern.
+fn initial_states(classes: &FaceClasses, n: u32, fury: u32, track: Track) -> Vec<Start> {
+    // Marked faces: bit 0 a natural 3, bit 1 a natural 5 (each when
+    // tracked), bit 2 Fury's natural 4 (first roll only).
+    let marked: Vec<(u8, i32)> = [(1u8, 3, track.three), (2, 5, track.five), (4, 4, fury > 0)]
+        .into_iter()
+        .filter(|m| m.2)
+        .map(|m| (m.0, m.1))
         .collect();
-    if fury == 0 {
-        return vec![(n, all)];
-    }
-    // The 4 is one of the faces of class 2 (if it hits) or 3 (if it misses);
-    // a state without any 4 has one face fewer in that class.
-    let four = four_class(classes);
-    let mut without = *classes;
-    without.faces[four] -= 1;
+    let first = patterns(classes, n, &marked);
+    let before = |p: u8| Roll {
+        three: p & 1 != 0,
+        five: p & 2 != 0,
+        ..Roll::default()
+    };
+    let mut out: Vec<Start> = Vec::new();
+    let mut add = |m: u32, p: u8, rank: usize, len: usize, w: Num| {
+        let b = before(p);
+        let i = match out.iter().position(|s| s.m == m && s.before == b) {
+            Some(i) => i,
+            None => {
+                out.push(Start {
+                    m,
+                    before: b,
+                    weights: vec![Num::zero(); len],
+                });
+                out.len() - 1
+            }
+        };
+        out[i].weights[rank].add_assign_ref(&w);
+    };
+    let plain = Simplex::new(n, classes.k);
+    let big = Simplex::new(n + fury, classes.k);
     let scale = Num::pow(6, fury);
-    let mut no_fury = Vec::with_capacity(states.len());
-    let mut fury_states = vec![Num::zero(); Simplex::new(n + fury).len];
-    let big = Simplex::new(n + fury);
-    let extra = outcomes(classes, fury);
-    for (c, w) in states.iter().zip(&all) {
-        let w0 = multinomial(n, c).mul_ref(&class_weight(&without, c));
-        let mut w4 = w.clone();
-        w4.sub_assign_ref(&w0);
-        no_fury.push(w0.mul_ref(&scale));
-        if w4.is_zero() {
+    let extra_marks: Vec<(u8, i32)> = marked.iter().copied().filter(|m| m.0 != 4).collect();
+    let extra = if fury > 0 {
+        patterns(classes, fury, &extra_marks)
+    } else {
+        Vec::new()
+    };
+    for (c, p, w) in first {
+        if p & 4 == 0 {
+            add(n, p, plain.rank(&c), plain.len, w.mul_ref(&scale));
             continue;
         }
-        for (o, wo) in &extra {
-            let s = [c[0] + o[0], c[1] + o[1], c[2] + o[2], c[3] + o[3]];
-            fury_states[big.rank(&s)].add_assign_ref(&w4.mul_ref(wo));
+        for (o, p2, wo) in &extra {
+            let mut s = c;
+            for j in 0..CLASSES {
+                s[j] += o[j];
+            }
+            add(n + fury, (p & 3) | p2, big.rank(&s), big.len, w.mul_ref(wo));
         }
     }
-    vec![(n, no_fury), (n + fury, fury_states)]
+    out.sort_by_key(|s| (s.m, s.before));
+    out
 }
 
-/// The class of a natural 4: 2 if it hits, 3 if it misses.
-fn four_class(classes: &FaceClasses) -> usize {
-    // Classes 2 and 3 split the faces 2..=5 at the threshold: the hitting
-    // ones are the top `faces[2]` of them.
-    let lowest_hitting = 6 - classes.faces[2];
-    if 4 >= lowest_hitting { 2 } else { 3 }
+/// For each state of `n` dice and each exact pattern of the `marked` faces
+/// present (`(bit, face)`), its number of face sequences (zero weights
+/// left out).
+fn patterns(classes: &FaceClasses, n: u32, marked: &[(u8, i32)]) -> Vec<(State, u8, Num)> {
+    let all: u8 = marked.iter().map(|m| m.0).fold(0, |a, b| a | b);
+    // The subsets of the marks, as bit sets.
+    let subsets: Vec<u8> = (0..=all).filter(|t| t & !all == 0).collect();
+    let mut out = Vec::new();
+    for c in Simplex::new(n, classes.k).states() {
+        let multi = multinomial(n, &c);
+        // zeta[T]: sequences whose marked faces all lie in T.
+        let mut zeta: Vec<(u8, Num)> = subsets
+            .iter()
+            .map(|&t| {
+                let mut faces = classes.faces;
+                for &(bit, face) in marked {
+                    if t & bit == 0 {
+                        faces[classes.class_of(face)] -= 1;
+                    }
+                }
+                (t, multi.mul_ref(&class_weight(&faces, &c)))
+            })
+            .collect();
+        // Möbius: exactly the marks of T present.
+        for &(bit, _) in marked {
+            for i in 0..zeta.len() {
+                let t = zeta[i].0;
+                if t & bit != 0 {
+                    let j = subsets
+                        .iter()
+                        .position(|&u| u == t & !bit)
+                        .expect("a subset");
+                    let lower = zeta[j].1.clone();
+                    zeta[i].1.sub_assign_ref(&lower);
+                }
+            }
+        }
+        for (t, w) in zeta {
+            if !w.is_zero() {
+                out.push((c, t, w));
+            }
+        }
+    }
+    out
 }
 
 /// The choices made at the declare step of a scenario.
@@ -1064,6 +1295,10 @@ impl Game {
     /// Every set of Retaliate abilities the defending unit `d` may activate
     /// with at most `left` Force, each with its X (cheapest first: none).
     fn retaliate_sets(&self, d: usize, left: Option<u32>) -> Vec<Vec<(usize, u32)>> {
+        if self.units[ATTACKER].from_another_arena {
+            // Retaliate doesn't work with attacks from another arena.
+            return vec![Vec::new()];
+        }
         let rs = &self.units[d].keywords.retaliates;
         let mut sets: Vec<(Vec<(usize, u32)>, u32)> = vec![(Vec::new(), 0)];
         for (i, r) in rs.iter().enumerate() {
@@ -1231,26 +1466,6 @@ impl Game {
                 )));
             }
         }
-        for d in self.defenders() {
-            let (a, dk) = (&self.units[ATTACKER].keywords, &self.units[d].keywords);
-            let lucky = a.lucky > 0 || dk.lucky > 0;
-            for (on, what) in [
-                (dk.riposte > 0, "Riposte"),
-                (a.backfire > 0, "Backfire"),
-                (a.focus > 0, "Focus"),
-            ] {
-                if on && lucky {
-                    return Err(Error::input(format!(
-                        "{what} with Lucky (faces before and after re-rolls) is not modelled: drop the Lucky or the {what}"
-                    )));
-                }
-            }
-            if a.cunning && dk.lucky > 0 {
-                return Err(Error::input(
-                    "Cunning against a defender with Lucky (re-rolls of dice it can't see) is not modelled",
-                ));
-            }
-        }
         let mut options = 0usize;
         for d in self.defenders() {
             let a = self.boost_sets(ATTACKER, self.force[0]).len();
@@ -1291,7 +1506,12 @@ impl Game {
                 if amount == 0 {
                     continue;
                 }
-                let targets = std::iter::once(None).chain((0..arena.units.len()).map(Some));
+                // Only at a unit of its own arena (an attacker from another
+                // arena is not).
+                let apart = |u: usize| arena.units[u].from_another_arena;
+                let same = |t: usize| apart(t) == apart(arena.defending);
+                let targets = std::iter::once(None)
+                    .chain((0..arena.units.len()).filter(|&t| same(t)).map(Some));
                 for t in targets {
                     deflects.push((Some((amount, t)), cost));
                 }

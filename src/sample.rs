@@ -255,7 +255,12 @@ impl Model {
             let mut order: Vec<usize> = (0..faces.len())
                 .filter(|&i| rank(faces[i]).is_some())
                 .collect();
-            order.sort_by_key(|&i| rank(faces[i]));
+            // Among equal ranks: the attacker's lowest faces first, the
+            // defender's highest first.
+            order.sort_by_key(|&i| {
+                let f = faces[i];
+                (rank(f), if attacker_side { f } else { -f })
+            });
             order.truncate(x as usize);
             let mut rerolled_four = false;
             for i in order {

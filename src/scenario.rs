@@ -412,6 +412,7 @@ pub fn unit_from_texts(
         health,
         counters,
         keywords: Keywords::from_abilities(&abilities),
+        from_another_arena: false,
     };
     unit.validate()?;
     Ok((unit, ignored))

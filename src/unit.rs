@@ -418,6 +418,10 @@ pub struct Unit {
     pub counters: u32,
     /// Its combat keywords.
     pub keywords: Keywords,
+    /// It attacks from another arena (Bombard, Ion Cannon, Barrage): the
+    /// defender can't Retaliate against it, and no Deflect can send damage
+    /// to it (a Deflect reaches only units of the deflector's arena).
+    pub from_another_arena: bool,
 }
 
 impl Unit {
@@ -429,6 +433,7 @@ impl Unit {
             health: None,
             counters: 0,
             keywords: Keywords::default(),
+            from_another_arena: false,
         }
     }
 

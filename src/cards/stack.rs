@@ -416,8 +416,10 @@ fn admits(item: &str, c: &Card, same: &SameUnits) -> bool {
 
 /// Checks the stack rules: at most 4 cards; each unique version once;
 /// versions of one unit (or names of the same unit) stack; other cards only
-/// when the top card's Stack admits them (each listed unique unit once); a
-/// card admitted by another card's Stack never on top.
+/// when the top card's Stack admits them (each listed unique unit once).
+/// Only the top card's text is active, so only its Stack list decides: a
+/// card beneath that lists the top card changes nothing (two cards that
+/// list each other stack in either order).
 pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
     let names = || {
         cards
@@ -449,18 +451,6 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
                     c.name
                 )));
             }
-        }
-    }
-    for below in &cards[1..] {
-        if below.stack_list().iter().any(|l| admits(l, top, same))
-            && !same.same(top.base_name(), below.base_name())
-        {
-            return Err(Error::input(format!(
-                "stack {}: {} is listed by {}'s Stack and can't be on top (rule: Stack)",
-                names(),
-                top.name,
-                below.name
-            )));
         }
     }
     let mut listed_units: Vec<&str> = Vec::new();
@@ -1348,9 +1338,11 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
             text: effects_text(&b.to_me) + &effects_text(&b.to_other),
         });
     }
+    let mut from_another_arena = false;
     if let Fielded::Card(p) = side.unit
         && !p.top().arenas.contains(&side.arena)
     {
+        from_another_arena = true;
         // Another arena: a defender can't be attacked there; an attacker
         // may attack there with Bombard (Ground), Ion Cannon (Space) or
         // Barrage (Character): X power instead of its printed power, with
@@ -1389,6 +1381,7 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
         health: health.map(|h| h.min(u32::MAX as i64) as u32),
         counters: (side.counters as i64 + extra_counters).clamp(0, u32::MAX as i64) as u32,
         keywords,
+        from_another_arena,
     })
 }
 

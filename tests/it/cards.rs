@@ -467,6 +467,37 @@ fn stacks_take_criteria_and_names_of_the_same_unit() {
     assert!(db2.piece("Darth Vader (Y) + Deena Shan (A)").is_ok());
 }
 
+/// RULES.md (issue 18): only the top card's Stack list decides what may
+/// sit beneath it. Bol Chatak (A) ("Stack: Olee Starstone") and Olee
+/// Starstone (A) ("Stack: Bol Chatak and Jocasta Nu") stack in either
+/// order; a card that lists the top card, but is not listed by it, does not.
+#[test]
+fn only_the_top_cards_stack_list_decides() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tSubtype\tPower\tHealth\tText\n",
+        "Bol Chatak (A)\tCharacter\tZabrak Jedi Master\t5\t3\tStack: Olee Starstone. | Pay 2 Force -> Evade 2\n",
+        "Olee Starstone (A)\tCharacter\tJedi Padawan\t4\t3\tStack: Bol Chatak and Jocasta Nu | Accuracy 1\n",
+        "Jocasta Nu (A)\tCharacter\tJedi Master\t3\t3\t\n",
+        "Tera Sinube (A)\tCharacter\tJedi Master\t3\t3\tStack: Olee Starstone\n",
+    ))
+    .unwrap();
+    let a = db.piece("Bol Chatak (A) + Olee Starstone (A)").unwrap();
+    let b = db.piece("Olee Starstone (A) + Bol Chatak (A)").unwrap();
+    // The top card's text and stats, +1 power and +1 health per card beneath.
+    assert_eq!((a.power().unwrap(), a.health().unwrap()), (6, 4));
+    assert_eq!((b.power().unwrap(), b.health().unwrap()), (5, 4));
+    assert!(db.piece("Olee Starstone (A) + Jocasta Nu (A)").is_ok());
+    // Jocasta is listed by Olee, not Olee by Jocasta: Jocasta can't be on top.
+    let e = db
+        .piece("Jocasta Nu (A) + Olee Starstone (A)")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("different unique units"), "{e}");
+    // Tera lists Olee; Olee's list doesn't name Tera: only Tera on top.
+    assert!(db.piece("Tera Sinube (A) + Olee Starstone (A)").is_ok());
+    assert!(db.piece("Olee Starstone (A) + Tera Sinube (A)").is_err());
+}
+
 #[test]
 fn messy_input_never_panics() {
     for text in [

@@ -821,11 +821,19 @@ fn heavy_tables_and_plans_are_refused() {
 
 #[test]
 fn glossary_refusals_are_clear() {
-    fails(
-        &["attack", "--power", "2", "--riposte", "1", "--lucky", "1"],
-        "Riposte with Lucky",
-    );
-    fails(
+    // Riposte, Backfire, Focus and Cunning with Lucky are modelled (issue
+    // 18): solved, every law summing to 1.
+    for args in [
+        &[
+            "attack",
+            "--power",
+            "2",
+            "--riposte",
+            "1",
+            "--lucky",
+            "1",
+            "--json",
+        ][..],
         &[
             "attack",
             "--power",
@@ -834,9 +842,12 @@ fn glossary_refusals_are_clear() {
             "1",
             "--defender-lucky",
             "1",
+            "--json",
         ],
-        "Backfire with Lucky",
-    );
+    ] {
+        let v = json(args);
+        assert!(v["defender_damage"]["pmf"].is_object(), "{args:?}");
+    }
     let plan = write_tmp(
         "persuade.json",
         r#"{"defender": {"name": "D", "health": 3, "keywords": ["Persuade 1"]}, "attackers": [{"name": "A", "power": 2}]}"#,

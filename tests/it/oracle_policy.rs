@@ -499,6 +499,7 @@ fn random_glossary_scenarios() {
         "Deflect 1",
         "Evade 1",
         "Precision",
+        "Overkill",
     ];
     let def_pool: &[&str] = &[
         "Riposte 1",
@@ -544,6 +545,9 @@ fn random_glossary_scenarios() {
         if pick(5) == 0 {
             d.keywords.adapt = vec!["Evade 1".into(), "Retaliate 1".into()];
         }
+        // An attack from another arena (Bombard and its kin): no Retaliate,
+        // no Deflect back at the attacker.
+        a.from_another_arena = pick(4) == 0;
         let mut units = vec![a, d];
         let mut sides = duel();
         if pick(2) == 0 {
@@ -578,5 +582,231 @@ fn random_glossary_scenarios() {
         );
         cases += 1;
     }
-    assert!(cases >= 300, "{cases}");
+    assert!(cases >= 250, "{cases}");
+}
+
+/// Backfire (a natural 3 before re-rolls), Riposte (a natural 2 in the
+/// final roll), Focus (a natural 5 before re-rolls) and Cunning (prevention
+/// committed before the roll) with Lucky on either side or both: the value
+/// of every objective, in every Lucky order, equals the brute force over
+/// every face, every re-roll and every choice.
+#[test]
+fn faces_before_and_after_rerolls_with_lucky() {
+    use swtcg_odds::keywords::parse;
+    use swtcg_odds::sample::Rng;
+    let mut rng = Rng::new(18);
+    let mut pick = |n: u64| (rng.next_u64() % n) as usize;
+    let att_pool: &[&str] = &[
+        "Backfire 1",
+        "Backfire 2",
+        "Cunning",
+        "Focus 1",
+        "Critical Hit 1",
+        "Fury 1",
+        "Accuracy 2",
+    ];
+    let def_pool: &[&str] = &[
+        "Riposte 1",
+        "Riposte 2",
+        "Deflect 1",
+        "Pay 1 Force -> Evade 1",
+        "Parry 1",
+        "Armor",
+        "Evade 1",
+    ];
+    let mut cases = 0;
+    let mut kinds = [0usize; 4];
+    for case in 0..400 {
+        let mut a = unit("a", 1 + pick(2) as u32, Some(2 + pick(3) as u32), 0, &[]);
+        let mut d = unit("d", 1, Some(1 + pick(3) as u32), 0, &[]);
+        for _ in 0..1 + pick(2) {
+            a.keywords
+                .add(&[parse(att_pool[pick(att_pool.len() as u64)]).unwrap()]);
+        }
+        for _ in 0..1 + pick(2) {
+            d.keywords
+                .add(&[parse(def_pool[pick(def_pool.len() as u64)]).unwrap()]);
+        }
+        match pick(3) {
+            0 => a.keywords.lucky = 1,
+            1 => d.keywords.lucky = 1,
+            _ => {
+                a.keywords.lucky = 1;
+                d.keywords.lucky = 1;
+            }
+        }
+        let k = &a.keywords;
+        let dk = &d.keywords;
+        let glossary = [k.backfire > 0, dk.riposte > 0, k.focus > 0, k.cunning];
+        if !glossary.iter().any(|&g| g) {
+            continue;
+        }
+        let dice = a.dice() + k.fury + k.backfire;
+        if dice > 4 {
+            continue;
+        }
+        for (n, g) in kinds.iter_mut().zip(glossary) {
+            *n += g as usize;
+        }
+        let force = [None, [None, Some(0), Some(1)][pick(3)]];
+        check_with(
+            vec![a, d],
+            duel(),
+            &[OBJECTIVES[case % 3]],
+            &[LuckyPolicy::Optimal, LuckyPolicy::Simple],
+            &ORDERS,
+            force,
+        );
+        cases += 1;
+    }
+    assert!(cases >= 150, "{cases}");
+    assert!(kinds.iter().all(|&n| n >= 20), "{kinds:?}");
+}
+
+/// With Lucky, the roll law carries what the rules read before and after
+/// the re-rolls: the joint law of (hits, a natural 2 in the final roll, a
+/// natural 3 and a natural 5 before re-rolls) under simple Lucky equals the
+/// brute force over every face sequence and every re-roll.
+#[test]
+fn the_roll_law_keeps_faces_before_and_after_rerolls() {
+    use std::collections::HashMap;
+    for (power, fury, la, ld, acc) in iproduct!(1..=3u32, 0..=1u32, 0..=2u32, 0..=1u32, [0, 2]) {
+        if la + ld == 0 || power + fury > 4 {
+            continue;
+        }
+        let mut a = unit("a", power, None, 0, &["Backfire 1", "Focus 1"]);
+        a.keywords.fury = fury;
+        a.keywords.lucky = la;
+        a.keywords.accuracy = acc;
+        let mut d = unit("d", 1, None, 0, &["Riposte 1"]);
+        d.keywords.lucky = ld;
+        for lucky_order in [LuckyOrder::AttackerFirst, LuckyOrder::DefenderFirst] {
+            let game = Game {
+                units: vec![a.clone(), d.clone()],
+                sides: duel(),
+                policy: Policy {
+                    objective: Objective::Damage,
+                    lucky: LuckyPolicy::Simple,
+                    lucky_order,
+                },
+                force: [None, None],
+            };
+            let got = solve(&game).unwrap();
+            let brute = Brute::new(
+                vec![a.clone(), d.clone()],
+                vec![Who::Att, Who::Def],
+                Obj::Damage,
+                LuckyPlay::Simple,
+                order(lucky_order),
+            )
+            .simple_flags();
+            let mut mine: HashMap<(u32, bool, bool, bool), BigRational> = HashMap::new();
+            for (r, _) in got.solution.final_roll.entries() {
+                let key = (r.hits, r.two, r.three, r.five);
+                let p = got.solution.final_roll.prob(|x| x == r);
+                *mine
+                    .entry(key)
+                    .or_insert_with(|| BigRational::from_integer(0.into())) += p;
+            }
+            for (k, p) in &brute {
+                let m = mine
+                    .get(k)
+                    .cloned()
+                    .unwrap_or_else(|| BigRational::from_integer(0.into()));
+                assert_eq!(
+                    m,
+                    big(*p),
+                    "{k:?} power {power} fury {fury} lucky {la}/{ld} {lucky_order:?}"
+                );
+            }
+            let total: BigRational = mine.values().cloned().sum();
+            assert_eq!(total, BigRational::from_integer(1.into()));
+        }
+    }
+}
+
+/// RULES.md, issue 18: an attack from another arena can't be Retaliated,
+/// and Deflect sends damage only within the deflector's arena (so none of
+/// it reaches the attacker); Avenge triggers once for each other unit of
+/// its side that damage from the attacker discards, an Overkill target too.
+/// Checked against the brute force, with hand-made cases that pin each.
+#[test]
+fn another_arena_and_avenge_for_each_unit_discarded() {
+    use swtcg_odds::policy::Policy;
+    // A Retaliating, Deflecting defender: with the attacker in the same
+    // arena, damage comes back; from another arena, none does.
+    let a = unit("a", 3, Some(5), 0, &[]);
+    let d = unit("d", 1, Some(5), 0, &["Retaliate 2", "Deflect 1"]);
+    let solve_back = |a: &Unit| {
+        let game = Game::new(vec![a.clone(), d.clone()], duel(), Policy::default());
+        let out = solve(&game).unwrap();
+        out.solution.tallies.prob(|t| t.damage[0] > 0)
+    };
+    assert!(solve_back(&a) > BigRational::from_integer(0.into()));
+    let mut far = a.clone();
+    far.from_another_arena = true;
+    assert_eq!(solve_back(&far), BigRational::from_integer(0.into()));
+    for objective in OBJECTIVES {
+        check(
+            vec![far.clone(), d.clone()],
+            duel(),
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+        );
+    }
+    // Avenge: an Overkill attacker discards the defender and moves hits to
+    // a second unit; a third unit with Avenge triggers once per discard.
+    let a = unit("a", 4, Some(20), 0, &["Overkill", "Accuracy 3"]);
+    let d = unit("d", 1, Some(1), 0, &[]);
+    let o = unit("o", 1, Some(1), 0, &[]);
+    let t = unit("t", 1, Some(3), 0, &["Avenge 1"]);
+    let sides = vec![
+        Side::Attacking,
+        Side::Defending,
+        Side::Defending,
+        Side::Defending,
+    ];
+    let game = Game::new(
+        vec![a.clone(), d.clone(), o.clone(), t.clone()],
+        sides.clone(),
+        Policy {
+            objective: Objective::Net,
+            ..Policy::default()
+        },
+    );
+    let out = solve(&game).unwrap();
+    // Every die hits (Accuracy 3): d takes 1, the Overkill packet may take
+    // 1 to o (discarding it) or 2 to t, or stay. Under Net the attacker
+    // weighs two Avenge dice against the discard.
+    let both = out.solution.tallies.prob(|t| t.felled & 0b110 == 0b110);
+    let one = out.solution.tallies.prob(|t| t.felled & 0b110 == 0b010);
+    assert_eq!(
+        both.clone() + one.clone(),
+        BigRational::from_integer(1.into()),
+        "the defender is always discarded"
+    );
+    for objective in OBJECTIVES {
+        check(
+            vec![a.clone(), d.clone(), o.clone(), t.clone()],
+            sides.clone(),
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+        );
+    }
+    // Damage deflected by another unit does not trigger Avenge (its source
+    // is the deflecting unit): brute-forced with a deflecting third unit.
+    let a = unit("a", 2, Some(6), 0, &["Deflect 1"]);
+    let d = unit("d", 1, Some(2), 0, &["Deflect 1", "Avenge 1"]);
+    let o = unit("o", 1, Some(1), 0, &["Avenge 1"]);
+    for objective in OBJECTIVES {
+        check(
+            vec![a.clone(), d.clone(), o.clone()],
+            vec![Side::Attacking, Side::Defending, Side::Defending],
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+        );
+    }
 }

@@ -244,3 +244,54 @@ fn shared_matchups_equal_cards_attack() {
         }
     }
 }
+
+/// RULES.md (issue 18): an attack from another arena (Bombard, Ion Cannon,
+/// Barrage) can't be Retaliated and no Deflect reaches the attacker: on the
+/// shared pool, no such row shows damage back unless the attacker hurts
+/// itself (Backfire, Overload) or the defender has Riposte or Avenge.
+#[test]
+#[ignore = "needs ../shared; run by .ci/run"]
+fn bombard_rows_take_no_damage_back() {
+    use swtcg_odds::matchups::{Options, stream};
+    let db = lackey();
+    let cards: Vec<_> = db.units().collect();
+    let mut rows = Vec::new();
+    stream(&cards, &cards, &Options::default(), |r| {
+        let a = db.card(&r.attacker).unwrap();
+        if !a.arenas.contains(&r.arena) {
+            rows.push(r);
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert!(rows.len() > 1000, "{} rows from another arena", rows.len());
+    let mut back = 0;
+    for r in &rows {
+        let zero =
+            r.damage_back.as_ref().unwrap().0 == num_rational::BigRational::from_integer(0.into());
+        if zero {
+            continue;
+        }
+        let (a, d) = (
+            one(db.card(&r.attacker).unwrap()),
+            one(db.card(&r.defender).unwrap()),
+        );
+        let s = duel(
+            &a,
+            &d,
+            &Switches::default(),
+            Some(r.arena),
+            &Policy::default(),
+        )
+        .unwrap();
+        let (ua, ud) = (&s.game.units[0], &s.game.units[1]);
+        assert!(ua.from_another_arena, "{r:?}");
+        let own = ua.keywords.backfire > 0
+            || !ua.keywords.boosts.is_empty()
+            || !ua.keywords.self_damage.is_empty();
+        let reaches = ud.keywords.riposte > 0 || ud.keywords.avenge > 0;
+        assert!(own || reaches, "damage back from another arena: {r:?}");
+        back += 1;
+    }
+    assert!(back < rows.len() / 100, "{back} of {}", rows.len());
+}

@@ -100,6 +100,9 @@ struct St {
     /// The final roll showed a natural 2; the roll a natural 3.
     two: bool,
     three: bool,
+    /// Units the attack's POP discarded with damage from the attacker
+    /// (Avenge).
+    felled: Vec<bool>,
 }
 
 /// When an end-of-attack damage happens.
@@ -110,9 +113,14 @@ enum Cond {
     Two,
     /// A natural 3 in the roll.
     Three,
-    /// The defending unit discarded.
-    DefGone,
+    /// Unit `.0` discarded by damage from the attacking unit in the
+    /// attack's POP.
+    Felled(usize),
 }
+
+/// Values of the re-roll POP by (faces, what the roll before re-rolls
+/// showed, turn).
+type LuckyMemo = HashMap<(Vec<i32>, (bool, bool), Turn), Q>;
 
 /// One damage done when the attack ends: (from, to, amount, dice?, when).
 type EndDmg = (usize, usize, u32, bool, Cond);
@@ -251,7 +259,13 @@ impl Brute {
                     att_sets.into_iter().map(|(aset, aadapt)| {
                         let mut vals = vec![];
                         let dk = &self.units[d].keywords;
-                        for rset in subsets(&dk.retaliates) {
+                        // Retaliate doesn't work with attacks from another arena.
+                        let retaliates = if self.units[0].from_another_arena {
+                            vec![]
+                        } else {
+                            dk.retaliates.clone()
+                        };
+                        for rset in subsets(&retaliates) {
                             // X for each X Retaliate in the set.
                             let mut choices: Vec<(Vec<(usize, u32)>, u32)> = vec![(vec![], 0)];
                             for &r in &rset {
@@ -383,9 +397,16 @@ impl Brute {
         if units[d].keywords.riposte > 0 {
             ends.push((d, 0, units[d].keywords.riposte, false, Cond::Two));
         }
+        // Avenge: once for each other unit of its side that damage from the
+        // attacking unit discards.
         for (i, u) in units.iter().enumerate() {
-            if i != d && self.sides[i] == self.sides[d] && u.keywords.avenge > 0 {
-                ends.push((i, 0, u.keywords.avenge, true, Cond::DefGone));
+            if self.sides[i] != self.sides[d] || u.keywords.avenge == 0 {
+                continue;
+            }
+            for j in 0..units.len() {
+                if j != i && self.sides[j] == self.sides[d] {
+                    ends.push((i, 0, u.keywords.avenge, true, Cond::Felled(j)));
+                }
             }
         }
         if units[0].keywords.backfire > 0 {
@@ -423,7 +444,8 @@ impl Brute {
                 if dk.deflect + extra == 0 {
                     continue;
                 }
-                for t in std::iter::once(None).chain((0..decl.units.len()).map(Some)) {
+                let targets = (0..decl.units.len()).filter(|&t| decl.same_arena(d, t));
+                for t in std::iter::once(None).chain(targets.map(Some)) {
                     commitments.push((Some((dk.deflect + extra, t)), cost));
                 }
             }
@@ -441,6 +463,31 @@ impl Brute {
             }
         }
         best(Who::Def, vals.into_iter())
+    }
+
+    /// The joint law of (final hits, a natural 2 in the final roll, a
+    /// natural 3 before re-rolls, a natural 5 before re-rolls) under simple
+    /// Lucky with only the declared defender.
+    pub fn simple_flags(&self) -> HashMap<(u32, bool, bool, bool), Q> {
+        let d = Decl {
+            b: self,
+            units: self.units.clone(),
+            def: 1,
+            ends: vec![],
+            force: self.force,
+            start: vec![0; self.units.len()],
+            committed: None,
+            committed_cost: 0,
+        };
+        let mut out: HashMap<(u32, bool, bool, bool), Q> = HashMap::new();
+        for (faces, p) in d.rolls() {
+            let (three, five) = (faces.contains(&3), faces.contains(&5));
+            for (f2, p2) in d.simple_lucky_law(&faces) {
+                *out.entry((d.hits(&f2), f2.contains(&2), three, five))
+                    .or_insert(q(0)) += p * p2;
+            }
+        }
+        out
     }
 
     /// The law of the final hits under simple Lucky with only the declared
@@ -499,6 +546,7 @@ impl Decl<'_> {
             force: [0, self.committed_cost],
             two: false,
             three: false,
+            felled: vec![false; self.units.len()],
         }
     }
 
@@ -577,7 +625,12 @@ impl Decl<'_> {
         let mut total = q(0);
         let first = self.first_turn();
         for (faces, p) in self.rolls() {
-            total += p * self.lucky(&faces, first, &mut memo, &mut strikes);
+            // What the roll before re-rolls showed (Backfire's 3, Focus's
+            // 5): re-rolls can't change it.
+            // (Only Backfire's 3 is read by the value; the memo is keyed
+            // by it only when it matters.)
+            let three = self.attacker().keywords.backfire > 0 && faces.contains(&3);
+            total += p * self.lucky(&faces, (three, false), first, &mut memo, &mut strikes);
         }
         total
     }
@@ -677,7 +730,13 @@ impl Decl<'_> {
             }
         };
         idx.retain(|&i| rank(faces[i]).is_some());
-        idx.sort_by_key(|&i| rank(faces[i]));
+        // Among equal ranks: the attacker's lowest faces first, the
+        // defender's highest first (only a tracked natural 2 tells them
+        // apart).
+        idx.sort_by_key(|&i| {
+            let f = faces[i];
+            (rank(f), if who == Who::Att { f } else { -f })
+        });
         idx.truncate(x as usize);
         idx
     }
@@ -706,11 +765,12 @@ impl Decl<'_> {
     fn lucky(
         &self,
         faces: &[i32],
+        before: (bool, bool),
         t: Turn,
-        memo: &mut HashMap<(Vec<i32>, Turn), Q>,
+        memo: &mut LuckyMemo,
         strikes: &mut HashMap<(u32, bool, bool, bool, bool), Q>,
     ) -> Q {
-        if let Some(v) = memo.get(&(faces.to_vec(), t)) {
+        if let Some(v) = memo.get(&(faces.to_vec(), before, t)) {
             return *v;
         }
         let x = self.x(t.who);
@@ -719,8 +779,8 @@ impl Decl<'_> {
                     n: Option<Turn>,
                     memo: &mut HashMap<_, _>,
                     strikes: &mut HashMap<_, _>| match n {
-            Some(n) => self.lucky(f, n, memo, strikes),
-            None => self.final_value(f, strikes),
+            Some(n) => self.lucky(f, before, n, memo, strikes),
+            None => self.final_value(f, before.0, strikes),
         };
         let v = if x == 0 || t.used[side(t.who)] {
             cont(faces, pass, memo, strikes)
@@ -748,13 +808,16 @@ impl Decl<'_> {
                 _ => best(t.who, std::iter::once(pass_value).chain(vals)),
             }
         };
-        memo.insert((faces.to_vec(), t), v);
+        memo.insert((faces.to_vec(), before, t), v);
         v
     }
 
+    /// The damage steps from the final faces; `three`: the roll before
+    /// re-rolls showed a natural 3.
     fn final_value(
         &self,
         faces: &[i32],
+        three: bool,
         strikes: &mut HashMap<(u32, bool, bool, bool, bool), Q>,
     ) -> Q {
         let key = (
@@ -762,7 +825,7 @@ impl Decl<'_> {
             faces.contains(&1),
             faces.contains(&6),
             faces.contains(&2),
-            faces.contains(&3),
+            three,
         );
         if let Some(v) = strikes.get(&key) {
             return *v;
@@ -840,15 +903,37 @@ impl Decl<'_> {
     /// A POP: `stack` pending (last = next), depth first; then placement
     /// and what follows POP `phase` (0: the attack's; k: ending k - 1's).
     fn pop(&self, st: &St, stack: Vec<P>, one: bool, phase: usize) -> Q {
-        self.pop_acc(st, stack, vec![0; self.units.len()], one, phase)
+        // landed[i]: damage landed on unit i; landed[n + i]: whether some
+        // of it came from the attacking unit.
+        self.pop_acc(st, stack, vec![0; 2 * self.units.len()], one, phase)
+    }
+
+    /// Lands `x` of packet `p`'s damage.
+    fn land(&self, l: &mut [u32], p: &P, x: u32) {
+        l[p.to] += x;
+        if p.from == 0 && x > 0 {
+            l[self.units.len() + p.to] = 1;
+        }
+    }
+
+    /// Whether units `i` and `j` are in the same arena (only an attacker
+    /// from another arena is not in the defenders').
+    fn same_arena(&self, i: usize, j: usize) -> bool {
+        let apart = |u: usize| u == 0 && self.units[0].from_another_arena;
+        i == j || apart(i) == apart(j)
     }
 
     fn pop_acc(&self, st: &St, mut stack: Vec<P>, landed: Vec<u32>, one: bool, phase: usize) -> Q {
+        let n = self.units.len();
         let Some(p) = stack.pop() else {
             let mut placed = st.clone();
-            for (i, &l) in landed.iter().enumerate() {
+            for i in 0..n {
+                let l = landed[i];
                 if l > 0 && !self.gone(st, i) {
                     placed.dmg[i] += l;
+                    if phase == 0 && landed[n + i] > 0 && self.gone(&placed, i) {
+                        placed.felled[i] = true;
+                    }
                 }
             }
             return if phase == 0 {
@@ -864,7 +949,7 @@ impl Decl<'_> {
         if p.amount == 0 || unpreventable || self.gone(st, p.to) {
             let mut l = landed;
             let double = p.kind == PKind::Attack && self.units[0].keywords.double_damage;
-            l[p.to] += if double { 2 * p.amount } else { p.amount };
+            self.land(&mut l, &p, if double { 2 * p.amount } else { p.amount });
             return self.pop_acc(st, stack, l, one, phase);
         }
         if src.keywords.harmless {
@@ -937,7 +1022,7 @@ impl Decl<'_> {
             }
             let through = rest - rest.min(tk.evade + evade + protect);
             let mut l = landed;
-            l[p.to] += doubled(through);
+            self.land(&mut l, &p, doubled(through));
             return self.pop_acc(&st2, stack2, l, one, phase);
         }
         // (amount deflected, target, cost)
@@ -951,7 +1036,8 @@ impl Decl<'_> {
                 }
                 deflects.push(Some((d, None, cost)));
                 for t in 0..self.units.len() {
-                    if !self.gone(st, t) {
+                    // Only to a unit in the deflector's own arena.
+                    if !self.gone(st, t) && self.same_arena(p.to, t) {
                         deflects.push(Some((d, Some(t), cost)));
                     }
                 }
@@ -982,7 +1068,7 @@ impl Decl<'_> {
                 st3.force[side(owner)] += dcost + ecost;
                 let through = rest - rest.min(tk.evade + extra + protect);
                 let mut l = landed.clone();
-                l[p.to] += doubled(through);
+                self.land(&mut l, &p, doubled(through));
                 vals.push(self.pop_acc(&st3, stack2.clone(), l, one, phase));
             }
         }
@@ -1015,7 +1101,7 @@ impl Decl<'_> {
             Cond::Always => true,
             Cond::Two => st.two && !self.gone(st, from),
             Cond::Three => st.three,
-            Cond::DefGone => self.gone(st, self.def),
+            Cond::Felled(j) => st.felled[j],
         };
         if !happens || n == 0 || self.gone(st, to) {
             return self.end(st, k + 1);
