@@ -652,7 +652,10 @@ fn attack_cmd(cmd: &AttackCmd) -> Result<String> {
     }
     cmd.plot.write(&title, &series)?;
     Ok(if cmd.json {
-        to_json_text(&AttackReport::of(&out))
+        to_json_text(&AttackReport::of(
+            &out,
+            [a.keywords.stun > 0, d.keywords.stun > 0],
+        ))
     } else {
         attack_text(&out, [a.keywords.stun > 0, d.keywords.stun > 0])
     })

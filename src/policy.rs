@@ -96,6 +96,26 @@ impl LuckyOrder {
     }
 }
 
+/// The most Force a side pays for one cost of X when it has no Force budget
+/// (no `--force-attacker` / `--force-defender`, no `"force"` in a file): X
+/// is chosen by its owner, as it serves, from 1 to this. Four is a turn's
+/// usual Force; a budget given overrides it.
+pub const DEFAULT_X_FORCE: u32 = 4;
+
+/// Whether any unit of `units` on a side without a Force budget has a cost
+/// of X (it is then priced by [`DEFAULT_X_FORCE`]).
+pub fn x_default_applies(units: &[Unit], sides: &[Side], force: [Option<u32>; 2]) -> bool {
+    units.iter().zip(sides).any(|(u, s)| {
+        let k = &u.keywords;
+        force[side_index(*s)].is_none()
+            && k.paid_evades
+                .iter()
+                .chain(&k.paid_deflects)
+                .chain(&k.retaliates)
+                .any(|p| p.x)
+    })
+}
+
 /// The policy of a scenario (in files: `{"objective": ..., "lucky": ...,
 /// "lucky_order": ...}`, each optional).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -1305,7 +1325,7 @@ impl Game {
             let mut next = sets.clone();
             for (set, cost) in &sets {
                 let xs: Vec<u32> = if r.x {
-                    let most = left.map_or(0, |l| l.saturating_sub(*cost));
+                    let most = left.map_or(DEFAULT_X_FORCE, |l| l.saturating_sub(*cost));
                     (1..=most).collect()
                 } else {
                     vec![r.amount]
@@ -1420,29 +1440,11 @@ impl Game {
         }
     }
 
-    /// Refuses what the solver can't weigh: a unit out of bounds, a cost of
-    /// X without a budget for its side, too many declare options.
+    /// Refuses what the solver can't weigh: a unit out of bounds, too many
+    /// declare options.
     fn check(&self) -> Result<()> {
-        for (u, side) in self.units.iter().zip(&self.sides) {
+        for u in &self.units {
             u.validate()?;
-            let k = &u.keywords;
-            let x = k
-                .paid_evades
-                .iter()
-                .chain(&k.paid_deflects)
-                .chain(&k.retaliates)
-                .any(|p| p.x);
-            if x && self.force[side_index(*side)].is_none() {
-                return Err(Error::input(format!(
-                    "{}: a cost of X Force needs a Force budget for its side (--force-{} N, or \"force\" in a scenario file)",
-                    u.name,
-                    if *side == Side::Attacking {
-                        "attacker"
-                    } else {
-                        "defender"
-                    }
-                )));
-            }
         }
         for (i, u) in self.units.iter().enumerate() {
             for t in &u.keywords.adapt {

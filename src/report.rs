@@ -38,7 +38,8 @@ impl DistReport {
 /// The result of one attack (`attack --json`, and the first keys of every
 /// command that reports an attack): the hits, the damage to the defender
 /// and to the attacker, P(discarded) where health is known, and P(each
-/// side's Stun lands).
+/// side's Stun lands) for a side with Stun (figures for keywords nobody
+/// has are left out).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AttackReport {
     /// Hits of the final roll.
@@ -53,31 +54,37 @@ pub struct AttackReport {
     /// P(the attacker is discarded), when its health is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attacker_discarded: Option<Fraction>,
-    /// P(the attacker placed counters: its Stun lands).
-    pub attacker_stun_lands: Fraction,
-    /// P(the defender placed counters: its Stun lands).
-    pub defender_stun_lands: Fraction,
+    /// P(the attacker placed counters: its Stun lands), when it has Stun.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attacker_stun_lands: Option<Fraction>,
+    /// P(the defender placed counters: its Stun lands), when it has Stun.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defender_stun_lands: Option<Fraction>,
 }
 
 impl AttackReport {
-    /// The report of a static attack.
-    pub fn of<W: Weight>(o: &AttackOutcome<W>) -> AttackReport {
+    /// The report of a static attack; `stun`: whether the attacker, then
+    /// the defender, has Stun (its figure is given only then).
+    pub fn of<W: Weight>(o: &AttackOutcome<W>, stun: [bool; 2]) -> AttackReport {
         AttackReport::from_parts(
             &o.hits,
             [&o.defender_damage, &o.attacker_damage],
             [o.defender_discarded(), o.attacker_discarded()],
-            [o.attacker_stun_lands(), o.defender_stun_lands()],
+            [
+                stun[0].then(|| o.attacker_stun_lands()),
+                stun[1].then(|| o.defender_stun_lands()),
+            ],
         )
     }
 
     /// The report from its parts: the hits; `damage` and `discarded` of the
     /// defender then the attacker; `stun` landing for the attacker then the
-    /// defender.
+    /// defender (for a side with Stun).
     pub fn from_parts<W: Weight>(
         hits: &Dist<W>,
         damage: [&Dist<W>; 2],
         discarded: [Option<BigRational>; 2],
-        stun: [BigRational; 2],
+        stun: [Option<BigRational>; 2],
     ) -> AttackReport {
         let [dd, ad] = discarded;
         let [sa, sd] = stun;
@@ -87,8 +94,8 @@ impl AttackReport {
             attacker_damage: DistReport::of(damage[1]),
             defender_discarded: dd.map(Fraction),
             attacker_discarded: ad.map(Fraction),
-            attacker_stun_lands: Fraction(sa),
-            defender_stun_lands: Fraction(sd),
+            attacker_stun_lands: sa.map(Fraction),
+            defender_stun_lands: sd.map(Fraction),
         }
     }
 }

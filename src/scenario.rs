@@ -604,6 +604,10 @@ pub struct ScenarioJson {
     pub forewarning: Option<GuessReport>,
     /// The objective and its exact value.
     pub objective: ObjectiveReport,
+    /// The most Force paid for a cost of X, when some unit on a side
+    /// without a Force budget has one ([`crate::policy::DEFAULT_X_FORCE`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x_force_default: Option<u32>,
     /// The options weighed at the declare step by the defending side.
     pub declare_options: Vec<DeclareOption>,
     /// Keyword texts ignored (`"ignore_unknown": true`).
@@ -705,6 +709,13 @@ pub struct Waiting {
 impl ScenarioReport {
     fn units(&self) -> &[Unit] {
         &self.scenario.game.units
+    }
+
+    /// Whether a cost of X was priced by the default (no budget for its
+    /// side).
+    pub fn x_default(&self) -> bool {
+        let g = &self.scenario.game;
+        crate::policy::x_default_applies(&g.units, &g.sides, g.force)
     }
 
     /// The law of the damage placed on unit `i`.
@@ -813,7 +824,10 @@ impl ScenarioReport {
         let sol = &self.outcome.solution;
         let hits = self.hits();
         let discarded = |i: usize| units[i].health.map(|_| self.discarded(i));
-        let stun = |i: usize| sol.tallies.prob(|t| t.damaged_by & (1 << i) != 0);
+        // A side's Stun figure only when the unit has Stun.
+        let stun = |i: usize| {
+            (units[i].keywords.stun > 0).then(|| sol.tallies.prob(|t| t.damaged_by & (1 << i) != 0))
+        };
         let attack = AttackReport::from_parts(
             &hits,
             [&self.damage(d), &self.damage(ATTACKER)],
@@ -857,6 +871,7 @@ impl ScenarioReport {
                 value: Fraction(sol.value.clone()),
                 value_f64: to_f64(&sol.value),
             },
+            x_force_default: self.x_default().then_some(crate::policy::DEFAULT_X_FORCE),
             declare_options: self
                 .outcome
                 .options
@@ -929,18 +944,45 @@ impl ScenarioReport {
                 String::new()
             }
         );
+        // The expected damage first, plainly named; the objective only when
+        // it says something else, with why.
+        let dd = self.damage(d);
+        let mean = dd.mean();
         let _ = writeln!(
             out,
-            "Objective, {}: {} = {:.4} (Lucky {}, {})\n",
-            match policy.objective {
-                Objective::Damage =>
-                    "expected counters on the defending side, each unit up to its remaining health",
-                Objective::Discard => "expected number of the defending side's units discarded",
-                Objective::Net =>
-                    "expected counters on the defending side minus those on the attacking side",
-            },
-            fraction_string(&sol.value),
-            to_f64(&sol.value),
+            "Expected damage to {}: {} = {:.4}",
+            units[d].name,
+            fraction_string(&mean),
+            to_f64(&mean)
+        );
+        if units[d].health.is_some() {
+            let _ = writeln!(
+                out,
+                "P({} discarded) = {}",
+                units[d].name,
+                fraction_and_percent(&self.discarded(d))
+            );
+        }
+        if sol.value != mean {
+            let why = match policy.objective {
+                Objective::Damage => {
+                    "the expected counters on the defending side, each unit counted only up to its remaining health"
+                }
+                Objective::Discard => "the expected number of the defending side's units discarded",
+                Objective::Net => {
+                    "the expected counters on the defending side minus those on the attacking side"
+                }
+            };
+            let _ = writeln!(
+                out,
+                "Objective played for: {} = {:.4}, {why}",
+                fraction_string(&sol.value),
+                to_f64(&sol.value),
+            );
+        }
+        let _ = writeln!(
+            out,
+            "Play: Lucky {}, {}",
             match policy.lucky {
                 LuckyPolicy::Optimal => "optimal",
                 LuckyPolicy::Simple => "simple",
@@ -952,6 +994,14 @@ impl ScenarioReport {
                 LuckyOrder::DefenderFirst => "defender first",
             }
         );
+        if self.x_default() {
+            let _ = writeln!(
+                out,
+                "Costs of X Force: a side without a Force budget pays X up to {} (--force-attacker / --force-defender set one)",
+                crate::policy::DEFAULT_X_FORCE
+            );
+        }
+        out.push('\n');
         for (i, u) in units.iter().enumerate() {
             let dmg = self.damage(i);
             if dmg.max() == 0 {

@@ -456,9 +456,12 @@ fn random_small_scenarios() {
                 .chain(&k.retaliates)
                 .any(|p| p.x)
         };
+        // A cost of X with no budget is priced by the default (X up to 4)
+        // half the time.
+        let budget = pick(2) == 0;
         let force = [
-            force[0].or(x_needs(&a).then_some(2)),
-            force[1].or(x_needs(&d).then_some(2)),
+            force[0].or((budget && x_needs(&a)).then_some(2)),
+            force[1].or((budget && x_needs(&d)).then_some(2)),
         ];
         let objective = OBJECTIVES[case % 3];
         let orders: &[LuckyOrder] = if a.keywords.lucky + d.keywords.lucky > 0 {
@@ -809,4 +812,45 @@ fn another_arena_and_avenge_for_each_unit_discarded() {
             &[LuckyOrder::Pop],
         );
     }
+}
+
+/// A cost of X with no Force budget (issue 18): X is chosen by its owner
+/// from 1 to 4 (`DEFAULT_X_FORCE`), Evade X and Deflect X as much as is
+/// needed up to 4, Retaliate X as it serves; brute-forced, and a budget
+/// given overrides it.
+#[test]
+fn a_cost_of_x_without_a_budget_is_priced_by_the_default() {
+    use swtcg_odds::policy::DEFAULT_X_FORCE;
+    assert_eq!(DEFAULT_X_FORCE, 4);
+    let a = unit("a", 2, Some(3), 0, &[]);
+    for texts in [
+        &["Pay X Force -> Retaliate X"][..],
+        &["Pay X Force -> Evade X"],
+        &["Pay X Force -> Deflect X", "Parry 1"],
+    ] {
+        let d = unit("d", 1, Some(3), 0, texts);
+        for objective in OBJECTIVES {
+            for force in [[None, None], [None, Some(1)]] {
+                check_with(
+                    vec![a.clone(), d.clone()],
+                    duel(),
+                    &[objective],
+                    &[LuckyPolicy::Optimal],
+                    &[LuckyOrder::Pop],
+                    force,
+                );
+            }
+        }
+    }
+    // Net: the defender pays for the most Retaliate dice it may, 4 without
+    // a budget, 1 with a budget of 1.
+    let d = unit("d", 1, Some(9), 0, &["Pay X Force -> Retaliate X"]);
+    let policy = Policy {
+        objective: Objective::Net,
+        ..Policy::default()
+    };
+    let mut game = Game::new(vec![a.clone(), d.clone()], duel(), policy);
+    assert_eq!(solve(&game).unwrap().declared.retaliates, vec![(0, 4)]);
+    game.force = [None, Some(1)];
+    assert_eq!(solve(&game).unwrap().declared.retaliates, vec![(0, 1)]);
 }

@@ -194,9 +194,10 @@ fn buys(paid: &[Paid], left: Option<u32>, cap: u32) -> Vec<(u32, u32)> {
         let mut next = out.clone();
         for &(a, c) in &out {
             if p.x {
+                // Without a budget, X is at most 4 (the documented default).
                 let most = match left {
                     Some(l) => l.saturating_sub(c),
-                    None => cap,
+                    None => cap.min(4),
                 };
                 for x in 1..=most {
                     next.push((a + x, c + x));
@@ -273,7 +274,7 @@ impl Brute {
                                 let mut next = vec![];
                                 for (c, cost) in &choices {
                                     let xs: Vec<u32> = if p.x {
-                                        (1..=self.force[1].unwrap_or(0)).collect()
+                                        (1..=self.force[1].unwrap_or(4)).collect()
                                     } else {
                                         vec![p.amount]
                                     };
