@@ -22,7 +22,7 @@ fn my_engine(rng: &mut Rng) -> i64 {
     (hits + crit - parry).max(0)
 }
 
-fn main() {
+pub fn main() {
     // 1. Your engine's counts.
     let mut rng = Rng::new(2026);
     let mut counts: BTreeMap<i64, u64> = BTreeMap::new();

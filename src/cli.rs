@@ -16,8 +16,9 @@ use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::error::{Error, Result, read_file};
 use crate::matchups::{
-    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, PageHeader, SortBy, Summary, count,
-    docs_page, duel, field_line, rank, rankings_markdown, rows_markdown, stream_with_progress,
+    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, PageHeader, ROWS_MARKDOWN_HEADER,
+    SortBy, Summary, count, docs_page, duel, field_line, rank, rankings_markdown, row_markdown,
+    stream_with_progress,
 };
 use crate::plan::Plan;
 use crate::plot::{Series, svg};
@@ -559,8 +560,8 @@ struct MatchupsCmd {
     /// Defending cards, selected the same way.
     #[arg(long, default_value = "all")]
     defenders: String,
-    /// Output format: csv and jsonl stream in constant memory; md (the default) and json hold
-    /// every row (md up to 20,000 rows).
+    /// Output format: md (the default), csv, json or jsonl; every format streams in constant
+    /// memory.
     #[arg(long, value_enum, default_value = "md")]
     format: Format,
     /// Rank each attacking card against the defending cards of its arena (both directions):
@@ -766,10 +767,6 @@ fn cards_cmd(cmd: &CardsCmd, db: &DbArgs) -> Result<String> {
 /// The header of a CSV matchup listing (the fields of [`MatchupRow`]).
 const MATCHUP_CSV_HEADER: &str = "attacker,defender,arena,mean,mean_f64,p_discard,p_discard_f64,damage_back,damage_back_f64,error\n";
 
-/// Most rows a Markdown or JSON matchup listing holds (CSV and JSON Lines
-/// stream any number).
-pub const MAX_HELD_ROWS: usize = 20_000;
-
 fn matchups_cmd(
     cmd: &MatchupsCmd,
     db: &DbArgs,
@@ -919,20 +916,8 @@ fn matchups_body(
         } else {
             0
         };
-    if matches!(cmd.format, Format::Markdown | Format::Json) && n > MAX_HELD_ROWS {
-        return Err(Error::input(format!(
-            "{n} matchups: --format {} holds at most {MAX_HELD_ROWS} rows; --format csv or jsonl streams any number (or select fewer cards)",
-            if cmd.format == Format::Json {
-                "json"
-            } else {
-                "md"
-            }
-        )));
-    }
-    let mut held: Vec<MatchupRow> = Vec::new();
-    let mut csv_header = true;
+    let mut header = true;
     let format = cmd.format;
-    let mut first_json = true;
     if format == Format::Json {
         w.write_all(b"[\n").map_err(io)?;
     }
@@ -941,8 +926,8 @@ fn matchups_body(
         let mut sink = |r: MatchupRow| -> std::io::Result<()> {
             match format {
                 Format::Csv => {
-                    if csv_header {
-                        csv_header = false;
+                    if header {
+                        header = false;
                         w.write_all(MATCHUP_CSV_HEADER.as_bytes())?;
                     }
                     let mut c = csv::WriterBuilder::new()
@@ -960,16 +945,19 @@ fn matchups_body(
                     w.write_all(b"\n")
                 }
                 Format::Json => {
-                    if !first_json {
+                    if !header {
                         w.write_all(b",\n")?;
                     }
-                    first_json = false;
+                    header = false;
                     serde_json::to_writer_pretty(&mut *w, &r)?;
                     Ok(())
                 }
                 Format::Markdown => {
-                    held.push(r);
-                    Ok(())
+                    if header {
+                        header = false;
+                        w.write_all(ROWS_MARKDOWN_HEADER.as_bytes())?;
+                    }
+                    w.write_all(row_markdown(&r).as_bytes())
                 }
             }
         };
@@ -991,7 +979,7 @@ fn matchups_body(
     bar.finish();
     match format {
         Format::Json => w.write_all(b"\n]\n").map_err(io)?,
-        Format::Markdown => w.write_all(rows_markdown(&held).as_bytes()).map_err(io)?,
+        Format::Markdown if header => w.write_all(ROWS_MARKDOWN_HEADER.as_bytes()).map_err(io)?,
         _ => {}
     }
     let (line, status) = matchups_summary(&total, cmd.keep_going);
@@ -1150,14 +1138,27 @@ where
                     status: 2,
                 },
                 _ => {
-                    // One line: clap's first paragraph says what is wrong.
+                    // One line: clap's first paragraph says what is wrong,
+                    // and its tips ("a similar argument exists: '--power'")
+                    // say what was meant.
                     let text = e.render().to_string();
-                    let first = text.split("\n\n").next().unwrap_or("error: bad arguments");
-                    let line: Vec<&str> = first.lines().map(str::trim).collect();
+                    let mut paragraphs = text.split("\n\n");
+                    let first = paragraphs.next().unwrap_or("error: bad arguments");
+                    let mut parts: Vec<String> =
+                        vec![first.lines().map(str::trim).collect::<Vec<_>>().join(" ")];
+                    for p in paragraphs {
+                        for l in p.lines().map(str::trim) {
+                            if let Some(tip) = l.strip_prefix("tip:") {
+                                parts.push(tip.trim().to_string());
+                            }
+                        }
+                    }
                     Ran {
                         stdout: String::new(),
-                        stderr: crate::error::one_line(&format!("{} (see --help)", line.join(" ")))
-                            + "\n",
+                        stderr: crate::error::one_line(&format!(
+                            "{} (see --help)",
+                            parts.join("; ")
+                        )) + "\n",
                         status: 2,
                     }
                 }

@@ -875,30 +875,36 @@ pub fn docs_page(db: &CardDb, source: &str) -> Result<String> {
     Ok(out)
 }
 
+/// The header of a Markdown table of matchup rows.
+pub const ROWS_MARKDOWN_HEADER: &str = "| attacker | defender | arena | E[damage] | P(discard) | damage back |\n|---|---|---|---:|---:|---:|\n";
+
+/// One matchup row as a line of a Markdown table (a row without a result
+/// shows "—" and its reason).
+pub fn row_markdown(r: &MatchupRow) -> String {
+    let cell = |f: Option<f64>, pct: bool| match f {
+        Some(v) if pct => format!("{:.1}%", 100.0 * v),
+        Some(v) => format!("{v:.3}"),
+        None => "—".into(),
+    };
+    format!(
+        "| {} | {} | {} | {} | {} | {} |{}\n",
+        r.attacker.replace('|', "\\|"),
+        r.defender.replace('|', "\\|"),
+        r.arena.name(),
+        cell(r.mean_f64, false),
+        cell(r.p_discard_f64, true),
+        cell(r.damage_back_f64, false),
+        r.error
+            .as_ref()
+            .map_or(String::new(), |e| format!(" {}", e.replace('|', "\\|")))
+    )
+}
+
 /// Matchup rows as a Markdown table.
 pub fn rows_markdown(rows: &[MatchupRow]) -> String {
-    let mut out = String::from(
-        "| attacker | defender | arena | E[damage] | P(discard) | damage back |\n|---|---|---|---:|---:|---:|\n",
-    );
+    let mut out = String::from(ROWS_MARKDOWN_HEADER);
     for r in rows {
-        let cell = |f: Option<f64>, pct: bool| match f {
-            Some(v) if pct => format!("{:.1}%", 100.0 * v),
-            Some(v) => format!("{v:.3}"),
-            None => "—".into(),
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} |{}",
-            r.attacker.replace('|', "\\|"),
-            r.defender.replace('|', "\\|"),
-            r.arena.name(),
-            cell(r.mean_f64, false),
-            cell(r.p_discard_f64, true),
-            cell(r.damage_back_f64, false),
-            r.error
-                .as_ref()
-                .map_or(String::new(), |e| format!(" {}", e.replace('|', "\\|")))
-        );
+        out.push_str(&row_markdown(r));
     }
     out
 }

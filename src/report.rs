@@ -169,6 +169,18 @@ pub fn dist_text<W: Weight>(title: &str, d: &Dist<W>) -> String {
 /// Stun is in play (`stun`: the attacker's, the defender's).
 pub fn attack_text<W: Weight>(o: &AttackOutcome<W>, stun: [bool; 2]) -> String {
     let mut out = String::new();
+    // The answer first: the expected damage, plainly named.
+    let mean = o.defender_damage.mean();
+    let _ = writeln!(
+        out,
+        "Expected damage to the defender: {} = {:.4}",
+        fraction_string(&mean),
+        to_f64(&mean)
+    );
+    if let Some(p) = o.defender_discarded() {
+        let _ = writeln!(out, "P(defender discarded) = {}", fraction_and_percent(&p));
+    }
+    out.push('\n');
     out.push_str(&dist_text("Damage to the defender", &o.defender_damage));
     out.push('\n');
     if o.attacker_damage.max() > 0 {
@@ -179,11 +191,8 @@ pub fn attack_text<W: Weight>(o: &AttackOutcome<W>, stun: [bool; 2]) -> String {
         out.push('\n');
     }
     out.push_str(&dist_text("Hits of the final roll", &o.hits));
-    out.push('\n');
-    if let Some(p) = o.defender_discarded() {
-        let _ = writeln!(out, "P(defender discarded) = {}", fraction_and_percent(&p));
-    }
     if let Some(p) = o.attacker_discarded() {
+        out.push('\n');
         let _ = writeln!(out, "P(attacker discarded) = {}", fraction_and_percent(&p));
     }
     if stun[0] {

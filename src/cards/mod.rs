@@ -261,6 +261,41 @@ fn strip_print_tags(name: &str) -> &str {
     }
 }
 
+/// A name as compared: lowercased, accents taken off (`Padmé` is
+/// `padme`), every apostrophe (`’`, `‘`, `` ` ``, `´`) read as `'`, every
+/// dash as `-`, and runs of spaces as one.
+///
+/// ```
+/// use swtcg_odds::cards::fold_name;
+/// assert_eq!(fold_name("K’Kruhk (B)"), fold_name("k'kruhk (b)"));
+/// assert_eq!(fold_name("Padmé Amidala"), "padme amidala");
+/// ```
+pub fn fold_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    let mut out = String::with_capacity(name.len());
+    let mut space = false;
+    for c in name.trim().nfd().filter(|c| !is_combining_mark(*c)) {
+        let c = match c {
+            '\u{2018}' | '\u{2019}' | '\u{201b}' | '`' | '\u{b4}' | '\u{2032}' => '\'',
+            '\u{201c}' | '\u{201d}' => '"',
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+            c if c.is_whitespace() => ' ',
+            c => c,
+        };
+        if c == ' ' {
+            if !space {
+                out.push(' ');
+            }
+            space = true;
+            continue;
+        }
+        space = false;
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
 /// A name without its trailing `(version)` and print tags.
 pub fn base_name(name: &str) -> &str {
     let n = strip_print_tags(name);
@@ -567,22 +602,24 @@ impl CardDb {
     }
 
     /// Cards whose name, set, type, subtype or text contains `text`
-    /// (case-insensitive).
+    /// (compared folded: case, accents and apostrophes don't matter).
     pub fn find(&self, text: &str) -> Vec<&Card> {
-        let t = text.to_lowercase();
+        let t = fold_name(text);
         self.cards
             .iter()
             .filter(|c| {
                 [&c.name, &c.set, &c.card_type, &c.subtype, &c.text]
                     .iter()
-                    .any(|f| f.to_lowercase().contains(&t))
+                    .any(|f| fold_name(f).contains(&t))
             })
             .collect()
     }
 
-    /// The card named `name`: `Name@SET`, or exactly (case-insensitive), or
-    /// else the only card whose name contains it. A name shared by cards of
-    /// several sets must say which (`Name@SET`).
+    /// The card named `name`: `Name@SET`, or exactly, or else the only
+    /// card whose name contains it. Names are compared folded (see
+    /// [`fold_name`]: case, accents and the kind of apostrophe or dash
+    /// typed don't matter). A name shared by cards of several sets must say
+    /// which (`Name@SET`); a name not found gets up to three nearest names.
     pub fn card(&self, name: &str) -> Result<&Card> {
         let n = name.trim();
         let (n, set) = match n.rsplit_once('@') {
@@ -592,12 +629,12 @@ impl CardDb {
         if n.is_empty() {
             return Err(Error::input("an empty card name"));
         }
-        let nl = n.to_lowercase();
+        let nl = fold_name(n);
         let in_set = |c: &&Card| set.is_none_or(|s| c.set.eq_ignore_ascii_case(s));
         let exact: Vec<&Card> = self
             .cards
             .iter()
-            .filter(|c| c.name.to_lowercase() == nl)
+            .filter(|c| fold_name(&c.name) == nl)
             .filter(in_set)
             .collect();
         fn pick<'c>(name: &str, found: Vec<&'c Card>) -> Result<Option<&'c Card>> {
@@ -605,6 +642,13 @@ impl CardDb {
                 [] => Ok(None),
                 [one] => Ok(Some(*one)),
                 many => {
+                    // The exact case typed wins among names that differ only
+                    // in case.
+                    let typed: Vec<&&Card> =
+                        many.iter().filter(|c| c.name == name.trim()).collect();
+                    if let [one] = typed.as_slice() {
+                        return Ok(Some(**one));
+                    }
                     let names: Vec<String> = many.iter().take(6).map(|c| c.key()).collect();
                     Err(Error::input(format!(
                         "'{}' names {} cards ({}{}): say which",
@@ -616,27 +660,51 @@ impl CardDb {
                 }
             }
         }
-        if let Some(c) = pick(name, exact)? {
+        if let Some(c) = pick(n, exact)? {
             return Ok(c);
         }
         let partial: Vec<&Card> = self
             .cards
             .iter()
-            .filter(|c| c.name.to_lowercase().contains(&nl))
+            .filter(|c| fold_name(&c.name).contains(&nl))
             .filter(in_set)
             .collect();
-        match pick(name, partial)? {
+        match pick(n, partial)? {
             Some(c) => Ok(c),
-            None => Err(Error::input(format!(
-                "no unit card named '{}'{}",
-                quote(name),
-                if self.non_units.iter().any(|c| c.name.to_lowercase() == nl) {
-                    " (that card is not a unit)"
-                } else {
-                    ""
-                }
-            ))),
+            None => {
+                let not_unit = self.non_units.iter().any(|c| fold_name(&c.name) == nl);
+                let near = self.nearest(&nl, 3);
+                Err(Error::input(format!(
+                    "no unit card named '{}'{}",
+                    quote(name),
+                    if not_unit {
+                        " (that card is not a unit)".to_string()
+                    } else if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; did you mean {}?", near.join(", "))
+                    }
+                )))
+            }
         }
+    }
+
+    /// Up to `most` unit names nearest to `folded` (a folded name), nearest
+    /// first: by normalised Damerau–Levenshtein similarity of the folded
+    /// names, those at least half alike.
+    pub fn nearest(&self, folded: &str, most: usize) -> Vec<String> {
+        let mut scored: Vec<(f64, String)> = self
+            .cards
+            .iter()
+            .map(|c| {
+                let sim = strsim::normalized_damerau_levenshtein(folded, &fold_name(&c.name));
+                (sim, format!("'{}'", c.key()))
+            })
+            .filter(|(sim, _)| *sim >= 0.5)
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.dedup_by(|a, b| a.1 == b.1);
+        scored.into_iter().take(most).map(|(_, n)| n).collect()
     }
 
     /// Unit cards chosen by a selector: `all`, `name:TEXT`, `set:CODE`,

@@ -902,3 +902,89 @@ fn closed_pipes_full_disks_and_special_files() {
         "not a regular file",
     );
 }
+
+/// The command line a newcomer meets (issue 18): a misspelled flag keeps
+/// clap's suggestion in its one line; `--db` works before or after the
+/// command; a card name not found gets the nearest names; apostrophes and
+/// accents typed any way match; `--db` where no cards are read is refused.
+#[test]
+fn the_command_line_a_newcomer_meets() {
+    fails(
+        &["attack", "--powr", "3"],
+        "a similar argument exists: '--power'",
+    );
+    fails(&["atack"], "a similar subcommand exists: 'attack'");
+    let first = bin(&["cards", "--db", fixture(), "check"]);
+    let after = bin(&["cards", "check", "--db", fixture()]);
+    let before = bin(&["--db", fixture(), "cards", "check"]);
+    assert!(first.status.success());
+    assert_eq!(first.stdout, after.stdout);
+    assert_eq!(first.stdout, before.stdout);
+    let a = bin(&[
+        "cards",
+        "attack",
+        "Darth Vader (A)",
+        "Deena Shan (A)",
+        "--db",
+        fixture(),
+    ]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    fails(
+        &[
+            "cards",
+            "--db",
+            fixture(),
+            "attack",
+            "Darth Vadr (A)",
+            "Deena Shan (A)",
+        ],
+        "did you mean 'Darth Vader (A)'",
+    );
+    fails(&["cards", "check"], "needs cards: give --db PATH");
+    fails(
+        &["attack", "--power", "2", "--db", fixture()],
+        "--db, --same-unit and --same-units are for",
+    );
+    // Accents and apostrophes: Padmé / Padme, ’ / '.
+    let db = write_tmp(
+        "names.txt",
+        "Name\tType\tPower\tHealth\tText\nPadmé Amidala (A)\tCharacter\t3\t4\t\nK'Kruhk (B)\tCharacter\t5\t5\tParry 1\n",
+    );
+    for (a, d) in [
+        ("Padme Amidala (A)", "K’Kruhk (B)"),
+        ("PADMÉ AMIDALA (A)", "k'kruhk (b)"),
+        ("Padmé", "K‘Kruhk"),
+    ] {
+        let out = bin(&["cards", "--db", &db, "attack", a, d, "--json"]);
+        assert!(
+            out.status.success(),
+            "{a} {d}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Matchups in Markdown stream like the other formats: a selection of any
+/// size is written (the README's `--format md` example was refused at
+/// 20,000 rows).
+#[test]
+fn markdown_matchups_stream_any_number_of_rows() {
+    let out = bin(&["matchups", "--db", fixture(), "--format", "md"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| attacker"))
+        .count();
+    let csv = bin(&["matchups", "--db", fixture(), "--format", "csv"]);
+    assert_eq!(
+        rows + 1,
+        String::from_utf8_lossy(&csv.stdout).lines().count()
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("every one with a result"), "{err}");
+}

@@ -42,3 +42,302 @@ fn matchups_page_is_fresh() {
         "docs/matchups.md is stale: regenerate it with `{PAGE_COMMAND}`"
     );
 }
+
+/// A command found in the documentation: the file, the command line as
+/// written, and the output shown after it (`$ swtcg-odds ...` transcripts).
+#[derive(Debug)]
+struct DocCommand {
+    file: String,
+    line: String,
+    shown: Vec<String>,
+}
+
+/// Every `swtcg-odds ...` and `cargo run --release -- ...` command of a
+/// Markdown text: in fenced blocks (with the output shown after a `$ `
+/// command) and in inline code spans of its paragraphs.
+fn doc_commands(file: &str, text: &str) -> Vec<DocCommand> {
+    let mut out: Vec<DocCommand> = Vec::new();
+    let is_command = |l: &str| l.starts_with("swtcg-odds ") || l.starts_with("cargo run ");
+    let mut in_block = false;
+    let mut transcript = false;
+    let mut paragraph = String::new();
+    let inline = |paragraph: &mut String, out: &mut Vec<DocCommand>| {
+        for (i, span) in paragraph.split('`').enumerate() {
+            // An inline span is a command when it gives flags; else it
+            // only names one (`swtcg-odds sample`).
+            if i % 2 == 1 && is_command(span.trim()) && span.contains(" --") {
+                out.push(DocCommand {
+                    file: file.into(),
+                    line: span.trim().into(),
+                    shown: vec![],
+                });
+            }
+        }
+        paragraph.clear();
+    };
+    for raw in text.lines() {
+        if raw.trim_start().starts_with("```") {
+            inline(&mut paragraph, &mut out);
+            in_block = !in_block;
+            transcript = false;
+            continue;
+        }
+        if !in_block {
+            if raw.trim().is_empty() {
+                inline(&mut paragraph, &mut out);
+            } else {
+                paragraph.push(' ');
+                paragraph.push_str(raw.trim());
+            }
+            continue;
+        }
+        let l = raw.trim();
+        let (cmd, is_transcript) = match l.strip_prefix("$ ") {
+            Some(c) => (c, true),
+            None => (l, false),
+        };
+        if is_command(cmd) {
+            out.push(DocCommand {
+                file: file.into(),
+                line: cmd.into(),
+                shown: vec![],
+            });
+            transcript = is_transcript;
+        } else if transcript && !l.is_empty() && l != "..." {
+            out.last_mut()
+                .unwrap()
+                .shown
+                .push(raw.trim_end().to_string());
+        }
+    }
+    inline(&mut paragraph, &mut out);
+    out
+}
+
+/// Splits a command line as a shell would (double quotes only).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(cur);
+    }
+    words
+}
+
+/// The variants of a documented command line: `# comments` dropped, each
+/// `[optional part]` left out and put in, each `a|b|c` alternative taken
+/// in turn; variants with a placeholder (`N`, `S`) are dropped.
+fn variants(line: &str) -> Vec<Vec<String>> {
+    let line = match line.find(" # ") {
+        Some(i) => &line[..i],
+        None => line,
+    };
+    // Optional groups: each in or out.
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    let mut rest = line;
+    while let Some(i) = rest.find('[') {
+        let Some(j) = rest[i..].find(']') else { break };
+        parts.push((rest[..i].to_string(), false));
+        parts.push((rest[i + 1..i + j].to_string(), true));
+        rest = &rest[i + j + 1..];
+    }
+    parts.push((rest.to_string(), false));
+    let optional = parts.iter().filter(|p| p.1).count();
+    let mut out = Vec::new();
+    for mask in 0..1u32 << optional {
+        let mut k = 0;
+        let mut text = String::new();
+        for (p, opt) in &parts {
+            if *opt {
+                if mask & (1 << k) != 0 {
+                    text.push(' ');
+                    text.push_str(p);
+                }
+                k += 1;
+            } else {
+                text.push_str(p);
+            }
+        }
+        let words = shell_words(&text);
+        // Alternatives: a word with `|` (not a Markdown table) in turn.
+        let mut alts: Vec<Vec<String>> = vec![vec![]];
+        for w in words {
+            let choices: Vec<String> = if w.contains('|') && !w.starts_with('|') {
+                w.split('|').map(String::from).collect()
+            } else {
+                vec![w]
+            };
+            alts = alts
+                .into_iter()
+                .flat_map(|a| {
+                    choices.iter().map(move |c| {
+                        let mut a = a.clone();
+                        a.push(c.clone());
+                        a
+                    })
+                })
+                .collect();
+        }
+        for a in alts {
+            let placeholder = a.iter().any(|w| {
+                w.len() <= 4 && !w.is_empty() && w.chars().all(|c| c.is_ascii_uppercase())
+            });
+            if !placeholder && !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// Every command in the README and `docs/` runs, in-process, on the files
+/// of a fresh clone: card paths (`sets/`, the shared folder) read the
+/// fixtures' set files, files a command writes go to a temporary folder,
+/// and the output a `$ ` transcript shows is what it prints. Commands that
+/// are not the tool's (`cargo test`, the examples) are listed and checked
+/// elsewhere.
+#[test]
+fn every_documented_command_runs() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let fixtures = format!("{root}/tests/fixtures/lackey");
+    let mut files = vec![format!("{root}/README.md")];
+    for e in fs::read_dir(format!("{root}/docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            files.push(p.to_string_lossy().into_owned());
+        }
+    }
+    files.sort();
+    let mut ran = 0;
+    let mut elsewhere = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let t = tmp.path().to_string_lossy().into_owned();
+        for cmd in doc_commands(file, &text) {
+            for words in variants(&cmd.line) {
+                let args: Vec<String> = match words.first().map(String::as_str) {
+                    Some("swtcg-odds") => words[1..].to_vec(),
+                    Some("cargo")
+                        if words.get(2) == Some(&"--release".into())
+                            && words.get(3) == Some(&"--".into()) =>
+                    {
+                        words[4..].to_vec()
+                    }
+                    _ => {
+                        elsewhere.push(cmd.line.clone());
+                        continue;
+                    }
+                };
+                if args.is_empty() {
+                    // The program's name alone (`write ... in its place`).
+                    continue;
+                }
+                if args.first().map(String::as_str) == Some("serve") {
+                    // A server runs until stopped: tests/it/web.rs serves.
+                    elsewhere.push(cmd.line.clone());
+                    continue;
+                }
+                // Paths: card folders read the fixtures; repository files are
+                // read where they are; anything written goes to the temporary
+                // folder, and a `> file` redirection with it.
+                let mut real = vec!["swtcg-odds".to_string()];
+                let mut redirect = None;
+                let mut it = args.iter().peekable();
+                let mut prev = String::new();
+                while let Some(a) = it.next() {
+                    let mapped = if a == ">" {
+                        redirect = it.next().map(|f| format!("{t}/{f}"));
+                        continue;
+                    } else if a == "sets/" || a.contains("shared/reference") {
+                        fixtures.clone()
+                    } else if prev == "--output" || prev == "--plot" {
+                        format!("{t}/{}", a.rsplit('/').next().unwrap())
+                    } else if std::path::Path::new(&format!("{root}/{a}")).exists()
+                        && !a.is_empty()
+                        && !a.starts_with('-')
+                    {
+                        format!("{root}/{a}")
+                    } else if a.ends_with(".json") || a.ends_with(".svg") || a.ends_with(".csv") {
+                        format!("{t}/{a}")
+                    } else {
+                        a.clone()
+                    };
+                    prev = a.clone();
+                    real.push(mapped);
+                }
+                let out = swtcg_odds::cli::run_args(&real);
+                // verify's verdict on a wrong simulator is exit status 1.
+                let want = if real.iter().any(|a| a.ends_with("wrong.json")) {
+                    1
+                } else {
+                    0
+                };
+                assert_eq!(
+                    out.status, want,
+                    "{}: `{}` ran as {real:?}: {}",
+                    cmd.file, cmd.line, out.stderr
+                );
+                if let Some(f) = redirect {
+                    fs::write(f, &out.stdout).unwrap();
+                }
+                if words == shell_words(&cmd.line) {
+                    for shown in &cmd.shown {
+                        assert!(
+                            out.stdout.lines().any(|l| l.trim_end() == shown),
+                            "{}: `{}` no longer prints {shown:?}:\n{}",
+                            cmd.file,
+                            cmd.line,
+                            out.stdout
+                        );
+                    }
+                }
+                ran += 1;
+            }
+        }
+    }
+    elsewhere.sort();
+    elsewhere.dedup();
+    // Not the tool's commands, each checked elsewhere: `cargo test` is this
+    // run; the fuzz example's generator runs in tests/it/fuzz.rs; the
+    // verify_simulator example runs below; serve in tests/it/web.rs.
+    for e in &elsewhere {
+        assert!(
+            e.starts_with("cargo test")
+                || e.contains("--example fuzz")
+                || e.contains("--example verify_simulator")
+                || e.starts_with("swtcg-odds serve"),
+            "a documented command this test does not run: {e}"
+        );
+    }
+    assert!(ran >= 25, "{ran} commands run");
+}
+
+#[path = "../../examples/verify_simulator.rs"]
+mod verify_simulator;
+
+/// docs/verify.md's example program runs (and its planted bug is caught).
+#[test]
+fn the_verify_simulator_example_runs() {
+    verify_simulator::main();
+}
