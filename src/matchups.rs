@@ -787,7 +787,7 @@ pub fn rankings_markdown(r: &Rankings, header: &PageHeader) -> String {
     );
     let _ = writeln!(
         out,
-        "- Made by swtcg-odds {} (`swtcg-odds matchups --rank`)",
+        "- Made by swtcg-odds {}, `matchups --rank`",
         env!("CARGO_PKG_VERSION")
     );
     let _ = writeln!(out, "- {}", field_line(&r.fields));
