@@ -687,6 +687,7 @@ impl<'a> Arena<'a> {
                 }
             })
             .collect();
+        crate::cancel::check()?;
         if self.budget.get() == 0 {
             return Err(Error::input(format!(
                 "the choices of this attack ({} units, {} with Deflect) are beyond the solver's bound of {MAX_SEARCH_NODES} search nodes",
@@ -1367,6 +1368,10 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 return Rc::new((Num::zero(), Vec::new()));
             }
             self.arena.budget.set(left - 1);
+            // A deadline passed ends the search like an exhausted budget.
+            if left.is_multiple_of(4096) && crate::cancel::expired() {
+                self.arena.budget.set(0);
+            }
             if pop.len == 0 {
                 let tally = self.place(&pop.tally, &pop.landed, phase == 0);
                 return self.after(tally, phase);

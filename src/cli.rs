@@ -11,7 +11,7 @@
 //! assert_eq!(v["defender_damage"]["mean"], "1/1");
 //! ```
 
-use crate::attack::{Objective, Side, attack};
+use crate::attack::Objective;
 use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::error::{Error, Result, read_file};
@@ -22,12 +22,12 @@ use crate::matchups::{
 };
 use crate::plan::Plan;
 use crate::plot::{Series, svg};
-use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
-use crate::report::{AttackReport, attack_text, to_json_text};
+use crate::policy::{LuckyOrder, LuckyPolicy, Policy};
+use crate::report::to_json_text;
+use crate::request::{AttackAnswer, AttackRequest, PolicyRequest};
 use crate::sample::{Model, Quantity, Variant};
 use crate::scenario::{Scenario, ScenarioReport};
-use crate::table::{Format, Grid, Kind, Param, parse_values, pivot, render, units_of};
-use crate::unit::Unit;
+use crate::table::{Format, Grid, Kind, Param, parse_values, pivot, render};
 use crate::verify::{check, exact_law, parse_counts};
 use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
 use std::ffi::OsString;
@@ -159,22 +159,6 @@ impl UnitFlags {
             .collect()
     }
 
-    fn get(&self, p: Param) -> Result<Option<i64>> {
-        self.given
-            .iter()
-            .find(|(q, _)| *q == p)
-            .map(|(p, t)| p.value(t))
-            .transpose()
-    }
-
-    /// The attacker and the defender (power is required).
-    fn units(&self) -> Result<(Unit, Unit)> {
-        if self.get(Param::Power)?.is_none() {
-            return Err(Error::input("the attacker's --power is required"));
-        }
-        units_of(&self.values()?)
-    }
-
     /// The attack in words, for titles: what was given.
     fn describe(&self) -> String {
         let words: Vec<String> = self
@@ -217,24 +201,26 @@ struct PolicyArgs {
 
 impl PolicyArgs {
     fn any(&self) -> bool {
-        self.lucky_policy.is_some()
-            || self.lucky_order.is_some()
-            || self.objective.is_some()
-            || self.force_attacker.is_some()
-            || self.force_defender.is_some()
+        self.request().any()
     }
 
-    fn policy(&self) -> Policy {
-        let d = Policy::default();
-        Policy {
-            objective: self.objective.unwrap_or(d.objective),
-            lucky: self.lucky_policy.unwrap_or(d.lucky),
-            lucky_order: self.lucky_order.unwrap_or(d.lucky_order),
+    /// The typed policy these flags ask for.
+    fn request(&self) -> PolicyRequest {
+        PolicyRequest {
+            lucky: self.lucky_policy,
+            lucky_order: self.lucky_order,
+            objective: self.objective,
+            force_attacker: self.force_attacker,
+            force_defender: self.force_defender,
         }
     }
 
+    fn policy(&self) -> Policy {
+        self.request().policy()
+    }
+
     fn force(&self) -> [Option<u32>; 2] {
-        [self.force_attacker, self.force_defender]
+        self.request().force()
     }
 }
 
@@ -254,46 +240,28 @@ struct AttackArgs {
 }
 
 impl AttackArgs {
-    /// Whether the attack involves choices (then it is solved as a game).
-    fn has_choices(&self) -> Result<bool> {
-        let lucky = self.units.get(Param::Lucky)?.unwrap_or(0) > 0
-            || self.units.get(Param::DefenderLucky)?.unwrap_or(0) > 0
-            || self.units.get(Param::Overload)?.unwrap_or(0) > 0;
-        Ok(lucky || self.overkill || self.other_health.is_some() || self.policy.any())
-    }
-
-    /// The attack as a game: the two units (and the other unit, if any),
-    /// with the policy flags.
-    fn game(&self) -> Result<Game> {
-        let (mut a, d) = self.units.units()?;
-        a.keywords.overkill = self.overkill;
-        if self.overkill && self.other_health.is_none() {
-            return Err(Error::input(
-                "--overkill moves excess hits to another unit: give it with --other-health H",
-            ));
-        }
-        let mut units = vec![a, d];
-        let mut sides = vec![Side::Attacking, Side::Defending];
-        if let Some(h) = &self.other_health {
-            let h = crate::table::parse_range::<i64>(Param::Health, h)
-                .map_err(|e| Error::input(e.to_string().replace("--health", "--other-health")))?;
-            let [h] = h.as_slice() else {
-                return Err(Error::input("--other-health: give one value"));
+    /// The typed request these flags make.
+    fn request(&self) -> Result<AttackRequest> {
+        let other_health =
+            match &self.other_health {
+                None => None,
+                Some(h) => {
+                    let h = crate::table::parse_range::<i64>(Param::Health, h).map_err(|e| {
+                        Error::input(e.to_string().replace("--health", "--other-health"))
+                    })?;
+                    let [h] = h.as_slice() else {
+                        return Err(Error::input("--other-health: give one value"));
+                    };
+                    Some(u32::try_from(*h).map_err(|_| {
+                        Error::input(format!("--other-health {h}: above the limit"))
+                    })?)
+                }
             };
-            let mut o = Unit::new("other", 0);
-            o.health = Some(
-                u32::try_from(*h)
-                    .map_err(|_| Error::input(format!("--other-health {h}: above the limit")))?,
-            );
-            o.validate()?;
-            units.push(o);
-            sides.push(Side::Defending);
-        }
-        Ok(Game {
-            units,
-            sides,
-            policy: self.policy.policy(),
-            force: self.policy.force(),
+        Ok(AttackRequest {
+            values: self.units.values()?,
+            overkill: self.overkill,
+            other_health,
+            policy: self.policy.request(),
         })
     }
 
@@ -484,8 +452,9 @@ impl DbArgs {
     }
 
     /// Loads the database (`what`: the command, for the message when no
-    /// `--db` was given).
-    fn load(&self, what: &str) -> Result<CardDb> {
+    /// `--db` was given); what the reader says of the files as a whole
+    /// goes to `notes` (standard error).
+    fn load(&self, what: &str, notes: &mut Vec<String>) -> Result<CardDb> {
         if self.db.is_empty() {
             return Err(Error::input(format!(
                 "{what} needs cards: give --db PATH (a LackeyCCG set file or a folder of them)"
@@ -498,6 +467,7 @@ impl DbArgs {
         if let Some(f) = &self.same_units {
             db.same.add_text(&read_file(f)?, f)?;
         }
+        notes.extend(db.notes.iter().cloned());
         Ok(db)
     }
 }
@@ -634,31 +604,28 @@ fn scenario_output(report: &ScenarioReport, json: bool) -> String {
 
 fn attack_cmd(cmd: &AttackCmd) -> Result<String> {
     let title = cmd.attack.units.describe();
-    if cmd.attack.has_choices()? {
-        let report = Scenario::new(cmd.attack.game()?).solve()?;
-        cmd.plot.write(&title, &scenario_series(&report))?;
-        return Ok(scenario_output(&report, cmd.json));
-    }
-    let (a, d) = cmd.attack.units.units()?;
-    let out = attack(&a, &d)?;
-    let mut series = vec![Series::at_least(
-        "damage to the defender",
-        &out.defender_damage,
-    )];
-    if out.attacker_damage.max() > 0 {
-        series.push(Series::at_least(
-            "damage to the attacker",
-            &out.attacker_damage,
-        ));
-    }
+    let answer = cmd.attack.request()?.solve()?;
+    let series = match &answer {
+        AttackAnswer::Game(report) => scenario_series(report),
+        AttackAnswer::Static { outcome, .. } => {
+            let mut series = vec![Series::at_least(
+                "damage to the defender",
+                &outcome.defender_damage,
+            )];
+            if outcome.attacker_damage.max() > 0 {
+                series.push(Series::at_least(
+                    "damage to the attacker",
+                    &outcome.attacker_damage,
+                ));
+            }
+            series
+        }
+    };
     cmd.plot.write(&title, &series)?;
     Ok(if cmd.json {
-        to_json_text(&AttackReport::of(
-            &out,
-            [a.keywords.stun > 0, d.keywords.stun > 0],
-        ))
+        answer.json_text()
     } else {
-        attack_text(&out, [a.keywords.stun > 0, d.keywords.stun > 0])
+        answer.text()
     })
 }
 
@@ -670,17 +637,14 @@ fn verify_cmd(cmd: &VerifyCmd) -> Result<Output> {
     }
     let text = read_file(&cmd.counts).map_err(|e| e.about("--counts"))?;
     let counts = parse_counts(&text).map_err(|e| e.about(&cmd.counts))?;
-    let report = match &cmd.scenario {
-        Some(path) => Some(Scenario::from_file(path)?.solve()?),
-        None if cmd.attack.has_choices()? => Some(Scenario::new(cmd.attack.game()?).solve()?),
-        None => None,
-    };
-    let exact = match &report {
-        Some(r) => exact_law(r, &cmd.quantity)?,
-        None => {
-            let (a, d) = cmd.attack.units.units()?;
-            crate::verify::attack_law(&attack(&a, &d)?, &cmd.quantity)?
-        }
+    let exact = match &cmd.scenario {
+        Some(path) => exact_law(&Scenario::from_file(path)?.solve()?, &cmd.quantity)?,
+        None => match cmd.attack.request()?.solve()? {
+            AttackAnswer::Game(r) => exact_law(&r, &cmd.quantity)?,
+            AttackAnswer::Static { outcome, .. } => {
+                crate::verify::attack_law(&outcome, &cmd.quantity)?
+            }
+        },
     };
     let v = check(&exact, &counts, cmd.alpha)?;
     let text = if cmd.json {
@@ -706,7 +670,7 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
             "sample plays the static attack with simple Lucky: --overkill, --other-health, --objective and --force-* are not simulated",
         ));
     }
-    let (a, d) = u.units.units()?;
+    let (a, d) = u.request()?.units()?;
     let model = Model::for_flags(
         a,
         d,
@@ -725,8 +689,8 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
         + "\n")
 }
 
-fn cards_cmd(cmd: &CardsCmd, db: &DbArgs) -> Result<String> {
-    let db = db.load("cards")?;
+fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<String> {
+    let db = db.load("cards", notes)?;
     match &cmd.action {
         CardsAction::Find { text, json } => {
             let found = db.find(text);
@@ -782,7 +746,7 @@ fn matchups_cmd(
         return Err(Error::input("--title names a rankings page: add --rank"));
     }
     let db_paths = db.db.join(" ");
-    let db = db.load("matchups")?;
+    let db = db.load("matchups", notes)?;
     let Some(path) = &cmd.output else {
         return matchups_body(cmd, &db, &db_paths, out, notes);
     };
@@ -1084,11 +1048,14 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         }
         Command::Verify(cmd) => verify_cmd(&cmd)?,
         Command::Sample(cmd) => sample_cmd(&cmd)?.into(),
-        Command::Cards(cmd) => cards_cmd(&cmd, &cli.db)?.into(),
+        Command::Cards(cmd) => cards_cmd(&cmd, &cli.db, notes)?.into(),
         Command::Plan(cmd) => plan_cmd(&cmd)?.into(),
         Command::Serve(cmd) => {
             let db = if cli.db.any() {
-                Some(cli.db.load("serve")?)
+                // The API names files relative to the --db given.
+                let mut db = cli.db.load("serve", notes)?;
+                db.relative_names(&cli.db.db);
+                Some(db)
             } else {
                 None
             };

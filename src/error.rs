@@ -21,7 +21,7 @@ pub enum Error {
     #[error("{}", one_line(.0))]
     Input(String),
     /// A value in a card file (a LackeyCCG set file).
-    #[error("{}", one_line(&format!("{file}: row {row}, column {column}: {message}")))]
+    #[error("{}", one_line(&format!("{}: row {row}, column {column}: {message}", quote_middle(file, MAX_QUOTE))))]
     CardFile {
         /// The file.
         file: String,
@@ -33,7 +33,7 @@ pub enum Error {
         message: String,
     },
     /// A JSON file that does not parse or does not fit its schema.
-    #[error("{}", one_line(&format!("{file}: line {line}, column {column}: {message}")))]
+    #[error("{}", one_line(&format!("{}: line {line}, column {column}: {message}", quote_middle(file, MAX_QUOTE))))]
     Json {
         /// The file (or what the JSON is, such as `scenario`).
         file: String,
@@ -45,13 +45,17 @@ pub enum Error {
         message: String,
     },
     /// A file that could not be read.
-    #[error("{}", one_line(&format!("{path}: cannot read: {message}")))]
+    #[error("{}", one_line(&format!("{}: cannot read: {message}", quote_middle(path, MAX_QUOTE))))]
     Io {
         /// The path.
         path: String,
         /// The system's reason.
         message: String,
     },
+    /// The solve ran past its deadline and was stopped
+    /// ([`crate::cancel`]).
+    #[error("the solve ran past its time limit and was stopped")]
+    Cancelled,
     /// An error said of something (a file, a flag, a unit): `what: error`.
     #[error("{}", one_line(&format!("{what}: {source}")))]
     About {
@@ -66,6 +70,20 @@ impl Error {
     /// An error about the input, with a one-line message.
     pub fn input(message: impl Into<String>) -> Self {
         Error::Input(message.into())
+    }
+
+    /// The error of a solve stopped at its deadline.
+    pub fn cancelled() -> Self {
+        Error::Cancelled
+    }
+
+    /// Whether this is (or is about) a solve stopped at its deadline.
+    pub fn is_cancelled(&self) -> bool {
+        match self {
+            Error::Cancelled => true,
+            Error::About { source, .. } => source.is_cancelled(),
+            _ => false,
+        }
     }
 
     /// The message, as displayed.
@@ -125,18 +143,42 @@ pub fn one_line(message: &str) -> String {
     escaped_prefix(message, MAX_MESSAGE)
 }
 
-/// At most `most` characters of `text` (with `...` when cut), control and
-/// bidi characters escaped.
+/// At most `most` characters of `text` once escaped (with `...` when
+/// cut), control and bidi characters escaped: the cap counts what is
+/// printed, so a text of control characters can't grow past it.
 fn escaped_prefix(text: &str, most: usize) -> String {
     let mut out = String::new();
-    for (n, c) in text.chars().enumerate() {
-        if n == most {
+    let mut count = 0;
+    for c in text.chars() {
+        let mut one = String::new();
+        push_escaped(&mut one, c);
+        let n = one.chars().count();
+        if count + n > most {
             out.push_str("...");
             break;
         }
-        push_escaped(&mut out, c);
+        count += n;
+        out.push_str(&one);
     }
     out
+}
+
+/// `text` escaped, shortened in the middle to at most `most` characters
+/// (`/very/long/…/ANH.txt`): for paths and hosts, whose two ends say the
+/// most.
+pub fn quote_middle(text: &str, most: usize) -> String {
+    let mut escaped = String::new();
+    for c in text.chars() {
+        push_escaped(&mut escaped, c);
+    }
+    let chars: Vec<char> = escaped.chars().collect();
+    if chars.len() <= most {
+        return escaped;
+    }
+    let keep = most.saturating_sub(3) / 2;
+    let head: String = chars[..keep].iter().collect();
+    let tail: String = chars[chars.len() - keep..].iter().collect();
+    format!("{head}...{tail}")
 }
 
 /// Most bytes read from one input file.
@@ -208,5 +250,25 @@ mod tests {
         assert!(s.chars().count() <= MAX_MESSAGE + 3);
         let e = Error::input("a\u{202e}b\0c").about("unit 'x'");
         assert_eq!(e.to_string(), "unit 'x': a\\u{202e}b\\u{0}c");
+        // The cap counts what is printed: control characters escape to
+        // several characters each.
+        let e = Error::Io {
+            path: "\u{1}".repeat(300),
+            message: "x".into(),
+        };
+        assert!(
+            e.to_string().chars().count() <= MAX_MESSAGE + 3,
+            "{}",
+            e.to_string().len()
+        );
+        let e = Error::input("\u{1}".repeat(300));
+        assert!(e.to_string().chars().count() <= MAX_MESSAGE + 3);
+        // Paths are shortened in the middle: both ends stay.
+        let long = format!("/{}/ANH.txt", "a".repeat(500));
+        let q = quote_middle(&long, 40);
+        assert!(
+            q.starts_with("/aaa") && q.ends_with("ANH.txt") && q.chars().count() <= 40,
+            "{q}"
+        );
     }
 }

@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod attack;
+pub mod cancel;
 pub mod cards;
 pub mod cli;
 pub mod dice;
@@ -35,6 +36,7 @@ pub mod plan;
 pub mod plot;
 pub mod policy;
 pub mod report;
+pub mod request;
 pub mod sample;
 pub mod scenario;
 pub mod table;

@@ -450,7 +450,14 @@ fn lucky_stage(
     };
     let mut value = Vec::with_capacity(states.len());
     let mut choice = Vec::with_capacity(states.len());
-    for c in &states {
+    for (i, c) in states.iter().enumerate() {
+        if i.is_multiple_of(1024) && crate::cancel::expired() {
+            // Past the deadline: the caller reports it; the values left
+            // are never read.
+            value.resize(states.len(), Num::zero());
+            choice.resize(states.len(), [0; CLASSES]);
+            break;
+        }
         let (v, d) = match lucky {
             LuckyPolicy::Simple => {
                 let d = simple_choice(classes, side, x, c);
@@ -533,6 +540,9 @@ fn forward(
     let mut next = vec![Num::zero(); simplex.len];
     let mut used = Num::zero();
     for (i, c) in states.iter().enumerate() {
+        if i.is_multiple_of(1024) && crate::cancel::expired() {
+            break;
+        }
         let w = &dist[i];
         if w.is_zero() {
             continue;
@@ -1000,6 +1010,7 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
     }
     let scale = final_roll.denom().mul_ref(&end_denom);
     let tallies = Joint::from_pairs(tallies, scale.clone());
+    crate::cancel::check()?;
     let value = ratio(&value_num, &scale) - BigRational::from_integer((offset as i64).into());
     Ok(AttackSolution {
         value,
@@ -1143,7 +1154,10 @@ fn patterns(classes: &FaceClasses, n: u32, marked: &[(u8, i32)]) -> Vec<(State, 
     // The subsets of the marks, as bit sets.
     let subsets: Vec<u8> = (0..=all).filter(|t| t & !all == 0).collect();
     let mut out = Vec::new();
-    for c in Simplex::new(n, classes.k).states() {
+    for (i, c) in Simplex::new(n, classes.k).states().into_iter().enumerate() {
+        if i.is_multiple_of(1024) && crate::cancel::expired() {
+            break;
+        }
         let multi = multinomial(n, &c);
         // zeta[T]: sequences whose marked faces all lie in T.
         let mut zeta: Vec<(u8, Num)> = subsets
@@ -1634,6 +1648,7 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
                             .chain(db.iter().map(|&b| (d, b)))
                             .collect(),
                     };
+                    crate::cancel::check()?;
                     let (sol, units) = game.solve_declared(&declared)?;
                     options.push((declared.clone(), sol.value.clone()));
                     if best_resp

@@ -30,6 +30,7 @@ use crate::matchups::duel;
 use crate::plan::Plan;
 use crate::policy::Policy;
 use crate::report::DistReport;
+use crate::request::AttackRequest;
 use crate::scenario::Scenario;
 use crate::table::{Kind, Param, units_of};
 use serde::Serialize;
@@ -40,6 +41,8 @@ use std::time::Duration;
 /// The page.
 pub const INDEX: &str = include_str!("web/index.html");
 
+pub mod server;
+
 /// Most bytes of a request body.
 pub const MAX_BODY: usize = 64 * 1024;
 /// Most bytes of a request URL.
@@ -47,7 +50,7 @@ pub const MAX_URL: usize = 8 * 1024;
 /// Most time one request may take.
 pub const REQUEST_TIME: Duration = Duration::from_secs(20);
 
-/// A response: status, content type and body.
+/// A response: status, content type, body and any further headers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
     /// The HTTP status.
@@ -56,59 +59,176 @@ pub struct Response {
     pub content_type: &'static str,
     /// Its body.
     pub body: Vec<u8>,
+    /// Send the headers only (an answer to `HEAD`).
+    pub head_only: bool,
+    /// Further headers (`Retry-After`, `Allow`).
+    pub extra: Vec<(&'static str, String)>,
 }
 
 impl Response {
     fn json<T: Serialize>(value: &T) -> Response {
+        Response::json_text(serde_json::to_vec(value).unwrap_or_default())
+    }
+
+    fn json_text(body: Vec<u8>) -> Response {
         Response {
             status: 200,
             content_type: "application/json",
-            body: serde_json::to_vec(value).unwrap_or_default(),
+            body,
+            head_only: false,
+            extra: Vec::new(),
         }
     }
 
-    fn error(status: u16, message: &str) -> Response {
+    /// An error answer: `{"error": message}`, the message one line of at
+    /// most [`crate::error::MAX_MESSAGE`] characters (input it quotes is
+    /// capped too), so that no request is echoed back whole.
+    pub fn error(status: u16, message: &str) -> Response {
         #[derive(Serialize)]
         struct E<'a> {
             error: &'a str,
         }
+        let line = crate::error::one_line(message);
         Response {
             status,
             content_type: "application/json",
-            body: serde_json::to_vec(&E { error: message }).unwrap_or_default(),
+            body: serde_json::to_vec(&E { error: &line }).unwrap_or_default(),
+            head_only: false,
+            extra: Vec::new(),
         }
+    }
+
+    /// A 503 with `Retry-After`.
+    fn busy(message: &str) -> Response {
+        let mut r = Response::error(503, message);
+        r.extra.push(("Retry-After", "2".into()));
+        r
     }
 }
 
-/// What the server holds: the card database given with `--db`, and the
-/// bound on solves at once.
+/// What the server holds: the card database given with `--db` (files
+/// named relative to the paths given), and the solver's bounds.
 #[derive(Debug)]
 pub struct State {
     db: Option<CardDb>,
-    slots: Arc<(Mutex<usize>, Condvar)>,
+    solver: Solver,
 }
 
 impl State {
     /// The server's state, with the card database if any.
     pub fn new(db: Option<CardDb>) -> State {
-        let n = std::thread::available_parallelism().map_or(2, |n| n.get());
-        State {
-            db,
-            slots: Arc::new((Mutex::new(n), Condvar::new())),
-        }
+        State::with_solver(db, Solver::default())
+    }
+
+    /// The server's state with the given solver bounds.
+    pub fn with_solver(db: Option<CardDb>, solver: Solver) -> State {
+        State { db, solver }
     }
 }
 
-/// Why a request failed: the client's malformed request (400), or input
-/// that reads but can't be solved (422).
+/// The solver's bounds: at most `slots` solves at once, at most `queue`
+/// requests waiting for a slot, each waiting at most `wait` (then 503 with
+/// `Retry-After`), each solve stopped at `limit` (cancelled, never left
+/// running: its slot is free again at once).
+#[derive(Debug)]
+pub struct Solver {
+    free: Mutex<usize>,
+    cv: Condvar,
+    waiting: std::sync::atomic::AtomicUsize,
+    /// Most solves at once.
+    pub slots: usize,
+    /// Most requests waiting for a slot.
+    pub queue: usize,
+    /// Most time a request waits for a slot.
+    pub wait: Duration,
+    /// Most time one solve may take.
+    pub limit: Duration,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        let n = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Solver::new(n, 4 * n, Duration::from_secs(5), REQUEST_TIME)
+    }
+}
+
+impl Solver {
+    /// A solver with these bounds.
+    pub fn new(slots: usize, queue: usize, wait: Duration, limit: Duration) -> Solver {
+        Solver {
+            free: Mutex::new(slots.max(1)),
+            cv: Condvar::new(),
+            waiting: std::sync::atomic::AtomicUsize::new(0),
+            slots: slots.max(1),
+            queue,
+            wait,
+            limit,
+        }
+    }
+
+    /// Runs `work` in a slot, with the solve's deadline; a full queue or a
+    /// slot not free in time is a 503 with `Retry-After`.
+    fn run(&self, work: impl FnOnce() -> Response) -> Response {
+        use std::sync::atomic::Ordering;
+        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.queue {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Response::busy("the server is busy (its queue of solves is full); try again");
+        }
+        let got = {
+            let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+            let (mut free, timeout) = self
+                .cv
+                .wait_timeout_while(free, self.wait, |f| *f == 0)
+                .unwrap_or_else(|e| e.into_inner());
+            if timeout.timed_out() && *free == 0 {
+                false
+            } else {
+                *free -= 1;
+                true
+            }
+        };
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        if !got {
+            return Response::busy(&format!(
+                "the server is busy (no solver free within {} s); try again",
+                self.wait.as_secs()
+            ));
+        }
+        struct Release<'a>(&'a Solver);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+                self.0.cv.notify_one();
+            }
+        }
+        let _release = Release(self);
+        let limit = self.limit;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::cancel::with_deadline(limit, work)
+        }))
+        .unwrap_or_else(|_| Response::error(500, "the solver failed on this request"))
+    }
+}
+
+/// Why a request failed: the client's malformed request (400), input
+/// that reads but can't be solved (422), or a solve stopped at its
+/// deadline (503).
 enum Failure {
     Bad(String),
     Unprocessable(String),
+    Late(String),
 }
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
-        Failure::Unprocessable(e.to_string())
+        if e.is_cancelled() {
+            Failure::Late(format!(
+                "the request took longer than {} s and was stopped",
+                REQUEST_TIME.as_secs()
+            ))
+        } else {
+            Failure::Unprocessable(e.to_string())
+        }
     }
 }
 
@@ -119,51 +239,6 @@ fn query(url: &str) -> Vec<(String, String)> {
     form_urlencoded::parse(q.as_bytes())
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect()
-}
-
-/// The flags of `attack` a query may give (never a path: `--plot` is not
-/// among them).
-const POLICY_FLAGS: [&str; 5] = [
-    "lucky-policy",
-    "lucky-order",
-    "objective",
-    "force-attacker",
-    "force-defender",
-];
-
-/// The command line of an attack query: `--name=value` for each pair (so
-/// that no value can become a flag), switches written `=true` or `=false`.
-fn attack_args(pairs: &[(String, String)]) -> std::result::Result<Vec<String>, Failure> {
-    let mut args = vec!["swtcg-odds".to_string(), "attack".into(), "--json".into()];
-    for (k, v) in pairs {
-        let switch = |v: &str| match v {
-            "true" | "on" | "1" | "" => Ok(true),
-            "false" | "off" | "0" => Ok(false),
-            _ => Err(Failure::Bad(format!(
-                "{k}={}: give true or false",
-                crate::error::quote(v)
-            ))),
-        };
-        if let Some(p) = Param::from_name(k) {
-            if p.kind() == Kind::Switch {
-                args.push(format!("--{k}={}", if switch(v)? { "on" } else { "off" }));
-            } else {
-                args.push(format!("--{k}={v}"));
-            }
-        } else if POLICY_FLAGS.contains(&k.as_str()) || k == "other-health" {
-            args.push(format!("--{k}={v}"));
-        } else if k == "overkill" {
-            if switch(v)? {
-                args.push("--overkill".into());
-            }
-        } else {
-            return Err(Failure::Bad(format!(
-                "'{}' is not a parameter of an attack (power, crit, parry, ...)",
-                crate::error::quote(k)
-            )));
-        }
-    }
-    Ok(args)
 }
 
 /// The units of an attack query (for combining attacks).
@@ -359,35 +434,6 @@ fn cards_attack(
     Ok(Response::json(&report.json()))
 }
 
-/// Runs `work` within the state's bound on solves at once and the time
-/// limit per request.
-fn bounded(state: &State, work: impl FnOnce() -> Response + Send + 'static) -> Response {
-    let (lock, cv) = &*state.slots;
-    {
-        let mut free = lock.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = cv.wait(free).unwrap_or_else(|e| e.into_inner());
-        }
-        *free -= 1;
-    }
-    let slots = state.slots.clone();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
-            .unwrap_or_else(|_| Response::error(500, "the solver failed on this request"));
-        let _ = tx.send(r);
-        let (lock, cv) = &*slots;
-        *lock.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        cv.notify_one();
-    });
-    rx.recv_timeout(REQUEST_TIME).unwrap_or_else(|_| {
-        Response::error(
-            503,
-            &format!("the request took longer than {} s", REQUEST_TIME.as_secs()),
-        )
-    })
-}
-
 /// Answers one request.
 pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
     if url.len() > MAX_URL {
@@ -403,34 +449,13 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
             status: 200,
             content_type: "text/html; charset=utf-8",
             body: INDEX.as_bytes().to_vec(),
+            head_only: false,
+            extra: Vec::new(),
         }),
         ("GET", "/api/params") => Ok(Response::json(&params_spec(state))),
-        ("GET", "/api/attack") => attack_args(&pairs).and_then(|args| {
-            let ran = crate::cli::run_args(args);
-            match ran.status {
-                0 => Ok(Response {
-                    status: 200,
-                    content_type: "application/json",
-                    body: ran.stdout.into_bytes(),
-                }),
-                _ => {
-                    let msg = ran
-                        .stderr
-                        .trim()
-                        .trim_start_matches("error: ")
-                        .trim_end_matches(" (see --help)")
-                        .to_string();
-                    // A flag's malformed value (the message names the flag)
-                    // is the request's fault; input that reads but can't be
-                    // solved is unprocessable.
-                    if ran.stderr.contains("(see --help)") || msg.starts_with("--") {
-                        Err(Failure::Bad(msg))
-                    } else {
-                        Err(Failure::Unprocessable(msg))
-                    }
-                }
-            }
-        }),
+        ("GET", "/api/attack") => AttackRequest::from_pairs(pairs.iter().map(|(k, v)| (k, v)))
+            .map_err(|e| Failure::Bad(e.to_string()))
+            .and_then(|req| Ok(Response::json_text(req.solve()?.json_text().into_bytes()))),
         // Units given as `"card"` come from the server's --db.
         ("POST", "/api/scenario") => no_files(body).and_then(|t| {
             let s = match &state.db {
@@ -468,7 +493,8 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
         },
         ("GET", "/api/cards/attack") => cards_attack(state, &pairs),
         (_, p) if p == "/" || p.starts_with("/api/") => Err(Failure::Bad(format!(
-            "{method} {}: not served",
+            "{} {}: not served",
+            crate::error::quote(method),
             crate::error::quote(p)
         ))),
         _ => return Response::error(404, "not found"),
@@ -477,18 +503,20 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
         Ok(r) => r,
         Err(Failure::Bad(m)) => Response::error(400, &m),
         Err(Failure::Unprocessable(m)) => Response::error(422, &m),
+        Err(Failure::Late(m)) => Response::busy(&m),
     }
 }
 
-/// Answers one request within the bounds: the solve-heavy routes run within
-/// the state's bound on solves at once and the time limit.
+/// Answers one request within the bounds: the solve-heavy routes run in
+/// the state's [`Solver`] (bounded queue, deadline to start, deadline to
+/// finish); the page, `/api/params` and the card search answer at once.
 pub fn handle_bounded(state: &Arc<State>, method: &str, url: &str, body: Vec<u8>) -> Response {
-    let heavy = url.starts_with("/api/") && !url.starts_with("/api/params");
-    if !heavy {
+    let path = url.split('?').next().unwrap_or("");
+    let light = !path.starts_with("/api/") || path == "/api/params" || path == "/api/cards";
+    if light {
         return handle(state, method, url, &body);
     }
-    let (s, m, u) = (state.clone(), method.to_string(), url.to_string());
-    bounded(state, move || handle(&s, &m, &u, &body))
+    state.solver.run(|| handle(state, method, url, &body))
 }
 
 /// How the server is started (the `serve` command's flags).
@@ -508,14 +536,31 @@ pub struct ServeOptions {
 /// Starts the server and answers requests until the process ends. Calls
 /// `started` with the page's URL once it listens.
 pub fn serve(state: State, opts: &ServeOptions, started: impl FnOnce(&str)) -> Result<()> {
-    let server = tiny_http::Server::http((opts.host.as_str(), opts.port)).map_err(|e| {
+    serve_with(state, opts, server::Limits::default(), started)
+}
+
+/// [`serve`] with the given connection bounds.
+pub fn serve_with(
+    state: State,
+    opts: &ServeOptions,
+    limits: server::Limits,
+    started: impl FnOnce(&str),
+) -> Result<()> {
+    let listener = std::net::TcpListener::bind((opts.host.as_str(), opts.port)).map_err(|e| {
         Error::input(format!(
-            "serve: cannot listen on {}:{}: {e}",
-            opts.host, opts.port
+            "serve: cannot listen on {}:{}: {}",
+            crate::error::quote_middle(&opts.host, 60),
+            opts.port,
+            e.kind()
         ))
     })?;
-    let port = server.server_addr().to_ip().map_or(opts.port, |a| a.port());
-    let url = format!("http://{}:{port}/", opts.host);
+    let port = listener.local_addr().map_or(opts.port, |a| a.port());
+    let host = if opts.host.contains(':') {
+        format!("[{}]", opts.host)
+    } else {
+        opts.host.clone()
+    };
+    let url = format!("http://{host}:{port}/");
     started(&url);
     if opts.open {
         for opener in ["xdg-open", "open"] {
@@ -524,45 +569,7 @@ pub fn serve(state: State, opts: &ServeOptions, started: impl FnOnce(&str)) -> R
             }
         }
     }
-    let state = Arc::new(state);
-    let server = Arc::new(server);
-    let workers: Vec<_> = (0..8)
-        .map(|_| {
-            let (server, state) = (server.clone(), state.clone());
-            std::thread::spawn(move || {
-                while let Ok(mut req) = server.recv() {
-                    let method = req.method().as_str().to_string();
-                    let url = req.url().to_string();
-                    let mut body = Vec::new();
-                    let too_big = {
-                        use std::io::Read;
-                        let r = req
-                            .as_reader()
-                            .take(MAX_BODY as u64 + 1)
-                            .read_to_end(&mut body);
-                        r.is_err() || body.len() > MAX_BODY
-                    };
-                    let resp = if too_big {
-                        Response::error(413, &format!("the body is longer than {MAX_BODY} bytes"))
-                    } else {
-                        handle_bounded(&state, &method, &url, body)
-                    };
-                    let header = tiny_http::Header::from_bytes(
-                        &b"Content-Type"[..],
-                        resp.content_type.as_bytes(),
-                    )
-                    .expect("a valid header");
-                    let _ = req.respond(
-                        tiny_http::Response::from_data(resp.body)
-                            .with_status_code(resp.status)
-                            .with_header(header),
-                    );
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
+    let hosts = server::allowed_hosts(&opts.host, port);
+    server::run(listener, Arc::new(state), hosts, limits);
     Ok(())
 }

@@ -350,6 +350,15 @@ pub struct CardDb {
     pub files: Vec<FileReport>,
     /// Units that are the same unit under other names (for stacks).
     pub same: SameUnits,
+    /// What the reader says of the files as a whole: names in one set that
+    /// differ only in case, card lists with no card.
+    pub notes: Vec<String>,
+    /// Each loaded unit by (name, set in lowercase): a card read twice is
+    /// found in constant time.
+    by_name: std::collections::HashMap<(String, String), usize>,
+    /// Each loaded unit by (name and set in lowercase), for names that
+    /// differ only in case.
+    by_folded: std::collections::HashMap<(String, String), usize>,
 }
 
 /// Types that are cards but not units.
@@ -375,9 +384,26 @@ impl CardDb {
         for p in paths {
             for f in read::files_of(p.as_ref())? {
                 let (report, rows) = read::read_rows(&f)?;
+                if report.card_list && rows.is_empty() {
+                    db.notes.push(format!(
+                        "{}: a card list with no card (only its header)",
+                        quote(&f)
+                    ));
+                }
                 db.files.push(report);
                 db.add_rows(rows)?;
             }
+        }
+        if db.files.iter().any(|f| f.card_list)
+            && db.cards.is_empty()
+            && db.non_units.is_empty()
+            && db.skipped.is_empty()
+        {
+            let names: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
+            return Err(Error::input(format!(
+                "{}: no card in any card list (the files have only their header)",
+                quote(&names.join(", "))
+            )));
         }
         if !db.files.iter().any(|f| f.card_list) {
             let names: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
@@ -389,6 +415,40 @@ impl CardDb {
         }
         db.finish();
         Ok(db)
+    }
+
+    /// Names every file relative to the `--db` path it was read from
+    /// (`ANH.txt`, not `/home/me/sets/ANH.txt`): for answers that must not
+    /// show where files live (the web server's).
+    pub fn relative_names(&mut self, roots: &[impl AsRef<str>]) {
+        let rel = |f: &str| -> String {
+            for r in roots {
+                let r = r.as_ref().trim_end_matches('/');
+                if f == r {
+                    return std::path::Path::new(f)
+                        .file_name()
+                        .map_or(f.to_string(), |n| n.to_string_lossy().into_owned());
+                }
+                if let Some(rest) = f.strip_prefix(r).and_then(|x| x.strip_prefix('/')) {
+                    return rest.to_string();
+                }
+            }
+            std::path::Path::new(f)
+                .file_name()
+                .map_or(f.to_string(), |n| n.to_string_lossy().into_owned())
+        };
+        for c in &mut self.cards {
+            c.file = rel(&c.file);
+        }
+        for c in &mut self.non_units {
+            c.file = rel(&c.file);
+        }
+        for c in &mut self.skipped {
+            c.file = rel(&c.file);
+        }
+        for f in &mut self.files {
+            f.file = rel(&f.file);
+        }
     }
 
     /// Reads one database file.
@@ -440,7 +500,7 @@ impl CardDb {
 
     fn skip(&mut self, r: &RawRow, reason: impl Into<String>) {
         self.skipped.push(Skipped {
-            file: r.file.clone(),
+            file: r.file.to_string(),
             row: r.row,
             set: r.get("Set").to_string(),
             name: r.get("Name").to_string(),
@@ -480,7 +540,7 @@ impl CardDb {
                 .any(|t| lt.split('/').any(|p| p.trim() == *t))
             {
                 self.non_units.push(NonUnit {
-                    file: r.file.clone(),
+                    file: r.file.to_string(),
                     row: r.row,
                     name,
                     set,
@@ -509,11 +569,8 @@ impl CardDb {
         }
         // A card read twice (AllSets.txt beside the set files): once.
         let text = r.get("Text").to_string();
-        if let Some(c) = self
-            .cards
-            .iter()
-            .find(|c| c.name == name && c.set.eq_ignore_ascii_case(&set))
-        {
+        let key = (name.clone(), set.to_lowercase());
+        if let Some(c) = self.by_name.get(&key).map(|&i| &self.cards[i]) {
             let reason = if c.text == text {
                 format!("the same card as {} row {}", c.file, c.row)
             } else {
@@ -563,8 +620,24 @@ impl CardDb {
         if let Some(v) = &variable {
             self.skip(&r, format!("{v}: give it as \"{name}[power=N,health=N]\""));
         }
+        let folded = (name.to_lowercase(), set.to_lowercase());
+        if let Some(&i) = self.by_folded.get(&folded) {
+            let c = &self.cards[i];
+            self.notes.push(format!(
+                "{} row {} and {} row {}: '{}' and '{}' differ only in case; each is addressed by its exact case",
+                c.file,
+                c.row,
+                r.file,
+                r.row,
+                quote(&c.name),
+                quote(&name)
+            ));
+        } else {
+            self.by_folded.insert(folded, self.cards.len());
+        }
+        self.by_name.insert(key, self.cards.len());
         self.cards.push(Card {
-            file: r.file.clone(),
+            file: r.file.to_string(),
             row: r.row,
             name,
             set,

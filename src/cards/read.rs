@@ -35,30 +35,38 @@ impl Stat {
     }
 }
 
-/// One data row of a set file, its fields by column name.
+/// The columns the reader keeps (every other column is skipped as it is
+/// read, so memory never grows with a file's other columns).
+pub const COLUMNS: [&str; 10] = [
+    "Name", "Set", "Side", "Type", "Subtype", "Cost", "Speed", "Power", "Health", "Text",
+];
+
+/// One data row of a set file: the values of the columns the reader keeps
+/// ([`COLUMNS`]), unquoted and trimmed.
 #[derive(Clone, Debug)]
 pub struct RawRow {
     /// The file it came from.
-    pub file: String,
+    pub file: std::sync::Arc<str>,
     /// Its line number (1 is the header).
     pub row: usize,
-    /// `(column name, value)` in file order, values unquoted and trimmed.
-    pub fields: Vec<(String, String)>,
+    /// The value of each of [`COLUMNS`] ("" when absent).
+    pub fields: [String; COLUMNS.len()],
 }
 
 impl RawRow {
-    /// The value of column `name` (case-insensitive), or "".
+    /// The value of column `name` (one of [`COLUMNS`], case-insensitive),
+    /// or "".
     pub fn get(&self, name: &str) -> &str {
-        self.fields
+        COLUMNS
             .iter()
-            .find(|(c, _)| c.eq_ignore_ascii_case(name))
-            .map_or("", |(_, v)| v.as_str())
+            .position(|c| c.eq_ignore_ascii_case(name))
+            .map_or("", |i| self.fields[i].as_str())
     }
 
     /// An error about column `column` of this row.
     pub fn error(&self, column: &str, message: impl Into<String>) -> Error {
         Error::CardFile {
-            file: self.file.clone(),
+            file: self.file.to_string(),
             row: self.row,
             column: column.to_string(),
             message: message.into(),
@@ -145,12 +153,25 @@ pub enum Parsed {
     NotCards(String),
 }
 
+/// The number of lines of a text: its line ends, `\n`, `\r\n` or a lone
+/// `\r` (old Mac files), plus a last line without one.
+pub fn count_lines(text: &str) -> usize {
+    let b = text.as_bytes();
+    let mut n = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+            n += 1;
+        }
+    }
+    n + usize::from(!b.is_empty() && !matches!(b.last(), Some(b'\n' | b'\r')))
+}
+
 /// The rows of one set file's text, or why it is not a card list; an error
 /// when it has more rows than a database may hold, found by counting its
-/// lines before any row is built.
+/// lines before any row is built. Lines may end in `\n`, `\r\n` or `\r`.
 pub fn parse_rows(file: &str, text: &str) -> Result<Parsed> {
     let text = crate::error::strip_bom(text);
-    let lines = text.split('\n').filter(|l| !l.trim().is_empty()).count();
+    let lines = count_lines(text);
     if lines > super::MAX_CARDS + 1 {
         return Err(Error::input(format!(
             "{}: {} card rows; a card database holds at most {}",
@@ -165,19 +186,61 @@ pub fn parse_rows(file: &str, text: &str) -> Result<Parsed> {
     })
 }
 
+/// The rows of a card list, read with the `csv` crate: tab-separated,
+/// records of any length, no CSV quoting (fields quoted spreadsheet-style
+/// are undone by [`unquote`]), any line end.
 fn card_rows(file: &str, text: &str) -> std::result::Result<Vec<RawRow>, String> {
-    let mut lines = text.split('\n').enumerate();
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .has_headers(false)
+        .flexible(true)
+        .quoting(false)
+        .from_reader(text.as_bytes());
+    let mut record = csv::ByteRecord::new();
+    // Line numbers from byte offsets: where each line starts, whatever its
+    // line end.
+    let b = text.as_bytes();
+    let mut starts = vec![0usize];
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+            starts.push(i + 1);
+        }
+    }
+    let line_of = |r: &csv::ByteRecord| {
+        // (The csv crate may place a record after a CRLF on its LF.)
+        let mut at = r.position().map_or(0, |p| p.byte() as usize);
+        while matches!(b.get(at), Some(b'\r' | b'\n')) {
+            at += 1;
+        }
+        starts.partition_point(|&s| s <= at)
+    };
+    let blank = |r: &csv::ByteRecord| r.iter().all(|f| f.iter().all(u8::is_ascii_whitespace));
+    // The header: the first line that is not blank.
     let header = loop {
-        match lines.next() {
-            Some((_, l)) if l.trim().is_empty() => continue,
-            Some((_, l)) => break l.trim_end_matches('\r'),
-            None => return Err("empty".into()),
+        match reader.read_byte_record(&mut record) {
+            Ok(true) if blank(&record) => continue,
+            Ok(true) => break record.clone(),
+            Ok(false) => return Err("empty".into()),
+            Err(e) => return Err(format!("unreadable: {e}")),
         }
     };
-    let names: Vec<String> = header.split('\t').map(|c| unquote(c).to_string()).collect();
+    // For each column of the file, the kept column it is (if any).
+    let slots: Vec<Option<usize>> = header
+        .iter()
+        .map(|h| {
+            let name = unquote(&String::from_utf8_lossy(h));
+            COLUMNS.iter().position(|c| c.eq_ignore_ascii_case(&name))
+        })
+        .collect();
     let missing: Vec<&str> = REQUIRED
         .iter()
-        .filter(|r| !names.iter().any(|n| n.eq_ignore_ascii_case(r)))
+        .filter(|r| {
+            let i = COLUMNS
+                .iter()
+                .position(|c| c == *r)
+                .expect("required columns are kept");
+            !slots.contains(&Some(i))
+        })
         .copied()
         .collect();
     if !missing.is_empty() {
@@ -186,20 +249,26 @@ fn card_rows(file: &str, text: &str) -> std::result::Result<Vec<RawRow>, String>
             missing.join(", ")
         ));
     }
+    let file: std::sync::Arc<str> = file.into();
     let mut rows = Vec::new();
-    for (i, line) in lines {
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
+    loop {
+        match reader.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(format!("unreadable: {e}")),
+        }
+        if blank(&record) {
             continue;
         }
-        let fields = line
-            .split('\t')
-            .zip(&names)
-            .map(|(v, n)| (n.clone(), unquote(v)))
-            .collect();
+        let mut fields: [String; COLUMNS.len()] = Default::default();
+        for (v, slot) in record.iter().zip(&slots) {
+            if let Some(i) = slot {
+                fields[*i] = unquote(&String::from_utf8_lossy(v));
+            }
+        }
         rows.push(RawRow {
-            file: file.to_string(),
-            row: i + 1,
+            file: file.clone(),
+            row: line_of(&record),
             fields,
         });
     }

@@ -389,3 +389,241 @@ fn browser_tests() {
         String::from_utf8_lossy(&run.stderr)
     );
 }
+
+/// Starts a server on a free port with these bounds; its address.
+fn start_server(
+    solver: swtcg_odds::web::Solver,
+    limits: swtcg_odds::web::server::Limits,
+) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let opts = swtcg_odds::web::ServeOptions {
+            host: "127.0.0.1".into(),
+            port: 0,
+            open: false,
+        };
+        swtcg_odds::web::serve_with(State::with_solver(None, solver), &opts, limits, |url| {
+            tx.send(url.to_string()).unwrap()
+        })
+        .unwrap();
+    });
+    let url = rx.recv().unwrap();
+    url.trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// Sends raw bytes, then reads the whole answer (within 10 s): its status
+/// and text.
+fn raw(addr: &str, bytes: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let _ = s.write_all(bytes);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+fn get(addr: &str, path: &str) -> (u16, String) {
+    raw(
+        addr,
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes(),
+    )
+}
+
+/// Issue 20, the server under hostile clients: a huge announced body is
+/// refused before anything is allocated (the server lives on); stalled
+/// uploads cost their connection, not a worker; foreign hosts and origins
+/// are refused; HEAD and OPTIONS are answered; nothing echoes a request
+/// whole; malformed chunked bodies, non-ASCII request lines and bare-LF
+/// requests each get a clear answer.
+#[test]
+fn the_server_survives_hostile_clients() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let limits = swtcg_odds::web::server::Limits {
+        connections: 32,
+        header_time: Duration::from_secs(2),
+        body_time: Duration::from_secs(1),
+        io_time: Duration::from_secs(1),
+    };
+    let addr = start_server(swtcg_odds::web::Solver::default(), limits);
+    // 1. Content-Length: 99999999999: 413 at once, and the server lives.
+    let (st, text) = raw(
+        &addr,
+        format!("POST /api/scenario HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n{{}}").as_bytes(),
+    );
+    assert_eq!(st, 413, "{text}");
+    assert_eq!(get(&addr, "/").0, 200);
+    // 3. Eight stalled uploads (60 KB announced, never sent): the page is
+    // still answered at once; each stalled one gets 408 after the body's
+    // deadline.
+    let mut stalled = Vec::new();
+    for _ in 0..8 {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        s.write_all(format!("POST /api/scenario HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n").as_bytes()).unwrap();
+        stalled.push(s);
+    }
+    let t = Instant::now();
+    assert_eq!(get(&addr, "/").0, 200);
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    for mut s in stalled {
+        use std::io::Read;
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        assert!(out.starts_with("HTTP/1.1 408"), "{out}");
+    }
+    // A client that sends half its headers and stops: 408, not a hang.
+    let (st, _) = raw(&addr, b"GET / HTTP/1.1\r\nHost: x");
+    assert!(st == 408 || st == 0, "{st}");
+    // 4. Hosts and origins.
+    let (st, _) = raw(&addr, b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n");
+    assert_eq!(st, 421);
+    let port = addr.rsplit(':').next().unwrap();
+    let (st, _) = raw(
+        &addr,
+        format!("GET /api/params HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(st, 200);
+    let body = r#"{"attacker": {"name": "a", "power": 2}, "defender": {"name": "d", "power": 1}}"#;
+    let post = |origin: &str, ctype: &str| {
+        raw(
+            &addr,
+            format!(
+                "POST /api/scenario HTTP/1.1\r\nHost: {addr}\r\n{origin}{ctype}Content-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .0
+    };
+    assert_eq!(post("", "Content-Type: application/json\r\n"), 200);
+    assert_eq!(
+        post(
+            &format!("Origin: http://{addr}\r\n"),
+            "Content-Type: application/json\r\n"
+        ),
+        200
+    );
+    assert_eq!(
+        post(
+            "Origin: http://evil.example\r\n",
+            "Content-Type: application/json\r\n"
+        ),
+        403
+    );
+    assert_eq!(post("", "Content-Type: text/plain\r\n"), 415);
+    assert_eq!(post("", ""), 415);
+    // HEAD and OPTIONS.
+    let (st, text) = raw(
+        &addr,
+        format!("HEAD / HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(st, 200);
+    assert!(text.ends_with("\r\n\r\n"), "HEAD sends no body");
+    let (st, text) = raw(
+        &addr,
+        format!("OPTIONS /api/attack HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(st, 204);
+    assert!(text.contains("Allow: GET, HEAD, POST, OPTIONS"), "{text}");
+    // A 1 MB method: refused, and not echoed.
+    let mut huge = vec![b'A'; 1 << 20];
+    huge.extend_from_slice(b" / HTTP/1.1\r\n\r\n");
+    let (st, text) = raw(&addr, &huge);
+    assert!(st == 431 || st == 400, "{st}");
+    assert!(text.len() < 2000, "{} bytes back", text.len());
+    let (st, text) = raw(
+        &addr,
+        format!(
+            "BREW{} / HTTP/1.1\r\nHost: {addr}\r\n\r\n",
+            "X".repeat(5000)
+        )
+        .as_bytes(),
+    );
+    assert_eq!(st, 405);
+    assert!(text.len() < 1000, "{} bytes back", text.len());
+    // 13. A malformed chunked body: said so.
+    let (st, text) = raw(
+        &addr,
+        format!("POST /api/scenario HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n").as_bytes(),
+    );
+    assert_eq!(st, 400);
+    assert!(text.contains("malformed chunked body"), "{text}");
+    // A good chunked body is read.
+    let chunked = format!("{:x}\r\n{body}\r\n0\r\n\r\n", body.len());
+    let (st, _) = raw(
+        &addr,
+        format!("POST /api/scenario HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{chunked}").as_bytes(),
+    );
+    assert_eq!(st, 200);
+    // Non-ASCII bytes in the request line: 400; a bare-LF request: answered.
+    let (st, _) = raw(
+        &addr,
+        "GET /\u{e9}t\u{e9} HTTP/1.1\r\nHost: x\r\n\r\n".as_bytes(),
+    );
+    assert_eq!(st, 400);
+    let (st, _) = raw(
+        &addr,
+        format!("GET /api/params HTTP/1.1\nHost: {addr}\n\n").as_bytes(),
+    );
+    assert_eq!(st, 200);
+    assert_eq!(get(&addr, "/").0, 200, "the server lives");
+}
+
+/// Issue 20, the server under load: a solve past its limit is cancelled
+/// (503, its slot free again at once), requests wait for a slot at most
+/// their deadline (503 with Retry-After), the queue is bounded, and the
+/// page answers within a second throughout.
+#[test]
+fn heavy_requests_are_bounded_and_cancelled() {
+    use std::time::{Duration, Instant};
+    let solver =
+        swtcg_odds::web::Solver::new(1, 2, Duration::from_millis(300), Duration::from_millis(300));
+    let addr = start_server(solver, swtcg_odds::web::server::Limits::default());
+    let heavy = "/api/attack?power=100&lucky=8&defender-lucky=8&crit=2&parry=1";
+    // Alone: stopped at its limit, 503 with Retry-After, quickly.
+    let t = Instant::now();
+    let (st, text) = get(&addr, heavy);
+    assert_eq!(st, 503, "{text}");
+    assert!(text.contains("Retry-After:"), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    // Its slot is free at once: a light solve gets it.
+    assert_eq!(get(&addr, "/api/attack?power=3").0, 200);
+    // Twelve at once: every one answered 200 or 503, none hangs; the page
+    // answers within a second meanwhile.
+    let handles: Vec<_> = (0..12)
+        .map(|i| {
+            let (a, h) = (addr.clone(), heavy.to_string());
+            std::thread::spawn(move || {
+                let path = if i % 3 == 0 {
+                    "/api/attack?power=4".to_string()
+                } else {
+                    h
+                };
+                get(&a, &path).0
+            })
+        })
+        .collect();
+    for _ in 0..5 {
+        let t = Instant::now();
+        assert_eq!(get(&addr, "/").0, 200);
+        assert!(t.elapsed() < Duration::from_secs(1));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let statuses: Vec<u16> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert!(
+        statuses.iter().all(|&s| s == 200 || s == 503),
+        "{statuses:?}"
+    );
+    assert!(statuses.contains(&503), "{statuses:?}");
+}

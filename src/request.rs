@@ -1,0 +1,243 @@
+//! Typed requests: what a front-end asks of the library, parsed once from
+//! the words a user types (a command line, a web query) and solved by one
+//! function, so that the command line and the web API give the same answer
+//! to the same request.
+//!
+//! ```
+//! use swtcg_odds::request::AttackRequest;
+//! use swtcg_odds::table::Param;
+//! let req = AttackRequest::from_pairs([("power", "3"), ("armor", "on")]).unwrap();
+//! assert_eq!(req.get(Param::Power), Some(3));
+//! let answer = req.solve().unwrap();
+//! assert!(answer.json_text().contains("\"defender_damage\""));
+//! ```
+
+use crate::attack::{Objective, Side, attack};
+use crate::error::{Error, Result, quote};
+use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
+use crate::report::{AttackReport, attack_text, to_json_text};
+use crate::scenario::{Scenario, ScenarioReport};
+use crate::table::{Kind, Param, units_of};
+use crate::unit::Unit;
+
+/// How choices are played, as asked: each word optional (the policy's
+/// default then), and each side's Force budget.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PolicyRequest {
+    /// `optimal` or `simple`.
+    pub lucky: Option<LuckyPolicy>,
+    /// `pop`, `pop-defender-first`, `attacker-first`, `defender-first`.
+    pub lucky_order: Option<LuckyOrder>,
+    /// `damage`, `discard` or `net`.
+    pub objective: Option<Objective>,
+    /// Force the attacking side may spend (unlimited if not given).
+    pub force_attacker: Option<u32>,
+    /// Force the defending side may spend.
+    pub force_defender: Option<u32>,
+}
+
+impl PolicyRequest {
+    /// Whether any word was given (the attack is then solved as a game).
+    pub fn any(&self) -> bool {
+        *self != PolicyRequest::default()
+    }
+
+    /// The policy, defaults filled in.
+    pub fn policy(&self) -> Policy {
+        let d = Policy::default();
+        Policy {
+            objective: self.objective.unwrap_or(d.objective),
+            lucky: self.lucky.unwrap_or(d.lucky),
+            lucky_order: self.lucky_order.unwrap_or(d.lucky_order),
+        }
+    }
+
+    /// The Force budgets by side.
+    pub fn force(&self) -> [Option<u32>; 2] {
+        [self.force_attacker, self.force_defender]
+    }
+}
+
+/// One attack given by its parameters: the units' numbers and keywords
+/// ([`Param`]), Overkill with a third unit, and how choices are played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackRequest {
+    /// The parameters given, each once.
+    pub values: Vec<(Param, i64)>,
+    /// The attacker has Overkill.
+    pub overkill: bool,
+    /// A third unit on the defender's side, with this health.
+    pub other_health: Option<u32>,
+    /// How choices are played.
+    pub policy: PolicyRequest,
+}
+
+/// A word of a policy (`optimal`, `pop`, `net`, ...), read as its serde
+/// name.
+pub fn policy_word<T: serde::de::DeserializeOwned>(what: &str, word: &str) -> Result<T> {
+    serde_json::from_value(serde_json::Value::String(word.to_string()))
+        .map_err(|_| Error::input(format!("{what} '{}': not one of its words", quote(word))))
+}
+
+impl AttackRequest {
+    /// The value of `p`, if given.
+    pub fn get(&self, p: Param) -> Option<i64> {
+        self.values.iter().find(|(q, _)| *q == p).map(|(_, v)| *v)
+    }
+
+    /// A request from `name=value` pairs, as a web query gives them: each
+    /// parameter's name as its flag without `--`, switches `true`/`false`
+    /// (or `on`/`off`); the policy words; `overkill`, `other-health`.
+    pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<AttackRequest> {
+        let mut req = AttackRequest::default();
+        let mut seen: Vec<String> = Vec::new();
+        for (k, v) in pairs {
+            let (k, v) = (k.as_ref(), v.as_ref());
+            if seen.iter().any(|s| s == k) {
+                return Err(Error::input(format!("'{}' is given twice", quote(k))));
+            }
+            seen.push(k.to_string());
+            let switch = |v: &str| match v {
+                "true" | "on" | "1" | "" => Ok(true),
+                "false" | "off" | "0" => Ok(false),
+                _ => Err(Error::input(format!(
+                    "{k}={}: give true or false",
+                    quote(v)
+                ))),
+            };
+            if let Some(p) = Param::from_name(k) {
+                let value = if p.kind() == Kind::Switch {
+                    switch(v)? as i64
+                } else {
+                    p.value(v)?
+                };
+                req.values.push((p, value));
+                continue;
+            }
+            let number = |v: &str| -> Result<u32> {
+                v.trim().parse::<u32>().map_err(|_| {
+                    Error::input(format!("{k} '{}': not a whole number from 0", quote(v)))
+                })
+            };
+            match k {
+                "overkill" => req.overkill = switch(v)?,
+                "other-health" => req.other_health = Some(number(v)?),
+                "lucky-policy" => req.policy.lucky = Some(policy_word(k, v)?),
+                "lucky-order" => req.policy.lucky_order = Some(policy_word(k, v)?),
+                "objective" => req.policy.objective = Some(policy_word(k, v)?),
+                "force-attacker" => req.policy.force_attacker = Some(number(v)?),
+                "force-defender" => req.policy.force_defender = Some(number(v)?),
+                _ => {
+                    return Err(Error::input(format!(
+                        "'{}' is not a parameter of an attack (power, crit, parry, ...)",
+                        quote(k)
+                    )));
+                }
+            }
+        }
+        req.values.sort_by_key(|(p, _)| *p);
+        Ok(req)
+    }
+
+    /// Whether the attack involves choices (then it is solved as a game).
+    pub fn has_choices(&self) -> bool {
+        let on = |p| self.get(p).unwrap_or(0) > 0;
+        on(Param::Lucky)
+            || on(Param::DefenderLucky)
+            || on(Param::Overload)
+            || self.overkill
+            || self.other_health.is_some()
+            || self.policy.any()
+    }
+
+    /// The attacker and the defender (power is required).
+    pub fn units(&self) -> Result<(Unit, Unit)> {
+        if self.get(Param::Power).is_none() {
+            return Err(Error::input("the attacker's --power is required"));
+        }
+        units_of(&self.values)
+    }
+
+    /// The attack as a game: the two units (and the other unit, if any),
+    /// with the policy.
+    pub fn game(&self) -> Result<Game> {
+        let (mut a, d) = self.units()?;
+        a.keywords.overkill = self.overkill;
+        if self.overkill && self.other_health.is_none() {
+            return Err(Error::input(
+                "--overkill moves excess hits to another unit: give it with --other-health H",
+            ));
+        }
+        let mut units = vec![a, d];
+        let mut sides = vec![Side::Attacking, Side::Defending];
+        if let Some(h) = self.other_health {
+            let mut o = Unit::new("other", 0);
+            o.health = Some(h);
+            o.validate().map_err(|e| e.about("--other-health"))?;
+            units.push(o);
+            sides.push(Side::Defending);
+        }
+        Ok(Game {
+            units,
+            sides,
+            policy: self.policy.policy(),
+            force: self.policy.force(),
+        })
+    }
+
+    /// Solves the attack: with every static keyword to the full, or as a
+    /// game when it has choices.
+    pub fn solve(&self) -> Result<AttackAnswer> {
+        if self.has_choices() {
+            return Ok(AttackAnswer::Game(Box::new(
+                Scenario::new(self.game()?).solve()?,
+            )));
+        }
+        let (a, d) = self.units()?;
+        let outcome = attack(&a, &d)?;
+        Ok(AttackAnswer::Static {
+            report: Box::new(AttackReport::of(
+                &outcome,
+                [a.keywords.stun > 0, d.keywords.stun > 0],
+            )),
+            text: attack_text(&outcome, [a.keywords.stun > 0, d.keywords.stun > 0]),
+            outcome: Box::new(outcome),
+        })
+    }
+}
+
+/// The answer to an [`AttackRequest`].
+#[derive(Clone, Debug)]
+pub enum AttackAnswer {
+    /// A static attack: its report, its text, and the exact outcome.
+    Static {
+        /// The typed result (`attack --json`).
+        report: Box<AttackReport>,
+        /// The human report.
+        text: String,
+        /// The exact outcome.
+        outcome: Box<crate::attack::AttackOutcome>,
+    },
+    /// An attack with choices, solved as a scenario.
+    Game(Box<ScenarioReport>),
+}
+
+impl AttackAnswer {
+    /// The JSON text (`attack --json`, and the web API's answer).
+    pub fn json_text(&self) -> String {
+        match self {
+            AttackAnswer::Static { report, .. } => to_json_text(report),
+            AttackAnswer::Game(r) => to_json_text(&r.json()),
+        }
+    }
+
+    /// The human report.
+    pub fn text(&self) -> String {
+        match self {
+            AttackAnswer::Static { text, .. } => text.clone(),
+            AttackAnswer::Game(r) => r.to_text(),
+        }
+    }
+}
