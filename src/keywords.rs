@@ -311,19 +311,28 @@ fn split_cost(text: &str) -> (Option<&str>, &str) {
 }
 
 /// Parses a Force cost: `Pay N Force` (also `Pay N`, `N Force pay`) into
-/// `(Some(N), false)`, `Pay X Force` into `(None, true)`.
-fn force_of(cost: &str) -> (Option<u32>, bool) {
+/// `Ok((Some(N), false))`, `Pay X Force` into `Ok((None, true))`, a cost in
+/// something else than Force into `Ok((None, false))`; a Force cost whose
+/// number can't be read (`Pay 99999999999 Force`) is an error, never free.
+fn force_of(cost: &str) -> std::result::Result<(Option<u32>, bool), String> {
     let lower = cost.to_ascii_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
     let n = match words.as_slice() {
         ["pay", n, "force"] | ["pay", n] | [n, "force", "pay"] => *n,
-        _ => return (None, false),
+        _ => return Ok((None, false)),
     };
     if n == "x" {
-        (None, true)
-    } else {
-        (n.parse().ok(), false)
+        return Ok((None, true));
     }
+    if !n.chars().all(|c| c.is_ascii_digit()) {
+        return Ok((None, false));
+    }
+    n.parse::<u32>().map(|v| (Some(v), false)).map_err(|_| {
+        format!(
+            "a cost of {} Force is above the largest the solver reads",
+            crate::error::quote(n)
+        )
+    })
 }
 
 /// The keyword names, longest first so that `Critical Hit` wins over
@@ -402,14 +411,17 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
     if effect.is_empty() {
         return Err(bad("nothing after the cost"));
     }
-    let cost = cost.map(|c| {
-        let (force, x) = force_of(c);
-        Cost {
-            text: c.to_string(),
-            force,
-            x,
+    let cost = match cost {
+        None => None,
+        Some(c) => {
+            let (force, x) = force_of(c).map_err(|why| bad(&why))?;
+            Some(Cost {
+                text: c.to_string(),
+                force,
+                x,
+            })
         }
-    });
+    };
     let x_cost = cost.as_ref().is_some_and(|c| c.x) || any_x;
     let lower = effect.to_ascii_lowercase();
     let name = NAMES

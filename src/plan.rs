@@ -40,6 +40,12 @@ pub const MAX_PLAN_STATES: usize = 20_000;
 /// Most memory the exact weights of one step may take (estimated before
 /// the step).
 pub const MAX_PLAN_BYTES: usize = 256 * 1024 * 1024;
+/// Most work a plan's upper bound ([`Plan::estimate_work`]) may reach
+/// before its first step: the bound counts every situation that could
+/// arise, and real plans reach a fraction of it, so it is looser than the
+/// limit on the work actually done ([`MAX_GAME_WORK`], checked as it goes).
+pub const MAX_PLAN_ESTIMATE: u64 = 5 * MAX_GAME_WORK;
+
 /// Most time one plan may take.
 pub const PLAN_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -422,8 +428,112 @@ impl Plan {
         }))
     }
 
-    /// Solves the plan exactly.
+    /// The work of one attack of attacker `i` (the units as in the plan,
+    /// before counters): `(dice + 1)^2` for the damage steps, plus the
+    /// (state, choice) pairs of its Lucky stages.
+    fn attack_cost(&self, i: usize) -> u64 {
+        let (a, d) = (&self.attackers[i], &self.defender_against[i]);
+        let dice = crate::attack::total_dice(a, d) as u32 + a.keywords.lucky + d.keywords.lucky;
+        attack_work(dice).saturating_add(crate::policy::lucky_work(a, d, &self.policy))
+    }
+
+    /// An upper bound on the plan's work, counted before its first step:
+    /// for each step, the most distinct situations it can start from (the
+    /// product, over what a situation holds, of how many values each can
+    /// have by then: the defender's counters, each attacker's counters
+    /// taken back, Stun taken and Focus, whether it has attacked) times the
+    /// work of one attack.
+    pub fn estimate_work(&self) -> u64 {
+        let n = self.attackers.len();
+        let remaining = self.defender.remaining_health().unwrap_or(u32::MAX) as u64;
+        // The most each attack can do to the defender, and back to its
+        // attacker (the defender's Retaliate dice, Riposte and Avenge, the
+        // attacker's damage to itself, and what a Deflect sends back, at
+        // most the attack's damage).
+        let bound: Vec<u64> = (0..n)
+            .map(|i| {
+                crate::attack::Arena::duel(&self.attackers[i], &self.defender_against[i])
+                    .damage_bound()
+            })
+            .collect();
+        let back_bound: Vec<u64> = (0..n)
+            .map(|i| {
+                let (a, d) = (
+                    &self.attackers[i].keywords,
+                    &self.defender_against[i].keywords,
+                );
+                let deflect = d.deflect > 0 || !d.paid_deflects.is_empty();
+                let own: u64 = a.self_damage.iter().map(|s| s.0 as u64).sum::<u64>()
+                    + a.boosts
+                        .iter()
+                        .filter_map(|b| b.mine.self_damage.map(|s| s.0 as u64))
+                        .sum::<u64>();
+                self.defender_against[i].retaliate_dice() as u64
+                    + d.riposte as u64
+                    + d.avenge as u64
+                    + a.backfire as u64
+                    + own
+                    + a.consolation.map_or(0, |c| c.0 as u64)
+                    + if deflect { bound[i] } else { 0 }
+            })
+            .collect();
+        let mut dealt = 0u64;
+        let mut back = vec![0u64; n];
+        let mut attacks = vec![0u64; n];
+        let mut total = 0u64;
+        for &i in &self.steps {
+            let mut situations = dealt.min(remaining) + 1;
+            for j in 0..n {
+                let a = &self.attackers[j];
+                let hp = a.remaining_health().map_or(u64::MAX, |h| h as u64);
+                situations = situations.saturating_mul(back[j].min(hp) + 1);
+                if self.defender_against[j].keywords.stun > 0 {
+                    situations = situations.saturating_mul(attacks[j] + 1);
+                }
+                if a.keywords.focus > 0 && attacks[j] > 0 {
+                    situations = situations.saturating_mul(2);
+                }
+                if a.keywords.tenacity > 0 && attacks[j] > 0 {
+                    situations = situations.saturating_mul(2);
+                }
+            }
+            let situations = situations.min(MAX_PLAN_STATES as u64);
+            total = total.saturating_add(situations.saturating_mul(self.attack_cost(i)));
+            // Tenacity may make the attack twice.
+            let times = if self.attackers[i].keywords.tenacity > 0 {
+                2
+            } else {
+                1
+            };
+            dealt = dealt.saturating_add(bound[i] * times);
+            back[i] = back[i].saturating_add(back_bound[i] * times);
+            attacks[i] += 1;
+        }
+        total
+    }
+
+    /// Solves the plan exactly. Its work is bounded before the first step
+    /// ([`Self::estimate_work`]), and again as it goes.
     pub fn solve(&self) -> Result<PlanReport> {
+        // At least one situation per step: a plan whose attacks alone pass
+        // the limit is refused at once; so is one whose bound passes the
+        // looser one.
+        let floor = self
+            .steps
+            .iter()
+            .map(|&i| self.attack_cost(i))
+            .fold(0u64, u64::saturating_add);
+        if floor > MAX_GAME_WORK {
+            return Err(Error::input(format!(
+                "plan: at least {floor} units of work (steps x ((dice + 1)^2 + Lucky's choices)); a plan may take {MAX_GAME_WORK}: fewer steps, dice or Lucky"
+            )));
+        }
+        let estimate = self.estimate_work();
+        if estimate > MAX_PLAN_ESTIMATE {
+            return Err(Error::input(format!(
+                "plan: up to {estimate} units of work (situations x ((dice + 1)^2 + Lucky's choices)); a plan may take {MAX_PLAN_ESTIMATE}: fewer steps, attackers, dice or Lucky"
+            )));
+        }
         let mut law: Joint<State, Num> = Joint::point(State {
             defender: 0,
             attackers: vec![(0, 0, 0); self.attackers.len()],
@@ -445,9 +555,11 @@ impl Plan {
                 ))
             };
             let mut next_len = 0usize;
+            let cost = self.attack_cost(i);
             for (s, _) in law.entries() {
+                crate::cancel::check()?;
                 if !memo.contains_key(s) {
-                    work = work.saturating_add(attack_work(dice));
+                    work = work.saturating_add(cost);
                     if work > MAX_GAME_WORK {
                         return Err(too_big(format!(
                             "{} distinct situations take more than {MAX_GAME_WORK} units of work (situations x (dice + 1)^2)",

@@ -598,6 +598,32 @@ fn check_lucky_work(unit: &str, x: u32, m: u32, k: usize, lucky: LuckyPolicy) ->
     Ok(())
 }
 
+/// The (state, choice) pairs the re-roll POP of `attacker` against
+/// `defender` examines under `policy` (0 without Lucky): the work of its
+/// Lucky stages, counted before any is run.
+pub fn lucky_work(attacker: &Unit, defender: &Unit, policy: &Policy) -> u64 {
+    let n = attack_dice(attacker, defender) + attacker.keywords.fury;
+    let luck = [attacker.keywords.lucky, defender.keywords.lucky].map(|x| x.min(n));
+    if luck == [0, 0] {
+        return 0;
+    }
+    let k: u64 = if defender.keywords.riposte > 0 { 5 } else { 4 };
+    let node = Node::pop(policy.lucky_order.played(policy.lucky), luck[0], luck[1]);
+    let mut decisions = Vec::new();
+    node.decisions(&mut decisions);
+    let states = choose(n as u64 + k - 1, k - 1);
+    decisions
+        .iter()
+        .map(|&(_, x)| {
+            let choices = match policy.lucky {
+                LuckyPolicy::Optimal => choose(x as u64 + k, k),
+                LuckyPolicy::Simple => 1,
+            };
+            states.saturating_mul(choices)
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
 /// The exact solution of one attack with a fixed defending unit.
 #[derive(Clone, Debug)]
 pub struct AttackSolution {

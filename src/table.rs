@@ -479,26 +479,24 @@ impl Grid {
         self.len() == 0
     }
 
-    /// The rows' values, the first parameter varying slowest, without
-    /// results.
-    fn assignments(&self) -> Vec<Vec<(Param, i64)>> {
-        let mut out: Vec<Vec<(Param, i64)>> = vec![Vec::new()];
-        for (p, values) in &self.params {
-            let mut next = Vec::with_capacity(out.len() * values.len());
-            for row in &out {
-                for &v in values {
-                    let mut r = row.clone();
-                    r.push((*p, v));
-                    next.push(r);
-                }
-            }
-            out = next;
+    /// The values of row `i`, the first parameter varying slowest (rows
+    /// are made one at a time: a grid is never held whole before it is
+    /// checked).
+    fn assignment(&self, i: usize) -> Vec<(Param, i64)> {
+        let mut out = Vec::with_capacity(self.params.len());
+        let mut rest = i;
+        for (p, values) in self.params.iter().rev() {
+            out.push((*p, values[rest % values.len()]));
+            rest /= values.len();
         }
+        out.reverse();
         out
     }
 
     /// Computes every row exactly. Refuses grids of more than [`MAX_ROWS`]
-    /// rows and out-of-range values (naming them), before any work.
+    /// rows, out-of-range values (naming them) and too much work, before
+    /// any work and in constant memory (each row's units are built, counted
+    /// and dropped).
     pub fn rows(&self) -> Result<Vec<Row>> {
         if self.len() > MAX_ROWS {
             return Err(Error::input(format!(
@@ -506,10 +504,9 @@ impl Grid {
                 self.len()
             )));
         }
-        let mut rows: Vec<(Row, Unit, Unit)> = Vec::with_capacity(self.len());
         let (mut work, mut game_work) = (0u64, 0u64);
-        for values in self.assignments() {
-            let (a, d) = units_of(&values)?;
+        for i in 0..self.len() {
+            let (a, d) = units_of(&self.assignment(i))?;
             let dice = attack_dice(&a, &d) + a.keywords.fury;
             if a.keywords.lucky > 0 || d.keywords.lucky > 0 {
                 game_work = game_work
@@ -517,18 +514,23 @@ impl Grid {
             } else {
                 work = work.saturating_add(attack_work(dice));
             }
-            let row = Row {
-                values,
-                mean: Fraction::default(),
-                p_discard: None,
-            };
-            rows.push((row, a, d));
         }
         if work > MAX_STATIC_WORK || game_work > MAX_GAME_WORK {
             return Err(Error::input(format!(
                 "the table would take {} units of work (rows x (dice + 1)^2; {} with Lucky); the limits are {MAX_STATIC_WORK} and {MAX_GAME_WORK}: fewer rows or less power",
                 work, game_work
             )));
+        }
+        let mut rows: Vec<(Row, Unit, Unit)> = Vec::with_capacity(self.len());
+        for i in 0..self.len() {
+            let values = self.assignment(i);
+            let (a, d) = units_of(&values)?;
+            let row = Row {
+                values,
+                mean: Fraction::default(),
+                p_discard: None,
+            };
+            rows.push((row, a, d));
         }
         // Rows are computed on every core; within a thread, dice laws and
         // damage steps are shared.

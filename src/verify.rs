@@ -130,11 +130,14 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
                 crate::error::quote(&k)
             ))
         })?;
-        let count = c.as_u64().ok_or_else(|| {
+        // The count as written (its raw text: a number too large for a
+        // float is quoted as typed, never rounded).
+        let raw = c.get().trim();
+        let count = raw.parse::<u64>().map_err(|_| {
             Error::input(format!(
                 "counts: the count of '{}' is {}, not a whole number from 0 to {}",
                 crate::error::quote(&k),
-                crate::error::quote(&c.to_string()),
+                crate::error::quote(raw),
                 u64::MAX
             ))
         })?;
@@ -158,7 +161,7 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
 
 /// A JSON object's entries in order, duplicates kept (serde_json's own map
 /// would merge them silently).
-struct Pairs(Vec<(String, Value)>);
+struct Pairs(Vec<(String, Box<serde_json::value::RawValue>)>);
 
 impl<'de> serde::Deserialize<'de> for Pairs {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Pairs, D::Error> {
@@ -173,7 +176,9 @@ impl<'de> serde::Deserialize<'de> for Pairs {
                 mut m: A,
             ) -> std::result::Result<Pairs, A::Error> {
                 let mut out = Vec::new();
-                while let Some((k, v)) = m.next_entry::<String, Value>()? {
+                while let Some((k, v)) =
+                    m.next_entry::<String, Box<serde_json::value::RawValue>>()?
+                {
                     out.push((k, v));
                 }
                 Ok(Pairs(out))

@@ -25,12 +25,27 @@ pub const CASE_TIME: Duration = Duration::from_secs(10);
 /// One generated case.
 #[derive(Clone, Debug)]
 pub struct Case {
-    /// The command line, program name first.
+    /// The command line, program name first (empty for an HTTP case).
     pub args: Vec<String>,
+    /// An HTTP case: the request's bytes, where the client stalls (it sends
+    /// that many bytes, then nothing more), and whether it goes over a real
+    /// socket to a running server (else in-process).
+    pub http: Option<Http>,
     /// Files it reads: (name in the case folder, contents).
     pub files: Vec<(String, Vec<u8>)>,
     /// Its kind, for the report.
     pub kind: &'static str,
+}
+
+/// A hostile HTTP request.
+#[derive(Clone, Debug)]
+pub struct Http {
+    /// The bytes a client sends.
+    pub bytes: Vec<u8>,
+    /// It stops after this many (then waits, or closes).
+    pub stall_at: Option<usize>,
+    /// Sent over a socket to the harness's running server.
+    pub socket: bool,
 }
 
 /// What a case did.
@@ -327,6 +342,11 @@ fn plan(rng: &mut Rng) -> Vec<u8> {
 }
 
 fn cards(rng: &mut Rng) -> Vec<u8> {
+    match below(rng, 12) {
+        0 => return wide_cards(rng),
+        1 => return repeated_cards(rng),
+        _ => {}
+    }
     let mut text = String::from("Name\tSet\tType\tSubtype\tPower\tHealth\tText\n");
     if below(rng, 10) == 0 {
         text = format!("\u{feff}{text}");
@@ -338,14 +358,169 @@ fn cards(rng: &mut Rng) -> Vec<u8> {
         );
         let text_field: Vec<String> = (0..below(rng, 3)).map(|_| keyword(rng)).collect();
         text.push_str(&format!(
-            "Card {i}\tFZ\t{ty}\t{}\t{}\t{}\t{}\n",
+            "Card {i}\tFZ\t{ty}\t{}\t{}\t{}\t{}{}",
             pick(rng, &["Jedi", "Imperial", "Droid", ""]),
             pick(rng, &["3", "6.0", "6.5", "*", "X", "-1", "", "4294967295"]),
             pick(rng, &["3", "4", "0", "", "99999999999"]),
-            text_field.join(" | ")
+            text_field.join(" | "),
+            line_end(rng)
         ));
     }
+    if below(rng, 6) == 0 {
+        // Old Mac line ends throughout.
+        text = text.replace("\r\n", "\r").replace('\n', "\r");
+    }
     mangle(rng, text.into_bytes())
+}
+
+/// A line end: LF, CRLF, a lone CR, or (rarely) none between two lines.
+fn line_end(rng: &mut Rng) -> &'static str {
+    const ENDS: [&str; 6] = ["\n", "\n", "\r\n", "\r", "\n\n", "\r\r\n"];
+    ENDS[below(rng, ENDS.len() as u64) as usize]
+}
+
+/// A card list under a very wide header, rows with thousands of fields.
+fn wide_cards(rng: &mut Rng) -> Vec<u8> {
+    let width = 1 + below(rng, 3000) as usize;
+    let mut text = String::from("Name\tType\tPower\tHealth\tText");
+    for i in 0..width {
+        text.push_str(&format!(
+            "\tExtra column {i} {}",
+            "x".repeat(below(rng, 40) as usize)
+        ));
+    }
+    text.push_str(line_end(rng));
+    for i in 0..1 + below(rng, 30) {
+        text.push_str(&format!("Card {i}\tCharacter\t3\t3\tParry 1"));
+        text.push_str(&"\tv".repeat(below(rng, width as u64 + 50) as usize));
+        text.push_str(line_end(rng));
+    }
+    text.into_bytes()
+}
+
+/// A card list of many rows sharing one name (or differing only in case).
+fn repeated_cards(rng: &mut Rng) -> Vec<u8> {
+    let mut text = String::from("Name\tSet\tType\tPower\tHealth\tText\n");
+    for i in 0..below(rng, 3000) {
+        let name = if i % 2 == 0 { "Card 0" } else { "card 0" };
+        text.push_str(&format!(
+            "{name}\tFZ\tCharacter\t{}\t3\tParry 1\n",
+            1 + i % 5
+        ));
+    }
+    text.into_bytes()
+}
+
+/// A hostile HTTP request: sizes, headers, methods, bodies, stalls.
+fn http(rng: &mut Rng) -> Http {
+    let method = pick(
+        rng,
+        &[
+            "GET", "GET", "POST", "POST", "HEAD", "OPTIONS", "PUT", "BREW", "G\u{e9}T", "",
+        ],
+    )
+    .to_string();
+    let method = if below(rng, 50) == 0 {
+        "M".repeat(20_000)
+    } else {
+        method
+    };
+    let path = pick(
+        rng,
+        &[
+            "/",
+            "/api/params",
+            "/api/attack?power=3&crit=1",
+            "/api/attack?power=2&lucky=1&defender-lucky=1",
+            "/api/attack?power=x",
+            "/api/attack?power=5&power=6",
+            "/api/scenario",
+            "/api/plan",
+            "/api/combine",
+            "/api/cards?q=a",
+            "/api/nothing",
+            "/%zz",
+            "/\u{e9}",
+            "*",
+        ],
+    )
+    .to_string();
+    let host = pick(
+        rng,
+        &["127.0.0.1:0", "evil.example", "localhost", "", "127.0.0.1"],
+    )
+    .to_string();
+    let body = match below(rng, 6) {
+        0 => String::new(),
+        1 => r#"{"attacker": {"name": "a", "power": 2}, "defender": {"name": "d", "power": 1}}"#
+            .into(),
+        2 => r#"{"how": "convolve", "attacks": [{"power": "3"}, {"power": "2", "crit": "1"}]}"#
+            .into(),
+        3 => garbage(rng),
+        4 => "x".repeat(below(rng, 70_000) as usize),
+        _ => r#"{"db": "/etc"}"#.into(),
+    };
+    let eol = if below(rng, 5) == 0 { "\n" } else { "\r\n" };
+    let mut head = format!("{method} {path} HTTP/1.1{eol}");
+    if !host.is_empty() {
+        head.push_str(&format!("Host: {host}{eol}"));
+    }
+    if below(rng, 4) == 0 {
+        head.push_str(&format!(
+            "Origin: {}{eol}",
+            pick(rng, &["http://evil.example", "http://127.0.0.1:0", "null"])
+        ));
+    }
+    if below(rng, 3) != 0 {
+        head.push_str(&format!(
+            "Content-Type: {}{eol}",
+            pick(
+                rng,
+                &[
+                    "application/json",
+                    "text/plain",
+                    "application/json; charset=utf-8"
+                ]
+            )
+        ));
+    }
+    let chunked = below(rng, 6) == 0;
+    if chunked {
+        head.push_str(&format!("Transfer-Encoding: chunked{eol}"));
+    } else {
+        let length = match below(rng, 8) {
+            0 => "99999999999".to_string(),
+            1 => "-1".into(),
+            2 => "18446744073709551616".into(),
+            3 => (body.len() + 100).to_string(),
+            _ => body.len().to_string(),
+        };
+        head.push_str(&format!("Content-Length: {length}{eol}"));
+    }
+    if below(rng, 20) == 0 {
+        head.push_str(&format!(
+            "X-Big: {}{eol}",
+            "h".repeat(below(rng, 40_000) as usize)
+        ));
+    }
+    head.push_str(eol);
+    let mut bytes = head.into_bytes();
+    if chunked {
+        match below(rng, 3) {
+            0 => bytes
+                .extend_from_slice(format!("{:x}\r\n{body}\r\n0\r\n\r\n", body.len()).as_bytes()),
+            1 => bytes.extend_from_slice(b"zz\r\n"),
+            _ => bytes.extend_from_slice(b"ffffffffff\r\nab"),
+        }
+    } else {
+        bytes.extend_from_slice(body.as_bytes());
+    }
+    let stall_at = (below(rng, 4) == 0).then(|| below(rng, bytes.len() as u64 + 1) as usize);
+    Http {
+        bytes: mangle(rng, bytes),
+        stall_at,
+        socket: below(rng, 200) == 0,
+    }
 }
 
 fn counts(rng: &mut Rng) -> Vec<u8> {
@@ -395,9 +570,17 @@ pub fn case(seed: u64) -> Case {
         rng,
         &[
             "attack", "attack", "table", "scenario", "plan", "cards", "matchups", "verify",
-            "sample", "flags",
+            "sample", "flags", "http", "http",
         ],
     );
+    if kind == "http" {
+        return Case {
+            args: Vec::new(),
+            http: Some(http(rng)),
+            files,
+            kind,
+        };
+    }
     match kind {
         "attack" => {
             args.push("attack".into());
@@ -498,7 +681,12 @@ pub fn case(seed: u64) -> Case {
             }
         }
     }
-    Case { args, files, kind }
+    Case {
+        args,
+        http: None,
+        files,
+        kind,
+    }
 }
 
 /// Sums every `"pmf"` object in a JSON value: each must be exactly 1.
@@ -537,7 +725,172 @@ fn check_pmfs(v: &serde_json::Value, path: &str) -> Result<(), String> {
 
 /// Runs a case in `dir` and checks every invariant; the outcome, or what
 /// broke.
+/// The server of the HTTP cases: in-process state, and a running server
+/// on a free port (started once) for the cases sent over a socket.
+fn server() -> &'static (std::sync::Arc<swtcg_odds::web::State>, String, Vec<String>) {
+    static SERVER: std::sync::OnceLock<(
+        std::sync::Arc<swtcg_odds::web::State>,
+        String,
+        Vec<String>,
+    )> = std::sync::OnceLock::new();
+    SERVER.get_or_init(|| {
+        use swtcg_odds::web::{ServeOptions, Solver, State, server::Limits};
+        let solver = Solver::new(2, 8, Duration::from_secs(1), Duration::from_secs(2));
+        let state = std::sync::Arc::new(State::with_solver(None, solver));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let opts = ServeOptions {
+                host: "127.0.0.1".into(),
+                port: 0,
+                open: false,
+            };
+            let limits = Limits {
+                connections: 64,
+                header_time: Duration::from_millis(500),
+                body_time: Duration::from_millis(500),
+                io_time: Duration::from_millis(500),
+            };
+            let solver = Solver::new(2, 8, Duration::from_secs(1), Duration::from_secs(2));
+            let _ =
+                swtcg_odds::web::serve_with(State::with_solver(None, solver), &opts, limits, |u| {
+                    let _ = tx.send(u.to_string());
+                });
+        });
+        let url = rx.recv().expect("the harness's server starts");
+        let addr = url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string();
+        let port: u16 = addr
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        let hosts = swtcg_odds::web::server::allowed_hosts("127.0.0.1", port);
+        (state, addr, hosts)
+    })
+}
+
+/// A reader of `bytes` that sends them in small pieces and, at `stall_at`,
+/// stops: a read then times out (as a stalled client's socket does).
+struct Stalling<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    stall_at: Option<usize>,
+    piece: usize,
+}
+
+impl std::io::Read for Stalling<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let end = self
+            .stall_at
+            .unwrap_or(self.bytes.len())
+            .min(self.bytes.len());
+        if self.at >= end {
+            return if self.stall_at.is_some() {
+                Err(std::io::ErrorKind::TimedOut.into())
+            } else {
+                Ok(0)
+            };
+        }
+        let n = buf.len().min(self.piece).min(end - self.at);
+        buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Runs an HTTP case: in-process through the server's reader and answer,
+/// or over a socket to the running server. Invariants: no panic; an
+/// answer (unless the client sent nothing); a status the server gives;
+/// an error body that parses and is short; within the time bound.
+fn run_http(h: &Http) -> Result<Outcome, String> {
+    use swtcg_odds::web::server::{Limits, Refusal, answer, read_request, write_response};
+    let (state, addr, hosts) = server();
+    let start = Instant::now();
+    let wire: Vec<u8> = if h.socket {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("connect: {e}"))?;
+        s.set_read_timeout(Some(Duration::from_secs(5)))
+            .map_err(|e| e.to_string())?;
+        let end = h.stall_at.unwrap_or(h.bytes.len()).min(h.bytes.len());
+        let _ = s.write_all(&h.bytes[..end]);
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        out
+    } else {
+        let mut r = Stalling {
+            bytes: &h.bytes,
+            at: 0,
+            stall_at: h.stall_at,
+            piece: 1 + (h.bytes.len() % 997),
+        };
+        let limits = Limits::default();
+        let resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            match read_request(&mut r, &limits) {
+                Ok(req) => Some(answer(state, req, hosts)),
+                Err(Refusal(r)) => r,
+            }
+        }))
+        .map_err(|_| "panic in the server".to_string())?;
+        let mut out = Vec::new();
+        if let Some(r) = resp {
+            write_response(&mut out, &r).map_err(|e| e.to_string())?;
+        }
+        out
+    };
+    let time = start.elapsed();
+    if time > CASE_TIME {
+        return Err(format!("took {time:?}"));
+    }
+    let sent = h.stall_at.unwrap_or(h.bytes.len()).min(h.bytes.len());
+    if wire.is_empty() {
+        if sent == 0 {
+            return Ok(Outcome {
+                status: 0,
+                error: None,
+                time,
+            });
+        }
+        return Err("no answer".into());
+    }
+    let text = String::from_utf8_lossy(&wire);
+    let status: u16 = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| format!("no status line: {}", &text[..text.len().min(80)]))?;
+    const KNOWN: [u16; 17] = [
+        200, 204, 400, 403, 404, 405, 408, 413, 414, 415, 421, 422, 431, 500, 501, 503, 0,
+    ];
+    if !KNOWN.contains(&status) || status == 500 {
+        return Err(format!("status {status}"));
+    }
+    if status >= 400 {
+        let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
+        if body.len() > 1000 {
+            return Err(format!("an error of {} bytes", body.len()));
+        }
+        if !body.is_empty() {
+            let v: serde_json::Value =
+                serde_json::from_str(body).map_err(|e| format!("error body: {e}"))?;
+            if !v["error"].is_string() {
+                return Err("an error body without \"error\"".into());
+            }
+        }
+    }
+    Ok(Outcome {
+        // HTTP answers as 202, 204, 205 (2xx, 4xx, 5xx) beside exit statuses.
+        status: 200 + (status / 100) as u8,
+        error: (status >= 400).then(|| format!("http {status}")),
+        time,
+    })
+}
+
 pub fn run(case: &Case, dir: &Path) -> Result<Outcome, String> {
+    if let Some(h) = &case.http {
+        return run_http(h);
+    }
     for (name, bytes) in &case.files {
         std::fs::write(dir.join(name), bytes).map_err(|e| e.to_string())?;
     }

@@ -300,7 +300,16 @@ fn card_spec<'a>(db: &'a CardDb, spec: &str) -> Result<(&'a Card, Option<u32>, O
                     quote(n.trim())
                 ))
             })?;
+            let twice = || {
+                Error::input(format!(
+                    "'{}': {} is given twice",
+                    quote(spec),
+                    quote(k.trim())
+                ))
+            };
             match k.trim().to_lowercase().as_str() {
+                "power" if power.is_some() => return Err(twice()),
+                "health" if health.is_some() => return Err(twice()),
                 "power" => power = Some(n),
                 "health" => health = Some(n),
                 other => {
@@ -326,6 +335,15 @@ impl CardDb {
             Some((s, p)) => (s, Some(p)),
             None => (spec, None),
         };
+        // Bounded before any name is looked up: a stack holds at most 4
+        // cards.
+        let parts = stack_spec.matches(" + ").count() + 1;
+        if parts > 4 {
+            return Err(Error::input(format!(
+                "stack '{}': {parts} cards; a stack holds at most 4 (rule: Stack)",
+                quote(stack_spec)
+            )));
+        }
         let mut cards = Vec::new();
         let (mut power, mut health) = (None, None);
         for (i, part) in stack_spec.split(" + ").enumerate() {

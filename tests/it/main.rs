@@ -18,6 +18,7 @@ mod properties;
 mod properties_game;
 mod readings;
 mod readings_policy;
+mod robustness;
 mod shared;
 mod verify;
 mod web;

@@ -1,0 +1,356 @@
+//! Issue 20's second adversarial round, one test per class of defect:
+//! card files that could exhaust memory or time, silent empty reads, names
+//! that differ only in case, writes that replaced what they shouldn't, a
+//! huge cost read as free, messages over their cap, values given twice,
+//! unbounded stacks, counts beyond u64, and work refused only as it went.
+
+use std::time::{Duration, Instant};
+use swtcg_odds::cards::CardDb;
+use swtcg_odds::cli::run_args;
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+/// Item 5: Rows that share a name are found by hash: 50,000 of them load in
+/// well under a second (they took minutes, quadratically).
+#[test]
+fn loading_is_linear_in_rows_that_share_a_name() {
+    let mut text = String::from("Name\tSet\tType\tPower\tHealth\tText\n");
+    for _ in 0..50_000 {
+        text.push_str("Same\tX\tCharacter\t3\t3\tParry 1\n");
+    }
+    let t = Instant::now();
+    let db = CardDb::parse(&text).unwrap();
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert_eq!(db.cards.len(), 1);
+    assert_eq!(db.skipped.len(), 49_999);
+}
+
+/// Item 6: A wide header is not copied into every row: only the columns the
+/// reader uses are kept. A file of 1,000 rows under a 20,000-column header
+/// (40 MB) holds less than 1 MB of fields.
+#[test]
+fn a_wide_header_is_read_in_linear_memory() {
+    let cols: Vec<String> = ["Name", "Type", "Power", "Health", "Text"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain((0..20_000).map(|i| format!("Column{i:06}_{}", "x".repeat(40))))
+        .collect();
+    let mut text = cols.join("\t");
+    text.push('\n');
+    for i in 0..1000 {
+        text.push_str(&format!("Unit{i}\tCharacter\t3\t3\tParry 1"));
+        text.push_str(&"\tv".repeat(20_000));
+        text.push('\n');
+    }
+    let rows = match swtcg_odds::cards::read::parse_rows("wide.txt", &text).unwrap() {
+        swtcg_odds::cards::read::Parsed::Rows(r) => r,
+        _ => panic!("a card list"),
+    };
+    assert_eq!(rows.len(), 1000);
+    let held: usize = rows
+        .iter()
+        .map(|r| r.fields.iter().map(|f| f.len()).sum::<usize>())
+        .sum();
+    assert!(held < 1 << 20, "{held} bytes of fields");
+    assert_eq!(rows[999].get("Name"), "Unit999");
+    assert_eq!(rows[999].row, 1001);
+}
+
+/// Item 7: CR-only line ends read as lines (row numbers too); a header-only
+/// file is said plainly, and with no card anywhere it is exit 2.
+#[test]
+fn cr_only_files_read_and_empty_files_are_said() {
+    let dir = tmp();
+    let cr = dir.path().join("cr.txt");
+    std::fs::write(
+        &cr,
+        "Name\tType\tPower\tHealth\tText\rA\tCharacter\t3\t3\tParry 1\r\rB\tCharacter\t2\t2.5\t\r",
+    )
+    .unwrap();
+    let e = CardDb::load(&[cr.to_str().unwrap()])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("row 4, column Health"), "{e}");
+    std::fs::write(
+        &cr,
+        "Name\tType\tPower\tHealth\tText\rA\tCharacter\t3\t3\tParry 1\rB\tCharacter\t2\t2\t\r",
+    )
+    .unwrap();
+    let db = CardDb::load(&[cr.to_str().unwrap()]).unwrap();
+    assert_eq!(db.cards.len(), 2);
+    let header = dir.path().join("header.txt");
+    std::fs::write(&header, "Name\tType\tPower\tHealth\n").unwrap();
+    let out = run_args([
+        "swtcg-odds",
+        "cards",
+        "--db",
+        header.to_str().unwrap(),
+        "check",
+    ]);
+    assert_eq!(out.status, 2);
+    assert_eq!(out.stderr.trim_end().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no card in any card list"),
+        "{}",
+        out.stderr
+    );
+    let out = run_args([
+        "swtcg-odds",
+        "cards",
+        "--db",
+        header.to_str().unwrap(),
+        "--db",
+        cr.to_str().unwrap(),
+        "check",
+    ]);
+    assert_eq!(out.status, 0);
+    assert!(
+        out.stderr.contains("a card list with no card"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Item 8: Names in one set that differ only in case: said at load time, and
+/// each addressed by its exact case.
+#[test]
+fn names_that_differ_only_in_case_are_said_and_addressable() {
+    let db = CardDb::parse("Name\tSet\tType\tPower\tHealth\tText\nLuke\tX\tCharacter\t3\t3\t\nluke\tX\tCharacter\t5\t5\t\n").unwrap();
+    assert_eq!(db.notes.len(), 1, "{:?}", db.notes);
+    assert!(db.notes[0].contains("differ only in case"));
+    assert_eq!(db.card("Luke").unwrap().power, Some(3));
+    assert_eq!(db.card("luke").unwrap().power, Some(5));
+    assert!(db.card("LUKE").is_err());
+}
+
+#[cfg(unix)]
+fn mode(p: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+/// Item 9, writes: a new file gets 0666 less the umask (here 0644 or
+/// stricter, never 0600 by accident); an existing file keeps its mode; a
+/// symlink is written through; a hard link still sees the new content; a
+/// device or FIFO is written to, never replaced; a folder or a read-only
+/// file is refused. Item 10: a listing streams to its file.
+#[cfg(unix)]
+#[test]
+fn writes_never_replace_what_they_should_not() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tmp();
+    let p = |n: &str| dir.path().join(n);
+    let write = |path: &std::path::Path| {
+        run_args([
+            "swtcg-odds",
+            "attack",
+            "--power",
+            "3",
+            "--plot",
+            path.to_str().unwrap(),
+        ])
+    };
+    // New: the umask's mode (the test process's umask is the usual 022 or
+    // stricter; a file made by tempfile would be 0600).
+    let out = write(&p("new.svg"));
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let umask_mode = {
+        let probe = p("probe");
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&probe)
+            .unwrap();
+        mode(&probe)
+    };
+    assert_eq!(mode(&p("new.svg")), umask_mode);
+    // Existing: keeps its mode.
+    std::fs::write(p("kept.svg"), "old").unwrap();
+    std::fs::set_permissions(p("kept.svg"), std::fs::Permissions::from_mode(0o640)).unwrap();
+    assert_eq!(write(&p("kept.svg")).status, 0);
+    assert_eq!(mode(&p("kept.svg")), 0o640);
+    assert!(
+        std::fs::read_to_string(p("kept.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    // A symlink: written through, still a symlink.
+    std::fs::write(p("target.svg"), "old").unwrap();
+    std::os::unix::fs::symlink(p("target.svg"), p("link.svg")).unwrap();
+    assert_eq!(write(&p("link.svg")).status, 0);
+    assert!(
+        std::fs::symlink_metadata(p("link.svg"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(p("target.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    // A hard link: both names see the new content.
+    std::fs::write(p("a.svg"), "old").unwrap();
+    std::fs::hard_link(p("a.svg"), p("b.svg")).unwrap();
+    assert_eq!(write(&p("a.svg")).status, 0);
+    assert!(
+        std::fs::read_to_string(p("b.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    // /dev/null: written to, still a device.
+    assert_eq!(write(std::path::Path::new("/dev/null")).status, 0);
+    assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
+    // A FIFO: written to, still a FIFO (read by another thread).
+    let fifo = p("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let f = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(f).unwrap())
+    };
+    assert_eq!(write(&fifo).status, 0);
+    assert!(reader.join().unwrap().starts_with("<svg"));
+    assert!(!std::fs::metadata(&fifo).unwrap().is_file());
+    // A folder, a read-only file: refused, untouched.
+    assert_eq!(write(dir.path()).status, 2);
+    std::fs::write(p("ro.svg"), "keep").unwrap();
+    std::fs::set_permissions(p("ro.svg"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = write(&p("ro.svg"));
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.contains("read-only"), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(p("ro.svg")).unwrap(), "keep");
+    // No temporary file is left beside them.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // A listing to a file: the same bytes as to standard output.
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lackey/ANH.txt");
+    let to_file = run_args([
+        "swtcg-odds",
+        "matchups",
+        "--db",
+        fixtures,
+        "--format",
+        "csv",
+        "--output",
+        p("m.csv").to_str().unwrap(),
+    ]);
+    assert_eq!(to_file.status, 0, "{}", to_file.stderr);
+    let to_out = run_args([
+        "swtcg-odds",
+        "matchups",
+        "--db",
+        fixtures,
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(std::fs::read_to_string(p("m.csv")).unwrap(), to_out.stdout);
+}
+
+/// Items 11 to 13: a cost too large to read is an error, never free; the message
+/// cap counts what is printed; a value given twice is refused; a stack is
+/// bounded before any lookup; a count beyond u64 is quoted as written; a
+/// refused table costs no memory; a plan beyond its bound is refused before
+/// its first step.
+#[test]
+fn numbers_and_messages() {
+    let e = swtcg_odds::keywords::parse("Pay 99999999999 Force -> Evade 2")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("above the largest"), "{e}");
+    // A path of control characters: one short line.
+    let path = "\u{1}".repeat(300);
+    let out = run_args(["swtcg-odds", "scenario", &path]);
+    assert_eq!(out.status, 2);
+    assert!(
+        out.stderr.chars().count() <= 320,
+        "{} characters",
+        out.stderr.chars().count()
+    );
+    let out = run_args([
+        "swtcg-odds",
+        "serve",
+        "--host",
+        &"\u{7}".repeat(300),
+        "--port",
+        "1",
+    ]);
+    assert_eq!(out.status, 2);
+    assert!(
+        out.stderr.chars().count() <= 320,
+        "{} characters",
+        out.stderr.chars().count()
+    );
+    let db = CardDb::parse("Name\tType\tPower\tHealth\tText\nA\tCharacter\t3\t3\t\n").unwrap();
+    let e = db.piece("A[power=5,power=6]").unwrap_err().to_string();
+    assert!(e.contains("power is given twice"), "{e}");
+    let t = Instant::now();
+    let many = vec!["A"; 300_000].join(" + ");
+    let e = db.piece(&many).unwrap_err().to_string();
+    assert!(
+        e.contains("300000 cards; a stack holds at most 4"),
+        "{}",
+        &e[..e.len().min(200)]
+    );
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    let e = swtcg_odds::verify::parse_counts(r#"{"0": 18446744073709551616}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("is 18446744073709551616,"), "{e}");
+    let t = Instant::now();
+    let out = run_args([
+        "swtcg-odds",
+        "table",
+        "--power",
+        "500..599",
+        "--crit",
+        "0..99",
+        "--parry",
+        "0..19",
+    ]);
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.contains("units of work"), "{}", out.stderr);
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    // A 20-step plan at power 40 with Lucky 3 on both sides: refused at
+    // once (it ran 30 s before issue 20).
+    let dir = tmp();
+    let plan = dir.path().join("p.json");
+    let steps = vec!["\"A\""; 20].join(",");
+    std::fs::write(&plan, format!(r#"{{"defender": {{"name": "D", "health": 40, "keywords": ["Lucky 3"]}}, "attackers": [{{"name": "A", "power": 40, "keywords": ["Lucky 3", "Critical Hit 2"]}}], "steps": [{steps}]}}"#)).unwrap();
+    let t = Instant::now();
+    let out = run_args(["swtcg-odds", "plan", plan.to_str().unwrap()]);
+    assert_eq!(out.status, 2);
+    assert!(out.stderr.contains("units of work"), "{}", out.stderr);
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    // 20 steps against health 1000 with damage back: refused at once by the
+    // bound.
+    std::fs::write(&plan, format!(r#"{{"defender": {{"name": "D", "health": 1000, "keywords": ["Retaliate 3"]}}, "attackers": [{{"name": "A", "power": 20, "health": 1000, "keywords": ["Critical Hit 2"]}}], "steps": [{steps}]}}"#)).unwrap();
+    let t = Instant::now();
+    let out = run_args(["swtcg-odds", "plan", plan.to_str().unwrap()]);
+    assert_eq!(out.status, 2);
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+}
