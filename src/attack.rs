@@ -689,7 +689,7 @@ impl<'a> Arena<'a> {
             .collect();
         crate::cancel::check()?;
         if self.budget.get() == 0 {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "the choices of this attack ({} units, {} with Deflect) are beyond the solver's bound of {MAX_SEARCH_NODES} search nodes",
                 self.units.len(),
                 self.units.iter().filter(|u| u.keywords.deflect > 0).count()
@@ -1701,7 +1701,7 @@ pub fn attack(attacker: &Unit, defender: &Unit) -> Result<AttackOutcome> {
     for u in [attacker, defender] {
         let k = &u.keywords;
         if !k.boosts.is_empty() || k.lucky > 0 || !k.adapt.is_empty() {
-            return Err(Error::input(format!(
+            return Err(Error::not_modelled(format!(
                 "{}: Lucky, Adapt and options before the roll (Overload, paid boosts) are choices: solve the attack as a game (a Game, or a scenario)",
                 u.name
             )));
@@ -1713,7 +1713,7 @@ pub fn attack(attacker: &Unit, defender: &Unit) -> Result<AttackOutcome> {
             .chain(&k.retaliates)
             .any(|p| p.x);
         if x {
-            return Err(Error::input(format!(
+            return Err(Error::missing(format!(
                 "{}: a cost of X needs a Force budget: solve the attack as a game with one",
                 u.name
             )));

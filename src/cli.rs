@@ -242,21 +242,19 @@ struct AttackArgs {
 impl AttackArgs {
     /// The typed request these flags make.
     fn request(&self) -> Result<AttackRequest> {
-        let other_health =
-            match &self.other_health {
-                None => None,
-                Some(h) => {
-                    let h = crate::table::parse_range::<i64>(Param::Health, h).map_err(|e| {
-                        Error::input(e.to_string().replace("--health", "--other-health"))
-                    })?;
-                    let [h] = h.as_slice() else {
-                        return Err(Error::input("--other-health: give one value"));
-                    };
-                    Some(u32::try_from(*h).map_err(|_| {
-                        Error::input(format!("--other-health {h}: above the limit"))
-                    })?)
-                }
-            };
+        let other_health = match &self.other_health {
+            None => None,
+            Some(h) => {
+                // Read as a health, said of --other-health.
+                let at = |e: Error| e.at_param("other-health", Some(h));
+                let values = crate::table::parse_range::<i64>(Param::Health, h)
+                    .map_err(|e| at(Error::new(e.kind(), e.detail())))?;
+                let [v] = values.as_slice() else {
+                    return Err(at(Error::syntax("give one value")));
+                };
+                Some(*v as u32)
+            }
+        };
         Ok(AttackRequest {
             values: self.units.values()?,
             overkill: self.overkill,
@@ -329,7 +327,7 @@ impl TableCmd {
             || self.policy.force_defender.is_some()
             || self.policy.objective.is_some()
         {
-            return Err(Error::input(
+            return Err(Error::syntax(
                 "table gives expected damage to the defender with Lucky played for damage: --objective and --force-* are for attack and scenario",
             ));
         }
@@ -345,14 +343,14 @@ impl TableCmd {
         let grid = self.grid()?;
         if let Some(pv) = &self.pivot {
             let (r, c) = pv.split_once(',').ok_or_else(|| {
-                Error::input(format!(
+                Error::syntax(format!(
                     "--pivot '{}': give ROW,COL, such as power,crit",
                     crate::error::quote(pv)
                 ))
             })?;
             let name = |n: &str| {
                 Param::from_name(n.trim()).ok_or_else(|| {
-                    Error::input(format!(
+                    Error::unknown(format!(
                         "--pivot: '{}' is not a parameter (power, crit, parry, ...)",
                         crate::error::quote(n.trim())
                     ))
@@ -456,7 +454,7 @@ impl DbArgs {
     /// goes to `notes` (standard error).
     fn load(&self, what: &str, notes: &mut Vec<String>) -> Result<CardDb> {
         if self.db.is_empty() {
-            return Err(Error::input(format!(
+            return Err(Error::missing(format!(
                 "{what} needs cards: give --db PATH (a LackeyCCG set file or a folder of them)"
             )));
         }
@@ -631,7 +629,7 @@ fn attack_cmd(cmd: &AttackCmd) -> Result<String> {
 
 fn verify_cmd(cmd: &VerifyCmd) -> Result<Output> {
     if cmd.scenario.is_some() && cmd.attack.any() {
-        return Err(Error::input(
+        return Err(Error::conflict(
             "--scenario takes the attack from its file: drop the attack flags (--power, --parry, ...)",
         ));
     }
@@ -666,7 +664,7 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
         || u.policy.force_attacker.is_some()
         || u.policy.force_defender.is_some()
     {
-        return Err(Error::input(
+        return Err(Error::not_modelled(
             "sample plays the static attack with simple Lucky: --overkill, --other-health, --objective and --force-* are not simulated",
         ));
     }
@@ -738,12 +736,12 @@ fn matchups_cmd(
     notes: &mut Vec<String>,
 ) -> Result<u8> {
     if cmd.page && (cmd.format != Format::Markdown || cmd.rank) {
-        return Err(Error::input(
+        return Err(Error::conflict(
             "--page writes a Markdown page: drop --format and --rank",
         ));
     }
     if cmd.title.is_some() && !cmd.rank {
-        return Err(Error::input("--title names a rankings page: add --rank"));
+        return Err(Error::conflict("--title names a rankings page: add --rank"));
     }
     let db_paths = db.db.join(" ");
     let db = db.load("matchups", notes)?;
@@ -760,7 +758,7 @@ fn matchups_cmd(
             let written = file.written();
             let shown = file.path().to_string();
             match file.abandon(written > 0) {
-                Some(partial) => Err(Error::input(format!(
+                Some(partial) => Err(Error::range(format!(
                     "{e}; {} is unchanged, the {written} bytes written are in {}",
                     crate::error::quote(&shown),
                     crate::error::quote(&partial.to_string_lossy())
@@ -819,7 +817,7 @@ fn matchups_body(
     w: &mut dyn Write,
     notes: &mut Vec<String>,
 ) -> Result<u8> {
-    let io = |e: std::io::Error| Error::input(format!("writing the matchups: {e}"));
+    let io = |e: std::io::Error| Error::write(format!("writing the matchups: {e}"));
     if cmd.page {
         w.write_all(docs_page(db, db_paths)?.as_bytes())
             .map_err(io)?;
@@ -850,9 +848,9 @@ fn matchups_body(
                 notes.push(field_line(&ranked.fields));
                 let mut c = csv::Writer::from_writer(Vec::new());
                 for r in &ranked.rows {
-                    c.serialize(r).map_err(|e| Error::input(e.to_string()))?;
+                    c.serialize(r).map_err(|e| Error::range(e.to_string()))?;
                 }
-                String::from_utf8(c.into_inner().map_err(|e| Error::input(e.to_string()))?)
+                String::from_utf8(c.into_inner().map_err(|e| Error::range(e.to_string()))?)
                     .unwrap_or_default()
             }
             Format::Json => {
@@ -1032,7 +1030,7 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         Command::Cards(_) | Command::Matchups(_) | Command::Serve(_)
     );
     if cli.db.any() && !cards {
-        return Err(Error::input(
+        return Err(Error::conflict(
             "--db, --same-unit and --same-units are for cards, matchups and serve (scenario and plan files name their \"db\")",
         ));
     }
@@ -1067,7 +1065,7 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         }
     };
     out.write_all(text.text.as_bytes())
-        .map_err(|e| Error::input(format!("writing the output: {e}")))?;
+        .map_err(|e| Error::write(format!("writing the output: {e}")))?;
     Ok(text.status)
 }
 
@@ -1189,7 +1187,7 @@ pub fn main() -> ExitCode {
     let mut notes = Vec::new();
     let result = run_noting(cli, &mut out, &mut notes).and_then(|status| {
         out.flush()
-            .map_err(|e| Error::input(format!("writing the output: {e}")))?;
+            .map_err(|e| Error::write(format!("writing the output: {e}")))?;
         Ok(status)
     });
     for n in &notes {

@@ -13,27 +13,66 @@ pub const MAX_QUOTE: usize = 80;
 /// Longest message (longer ones are cut).
 pub const MAX_MESSAGE: usize = 300;
 
-/// An error for the user. Its `Display` is one line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// What went wrong: the kind of an error. Front-ends choose how to answer
+/// from it (the web API's status, for one); no code reads an error's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
-pub enum Error {
-    /// Bad input: a flag, a unit, a keyword text, a value out of range.
-    #[error("{}", one_line(.0))]
-    Input(String),
-    /// A value in a card file (a LackeyCCG set file).
-    #[error("{}", one_line(&format!("{}: row {row}, column {column}: {message}", quote_middle(file, MAX_QUOTE))))]
-    CardFile {
+pub enum ErrorKind {
+    /// Text that can't be read as what it should be: a number, a range, a
+    /// JSON document, a keyword's wording.
+    Syntax,
+    /// A name the tool doesn't know: a parameter, a flag's word, a keyword.
+    Unknown,
+    /// Something required is missing.
+    Missing,
+    /// Inputs that contradict each other, or one given twice.
+    Conflict,
+    /// A value outside what it may be (health 0, power above 1000).
+    Range,
+    /// Beyond the work or memory the solver allows.
+    Limit,
+    /// Rules the solver does not model.
+    NotModelled,
+    /// What the game's rules forbid (a stack, a pilot, an arena).
+    Rules,
+    /// No such card (or unit, or file entry).
+    NotFound,
+    /// A file or stream that can't be read or written.
+    Io,
+    /// A solve stopped at its deadline.
+    Cancelled,
+    /// What a front-end won't do (a web request naming files).
+    Refused,
+}
+
+/// Where an error comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum Origin {
+    /// Nowhere in particular.
+    #[default]
+    None,
+    /// A parameter (an attack's `health`, a command's flag without `--`),
+    /// with the value given when there is one.
+    Param {
+        /// Its name, as the flag without `--`.
+        param: String,
+        /// The value given.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<String>,
+    },
+    /// A card file's row and column.
+    Row {
         /// The file.
         file: String,
         /// The row (line number; 1 is the header).
         row: usize,
         /// The column's name.
         column: String,
-        /// What is wrong.
-        message: String,
     },
-    /// A JSON file that does not parse or does not fit its schema.
-    #[error("{}", one_line(&format!("{}: line {line}, column {column}: {message}", quote_middle(file, MAX_QUOTE))))]
+    /// A JSON document's line and column.
     Json {
         /// The file (or what the JSON is, such as `scenario`).
         file: String,
@@ -41,49 +80,255 @@ pub enum Error {
         line: usize,
         /// Column, from 1.
         column: usize,
-        /// What is wrong.
-        message: String,
     },
-    /// A file that could not be read.
-    #[error("{}", one_line(&format!("{}: cannot read: {message}", quote_middle(path, MAX_QUOTE))))]
-    Io {
-        /// The path.
+    /// A file or folder.
+    Path {
+        /// Its path.
         path: String,
-        /// The system's reason.
-        message: String,
     },
-    /// The solve ran past its deadline and was stopped
-    /// ([`crate::cancel`]).
-    #[error("the solve ran past its time limit and was stopped")]
-    Cancelled,
-    /// An error said of something (a file, a flag, a unit): `what: error`.
-    #[error("{}", one_line(&format!("{what}: {source}")))]
-    About {
-        /// What the error is about.
-        what: String,
-        /// The error.
-        source: Box<Error>,
+    /// A unit.
+    Unit {
+        /// Its name.
+        unit: String,
+    },
+    /// A card's text.
+    Card {
+        /// The card.
+        card: String,
     },
 }
 
+/// An error for the user: its kind, its origin, and a message. Its
+/// `Display` is one line of at most about [`MAX_MESSAGE`] characters: where
+/// (the origin, and what it is said of) then what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    origin: Origin,
+    /// What it is said of, outermost first (`--counts`, `unit 'x'`).
+    about: Vec<String>,
+    message: String,
+}
+
+impl std::error::Error for Error {}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut line = String::new();
+        for a in &self.about {
+            line.push_str(a);
+            line.push_str(": ");
+        }
+        match &self.origin {
+            Origin::Param { param, value } => {
+                line.push_str("--");
+                line.push_str(param);
+                if let Some(v) = value {
+                    line.push(' ');
+                    line.push_str(&quote(v));
+                }
+                line.push_str(": ");
+            }
+            Origin::Row { file, row, column } => {
+                line.push_str(&format!(
+                    "{}: row {row}, column {column}: ",
+                    quote_middle(file, MAX_QUOTE)
+                ));
+            }
+            Origin::Json {
+                file,
+                line: l,
+                column,
+            } => {
+                line.push_str(&format!(
+                    "{}: line {l}, column {column}: ",
+                    quote_middle(file, MAX_QUOTE)
+                ));
+            }
+            Origin::Path { path } => {
+                line.push_str(&quote_middle(path, MAX_QUOTE));
+                line.push_str(": ");
+                if self.kind == ErrorKind::Io {
+                    line.push_str("cannot read: ");
+                }
+            }
+            Origin::Unit { unit } => {
+                line.push_str(&quote(unit));
+                line.push_str(": ");
+            }
+            Origin::Card { .. } | Origin::None => {}
+        }
+        line.push_str(&self.message);
+        f.write_str(&one_line(&line))
+    }
+}
+
 impl Error {
-    /// An error about the input, with a one-line message.
-    pub fn input(message: impl Into<String>) -> Self {
-        Error::Input(message.into())
+    /// An error of `kind` with a one-line message and no origin.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            origin: Origin::None,
+            about: Vec::new(),
+            message: message.into(),
+        }
+    }
+
+    /// Text that can't be read ([`ErrorKind::Syntax`]).
+    pub fn syntax(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Syntax, message)
+    }
+
+    /// A name the tool doesn't know ([`ErrorKind::Unknown`]).
+    pub fn unknown(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Unknown, message)
+    }
+
+    /// Something required is missing ([`ErrorKind::Missing`]).
+    pub fn missing(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Missing, message)
+    }
+
+    /// Inputs that contradict each other ([`ErrorKind::Conflict`]).
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Conflict, message)
+    }
+
+    /// A value out of its range ([`ErrorKind::Range`]).
+    pub fn range(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Range, message)
+    }
+
+    /// Beyond the solver's bounds ([`ErrorKind::Limit`]).
+    pub fn limit(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Limit, message)
+    }
+
+    /// Rules not modelled ([`ErrorKind::NotModelled`]).
+    pub fn not_modelled(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::NotModelled, message)
+    }
+
+    /// What the game's rules forbid ([`ErrorKind::Rules`]).
+    pub fn rules(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Rules, message)
+    }
+
+    /// No such card or entry ([`ErrorKind::NotFound`]).
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::NotFound, message)
+    }
+
+    /// A file or stream that can't be read or written ([`ErrorKind::Io`]).
+    pub fn io(path: &str, message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Io, message).at(Origin::Path {
+            path: path.to_string(),
+        })
+    }
+
+    /// Output that can't be written ([`ErrorKind::Io`], no path: standard
+    /// output, or a message that names its file).
+    pub fn write(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Io, message)
+    }
+
+    /// A value in a card file, at its row and column.
+    pub fn card_file(
+        kind: ErrorKind,
+        file: &str,
+        row: usize,
+        column: &str,
+        message: impl Into<String>,
+    ) -> Self {
+        Error::new(kind, message).at(Origin::Row {
+            file: file.to_string(),
+            row,
+            column: column.to_string(),
+        })
+    }
+
+    /// What a front-end won't do ([`ErrorKind::Refused`]).
+    pub fn refused(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Refused, message)
     }
 
     /// The error of a solve stopped at its deadline.
     pub fn cancelled() -> Self {
-        Error::Cancelled
+        Error::new(
+            ErrorKind::Cancelled,
+            "the solve ran past its time limit and was stopped",
+        )
     }
 
-    /// Whether this is (or is about) a solve stopped at its deadline.
-    pub fn is_cancelled(&self) -> bool {
-        match self {
-            Error::Cancelled => true,
-            Error::About { source, .. } => source.is_cancelled(),
-            _ => false,
+    /// The same error with this origin (replacing none; an error keeps the
+    /// first, most precise origin it was given).
+    pub fn at(mut self, origin: Origin) -> Self {
+        if self.origin == Origin::None {
+            self.origin = origin;
         }
+        self
+    }
+
+    /// The same error, about parameter `param` (a flag without `--`) given
+    /// `value`.
+    pub fn at_param(self, param: &str, value: Option<&str>) -> Self {
+        self.at(Origin::Param {
+            param: param.to_string(),
+            value: value.map(str::to_string),
+        })
+    }
+
+    /// The same error, about unit `unit`.
+    pub fn at_unit(self, unit: &str) -> Self {
+        self.at(Origin::Unit {
+            unit: unit.to_string(),
+        })
+    }
+
+    /// The same error, about card `card`'s text.
+    pub fn at_card(self, card: &str) -> Self {
+        self.at(Origin::Card {
+            card: card.to_string(),
+        })
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Where it comes from.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// What went wrong, without where: the message in the user's words
+    /// (no flag, file or row).
+    pub fn detail(&self) -> &str {
+        &self.message
+    }
+
+    /// The message in a user's words: what it is said of, then what went
+    /// wrong, without a parameter's flag (which the origin gives). Other
+    /// origins (a file's row, a path) stay in the words.
+    pub fn words(&self) -> String {
+        match &self.origin {
+            Origin::Param { .. } => {
+                let mut line = String::new();
+                for a in &self.about {
+                    line.push_str(a);
+                    line.push_str(": ");
+                }
+                line.push_str(&self.message);
+                line
+            }
+            _ => self.to_string(),
+        }
+    }
+
+    /// Whether this is a solve stopped at its deadline.
+    pub fn is_cancelled(&self) -> bool {
+        self.kind == ErrorKind::Cancelled
     }
 
     /// The message, as displayed.
@@ -92,28 +337,26 @@ impl Error {
     }
 
     /// The same error, said of `what` (a file, a flag): `what: message`.
-    pub fn about(self, what: &str) -> Self {
-        Error::About {
-            what: what.to_string(),
-            source: Box::new(self),
-        }
+    pub fn about(mut self, what: &str) -> Self {
+        self.about.insert(0, what.to_string());
+        self
     }
 
     /// The error from serde_json for the JSON of `file`, keeping its line
     /// and column.
     pub fn json(file: &str, e: &serde_json::Error) -> Self {
+        // serde_json's message ends with its own " at line L column C",
+        // which the origin says: the position is dropped from the display.
         let text = e.to_string();
-        // serde_json appends " at line L column C": keep the reason only.
         let message = match text.rfind(" at line ") {
             Some(i) => text[..i].to_string(),
             None => text,
         };
-        Error::Json {
+        Error::new(ErrorKind::Syntax, message).at(Origin::Json {
             file: file.to_string(),
             line: e.line(),
             column: e.column(),
-            message,
-        }
+        })
     }
 }
 
@@ -190,10 +433,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// FIFO or a device that could block or never end).
 pub fn read_file(path: &str) -> Result<String> {
     use std::io::Read;
-    let io = |message: String| Error::Io {
-        path: path.to_string(),
-        message,
-    };
+    let io = |message: String| Error::io(path, message);
     let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
     if !meta.is_file() {
         return Err(io(if meta.is_dir() {
@@ -244,24 +484,21 @@ mod tests {
 
     #[test]
     fn messages_are_one_short_line() {
-        let e = Error::input(format!("keyword '{}'", quote(&"x\n".repeat(1000))));
+        let e = Error::syntax(format!("keyword '{}'", quote(&"x\n".repeat(1000))));
         let s = e.to_string();
         assert!(!s.contains('\n'));
         assert!(s.chars().count() <= MAX_MESSAGE + 3);
-        let e = Error::input("a\u{202e}b\0c").about("unit 'x'");
+        let e = Error::syntax("a\u{202e}b\0c").about("unit 'x'");
         assert_eq!(e.to_string(), "unit 'x': a\\u{202e}b\\u{0}c");
         // The cap counts what is printed: control characters escape to
         // several characters each.
-        let e = Error::Io {
-            path: "\u{1}".repeat(300),
-            message: "x".into(),
-        };
+        let e = Error::io(&"\u{1}".repeat(300), "x");
         assert!(
             e.to_string().chars().count() <= MAX_MESSAGE + 3,
             "{}",
             e.to_string().len()
         );
-        let e = Error::input("\u{1}".repeat(300));
+        let e = Error::syntax("\u{1}".repeat(300));
         assert!(e.to_string().chars().count() <= MAX_MESSAGE + 3);
         // Paths are shortened in the middle: both ends stay.
         let long = format!("/{}/ANH.txt", "a".repeat(500));

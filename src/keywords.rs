@@ -398,7 +398,7 @@ pub fn parse_with_x(text: &str) -> Result<Ability> {
 
 fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
     let bad = |why: &str| {
-        Error::input(format!(
+        Error::syntax(format!(
             "keyword '{}': {why}",
             crate::error::quote(text.trim())
         ))

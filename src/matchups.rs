@@ -97,7 +97,7 @@ pub fn duel(
     let arena = match arena.or_else(|| common_arena(attacker.top(), defender.top())) {
         Some(a) => a,
         None => {
-            return Err(Error::input(format!(
+            return Err(Error::rules(format!(
                 "{} ({}) and {} ({}) share no arena: they can't fight",
                 attacker.top().name,
                 attacker.top().card_type,
@@ -298,7 +298,7 @@ pub fn check_work(attackers: &[&Card], defenders: &[&Card], opts: &Options) -> R
         .as_secs()
         .saturating_mul(FASTEST_PAIRS_PER_SECOND);
     if n as u64 > most {
-        return Err(Error::input(format!(
+        return Err(Error::limit(format!(
             "{n} matchups can't be solved within --time-limit {} s: select fewer cards (or raise the limit)",
             opts.time_limit.as_secs()
         )));
@@ -377,7 +377,7 @@ pub fn stream_with_progress(
     let mut it = pairings(attackers, defenders, opts.any_arena).peekable();
     while it.peek().is_some() {
         if start.elapsed() > opts.time_limit {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "matchups: stopped after {} s with {} of {total} matchups written (raise --time-limit, or select fewer cards)",
                 opts.time_limit.as_secs(),
                 summary.rows
@@ -427,7 +427,7 @@ pub fn stream_with_progress(
                 summary.errors += 1;
                 *summary.reasons.entry(e.clone()).or_default() += 1;
             }
-            sink(row).map_err(|e| Error::input(format!("writing the matchups: {e}")))?;
+            sink(row).map_err(|e| Error::write(format!("writing the matchups: {e}")))?;
             summary.rows += 1;
         }
         // Only now may the shared table forget: every row of this block has

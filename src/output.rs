@@ -57,14 +57,14 @@ pub struct OutputFile {
 
 /// An error writing `path`: its kind, and the path quoted.
 fn io_error(path: &str, e: &std::io::Error) -> Error {
-    Error::input(format!("{}: cannot write: {}", quote(path), e.kind()))
+    Error::write(format!("{}: cannot write: {}", quote(path), e.kind()))
 }
 
 impl OutputFile {
     /// Opens `path` for writing as the module's documentation says.
     pub fn create(path: &str) -> Result<OutputFile> {
         let shown = path.to_string();
-        let refuse = |why: &str| Error::input(format!("{}: cannot write: {why}", quote(path)));
+        let refuse = |why: &str| Error::write(format!("{}: cannot write: {why}", quote(path)));
         if path.is_empty() {
             return Err(refuse("an empty path"));
         }

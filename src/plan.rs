@@ -186,7 +186,7 @@ impl Plan {
         let file: PlanFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
         let policy = file.policy;
         if file.attackers.len() > MAX_ATTACKERS {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "plan: {} attackers; at most {MAX_ATTACKERS}",
                 file.attackers.len()
             )));
@@ -194,7 +194,7 @@ impl Plan {
         let ctx = FileContext::new(file.ignore_unknown, &file.db, cards)?;
         let mut ignored = Vec::new();
         if file.defender.side.is_some() || file.attackers.iter().any(|a| a.side.is_some()) {
-            return Err(Error::input(
+            return Err(Error::conflict(
                 "plan: \"side\" is for the others of a scenario, not a plan",
             ));
         }
@@ -215,7 +215,7 @@ impl Plan {
                 }
             }
             if attackers.iter().any(|x| x.name == u.name) || u.name == dv.name {
-                return Err(Error::input(format!(
+                return Err(Error::conflict(format!(
                     "plan: two units are named '{}'",
                     quote(&u.name)
                 )));
@@ -224,10 +224,10 @@ impl Plan {
             defender_against.push(dv);
         }
         let Some(defender) = defender_against.first().cloned() else {
-            return Err(Error::input("plan: no attackers"));
+            return Err(Error::missing("plan: no attackers"));
         };
         if defender.health.is_none() {
-            return Err(Error::input(format!(
+            return Err(Error::missing(format!(
                 "plan: the defender '{}' needs its health (a plan ends when it is discarded)",
                 quote(&defender.name)
             )));
@@ -236,7 +236,7 @@ impl Plan {
             None => (0..attackers.len()).collect(),
             Some(names) => {
                 if names.len() > MAX_STEPS {
-                    return Err(Error::input(format!(
+                    return Err(Error::limit(format!(
                         "plan: {} steps; a plan has 1 to {MAX_STEPS}",
                         names.len()
                     )));
@@ -245,14 +245,14 @@ impl Plan {
                     .iter()
                     .map(|n| {
                         attackers.iter().position(|a| &a.name == n).ok_or_else(|| {
-                            Error::input(format!("plan: step '{}' names no attacker", quote(n)))
+                            Error::not_found(format!("plan: step '{}' names no attacker", quote(n)))
                         })
                     })
                     .collect::<Result<Vec<_>>>()?
             }
         };
         if steps.is_empty() || steps.len() > MAX_STEPS {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "plan: {} steps; a plan has 1 to {MAX_STEPS}",
                 steps.len()
             )));
@@ -276,7 +276,7 @@ impl Plan {
                 ),
             ] {
                 if on {
-                    return Err(Error::input(format!(
+                    return Err(Error::not_modelled(format!(
                         "plan: {}: {what} is not modelled in battle plans",
                         quote(who)
                     )));
@@ -306,7 +306,7 @@ impl Plan {
         policy: Policy,
     ) -> Result<Plan> {
         if defender.health.is_none() {
-            return Err(Error::input(format!(
+            return Err(Error::missing(format!(
                 "plan: the defender '{}' needs its health (a plan ends when it is discarded)",
                 quote(&defender.name)
             )));
@@ -316,17 +316,17 @@ impl Plan {
             || steps.is_empty()
             || steps.len() > MAX_STEPS
         {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "plan: 1 to {MAX_ATTACKERS} attackers and 1 to {MAX_STEPS} steps"
             )));
         }
         if steps.iter().any(|&s| s >= attackers.len()) {
-            return Err(Error::input("plan: a step names no attacker"));
+            return Err(Error::not_found("plan: a step names no attacker"));
         }
         for (i, a) in attackers.iter().enumerate() {
             a.validate()?;
             if attackers[..i].iter().any(|b| b.name == a.name) || a.name == defender.name {
-                return Err(Error::input(format!(
+                return Err(Error::conflict(format!(
                     "plan: two units are named '{}'",
                     quote(&a.name)
                 )));
@@ -524,13 +524,13 @@ impl Plan {
             .map(|&i| self.attack_cost(i))
             .fold(0u64, u64::saturating_add);
         if floor > MAX_GAME_WORK {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "plan: at least {floor} units of work (steps x ((dice + 1)^2 + Lucky's choices)); a plan may take {MAX_GAME_WORK}: fewer steps, dice or Lucky"
             )));
         }
         let estimate = self.estimate_work();
         if estimate > MAX_PLAN_ESTIMATE {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "plan: up to {estimate} units of work (situations x ((dice + 1)^2 + Lucky's choices)); a plan may take {MAX_PLAN_ESTIMATE}: fewer steps, attackers, dice or Lucky"
             )));
         }
@@ -549,7 +549,7 @@ impl Plan {
             let (a, d) = (&self.attackers[i], &self.defender_against[i]);
             let dice = crate::attack::total_dice(a, d) as u32 + a.keywords.lucky + d.keywords.lucky;
             let too_big = |what: String| {
-                Error::input(format!(
+                Error::limit(format!(
                     "plan: {what} by step {}: beyond what one plan may take (fewer steps, attackers, or dice)",
                     steps.len() + 1
                 ))

@@ -585,12 +585,12 @@ fn check_lucky_work(unit: &str, x: u32, m: u32, k: usize, lucky: LuckyPolicy) ->
         LuckyPolicy::Simple => 1,
     };
     if states.saturating_mul(choices) > MAX_LUCKY_WORK {
-        return Err(Error::input(format!(
+        return Err(Error::limit(format!(
             "{unit}: Lucky {x} over {m} attack dice is beyond the solver's bound ({states} states x {choices} choices > {MAX_LUCKY_WORK})"
         )));
     }
     if states.saturating_mul(x + 2) > MAX_LUCKY_VALUES {
-        return Err(Error::input(format!(
+        return Err(Error::limit(format!(
             "{unit}: Lucky {x} over {m} attack dice is beyond the solver's memory bound ({states} states x {} values > {MAX_LUCKY_VALUES})",
             x + 2
         )));
@@ -1489,7 +1489,7 @@ impl Game {
         for (i, u) in self.units.iter().enumerate() {
             for t in &u.keywords.adapt {
                 crate::keywords::parse(t).map_err(|e| {
-                    Error::input(format!(
+                    Error::not_modelled(format!(
                         "{}: Adapt text '{}' is not modelled: {e}",
                         u.name,
                         crate::error::quote(t)
@@ -1502,7 +1502,7 @@ impl Game {
                 && self.units.len() > 2
                 && (2..self.units.len()).any(|j| self.sides[j] == Side::Defending)
             {
-                return Err(Error::input(format!(
+                return Err(Error::not_modelled(format!(
                     "{}: Area Damage with other units in the arena (where its dice go) is not modelled; it does nothing in a duel",
                     u.name
                 )));
@@ -1516,7 +1516,7 @@ impl Game {
             options = options.saturating_add(a.saturating_mul(r).saturating_mul(b));
         }
         if options > MAX_DECLARE_OPTIONS {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "{options} ways to declare this attack (Intercept, options before the roll, Retaliates); the solver weighs at most {MAX_DECLARE_OPTIONS}"
             )));
         }
@@ -1566,7 +1566,7 @@ impl Game {
             }
         }
         if out.len() > MAX_DECLARE_OPTIONS {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "{}: {} ways to commit its damage prevention against Cunning; the solver weighs at most {MAX_DECLARE_OPTIONS}",
                 d.name,
                 out.len()

@@ -76,7 +76,7 @@ pub struct AttackRequest {
 /// name.
 pub fn policy_word<T: serde::de::DeserializeOwned>(what: &str, word: &str) -> Result<T> {
     serde_json::from_value(serde_json::Value::String(word.to_string()))
-        .map_err(|_| Error::input(format!("{what} '{}': not one of its words", quote(word))))
+        .map_err(|_| Error::unknown(format!("{what}: '{}' is not one of its words", quote(word))))
 }
 
 impl AttackRequest {
@@ -95,50 +95,55 @@ impl AttackRequest {
         let mut seen: Vec<String> = Vec::new();
         for (k, v) in pairs {
             let (k, v) = (k.as_ref(), v.as_ref());
-            if seen.iter().any(|s| s == k) {
-                return Err(Error::input(format!("'{}' is given twice", quote(k))));
-            }
-            seen.push(k.to_string());
-            let switch = |v: &str| match v {
-                "true" | "on" | "1" | "" => Ok(true),
-                "false" | "off" | "0" => Ok(false),
-                _ => Err(Error::input(format!(
-                    "{k}={}: give true or false",
-                    quote(v)
-                ))),
-            };
-            if let Some(p) = Param::from_name(k) {
-                let value = if p.kind() == Kind::Switch {
-                    switch(v)? as i64
-                } else {
-                    p.value(v)?
-                };
-                req.values.push((p, value));
-                continue;
-            }
-            let number = |v: &str| -> Result<u32> {
-                v.trim().parse::<u32>().map_err(|_| {
-                    Error::input(format!("{k} '{}': not a whole number from 0", quote(v)))
-                })
-            };
-            match k {
-                "overkill" => req.overkill = switch(v)?,
-                "other-health" => req.other_health = Some(number(v)?),
-                "lucky-policy" => req.policy.lucky = Some(policy_word(k, v)?),
-                "lucky-order" => req.policy.lucky_order = Some(policy_word(k, v)?),
-                "objective" => req.policy.objective = Some(policy_word(k, v)?),
-                "force-attacker" => req.policy.force_attacker = Some(number(v)?),
-                "force-defender" => req.policy.force_defender = Some(number(v)?),
-                _ => {
-                    return Err(Error::input(format!(
-                        "'{}' is not a parameter of an attack (power, crit, parry, ...)",
-                        quote(k)
-                    )));
-                }
-            }
+            // Every error of a pair is about that parameter.
+            req.read_pair(k, v, &mut seen)
+                .map_err(|e| e.at_param(k, Some(v)))?;
         }
         req.values.sort_by_key(|(p, _)| *p);
         Ok(req)
+    }
+
+    /// Reads one `name=value` pair into the request.
+    fn read_pair(&mut self, k: &str, v: &str, seen: &mut Vec<String>) -> Result<()> {
+        if seen.iter().any(|s| s == k) {
+            return Err(Error::conflict("given twice"));
+        }
+        seen.push(k.to_string());
+        let switch = |v: &str| match v {
+            "true" | "on" | "1" | "" => Ok(true),
+            "false" | "off" | "0" => Ok(false),
+            _ => Err(Error::syntax("give true or false")),
+        };
+        if let Some(p) = Param::from_name(k) {
+            let value = if p.kind() == Kind::Switch {
+                switch(v)? as i64
+            } else {
+                p.value(v)?
+            };
+            self.values.push((p, value));
+            return Ok(());
+        }
+        let number = |v: &str| -> Result<u32> {
+            v.trim()
+                .parse::<u32>()
+                .map_err(|_| Error::syntax("not a whole number from 0"))
+        };
+        match k {
+            "overkill" => self.overkill = switch(v)?,
+            "other-health" => self.other_health = Some(number(v)?),
+            "lucky-policy" => self.policy.lucky = Some(policy_word(k, v)?),
+            "lucky-order" => self.policy.lucky_order = Some(policy_word(k, v)?),
+            "objective" => self.policy.objective = Some(policy_word(k, v)?),
+            "force-attacker" => self.policy.force_attacker = Some(number(v)?),
+            "force-defender" => self.policy.force_defender = Some(number(v)?),
+            _ => {
+                return Err(Error::unknown(format!(
+                    "'{}' is not a parameter of an attack (power, crit, parry, ...)",
+                    quote(k)
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Whether the attack involves choices (then it is solved as a game).
@@ -155,7 +160,7 @@ impl AttackRequest {
     /// The attacker and the defender (power is required).
     pub fn units(&self) -> Result<(Unit, Unit)> {
         if self.get(Param::Power).is_none() {
-            return Err(Error::input("the attacker's --power is required"));
+            return Err(Error::missing("the attacker's --power is required"));
         }
         units_of(&self.values)
     }
@@ -166,7 +171,7 @@ impl AttackRequest {
         let (mut a, d) = self.units()?;
         a.keywords.overkill = self.overkill;
         if self.overkill && self.other_health.is_none() {
-            return Err(Error::input(
+            return Err(Error::missing(
                 "--overkill moves excess hits to another unit: give it with --other-health H",
             ));
         }

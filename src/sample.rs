@@ -302,12 +302,12 @@ impl Model {
         use crate::policy::{LuckyOrder, LuckyPolicy};
         let lucky = a.keywords.lucky > 0 || d.keywords.lucky > 0;
         if lucky && (!lucky_policy_given || policy.lucky != LuckyPolicy::Simple) {
-            return Err(Error::input(
+            return Err(Error::not_modelled(
                 "sample plays simple Lucky only: add --lucky-policy simple (so that verify compares like with like)",
             ));
         }
         if lucky && (d.keywords.deflect > 0 || a.keywords.deflect > 0) {
-            return Err(Error::input(
+            return Err(Error::conflict(
                 "sample: with Lucky the exact model plays Deflect optimally, which the sampler does not; drop --deflect / --attacker-deflect",
             ));
         }
@@ -336,12 +336,12 @@ impl Model {
             // The work of one trial besides its dice.
             + 8;
         if trials == 0 || trials > MAX_TRIALS {
-            return Err(Error::input(format!(
+            return Err(Error::range(format!(
                 "--trials {trials}: must be between 1 and {MAX_TRIALS}"
             )));
         }
         if trials.saturating_mul(dice) > MAX_SAMPLE_WORK {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "--trials {trials} of about {dice} steps each is beyond {MAX_SAMPLE_WORK} steps (about 2 s): fewer trials"
             )));
         }

@@ -83,7 +83,7 @@ impl<'a> FileContext<'a> {
             Cards::FromFile(base) => base,
             Cards::Given(given) => {
                 if db.is_some() {
-                    return Err(Error::input(
+                    return Err(Error::refused(
                         "\"db\": the cards are those of the database given (serve --db), not files",
                     ));
                 }
@@ -171,12 +171,12 @@ impl UnitFile {
             let name = self
                 .name
                 .as_deref()
-                .ok_or_else(|| Error::input("a unit needs a \"name\" (or a \"card\")"))?;
+                .ok_or_else(|| Error::missing("a unit needs a \"name\" (or a \"card\")"))?;
             if name.trim().is_empty() {
-                return Err(Error::input("a unit's \"name\" is empty"));
+                return Err(Error::missing("a unit's \"name\" is empty"));
             }
             if !self.conditions.is_empty() {
-                return Err(Error::input(format!(
+                return Err(Error::conflict(format!(
                     "unit '{}': \"conditions\" go with a \"card\"",
                     quote(name)
                 )));
@@ -197,7 +197,7 @@ impl UnitFile {
         };
         let label = self.label();
         let db = ctx.db.as_ref().ok_or_else(|| {
-            Error::input(format!(
+            Error::missing(format!(
                 "unit '{}': a \"card\" needs the file's \"db\" (a card database)",
                 quote(&label)
             ))
@@ -239,7 +239,7 @@ pub(crate) fn arena_of(a: &Spec, d: &Spec) -> Result<Arena> {
                 Spec::Card { piece, .. } => piece.top().name.clone(),
                 Spec::Plain(u) => u.name.clone(),
             };
-            Error::input(format!(
+            Error::rules(format!(
                 "{} ({}) and {} ({}) are in no common arena: they can't fight",
                 names(a),
                 x.iter().map(|a| a.name()).collect::<Vec<_>>().join("/"),
@@ -288,7 +288,9 @@ pub(crate) fn pair_specs(a: &Spec, d: &Spec) -> Result<Paired> {
         if let Spec::Card { conditions, .. } = s {
             for c in conditions {
                 if c.trim().is_empty() {
-                    return Err(Error::input("an empty condition would match every ability"));
+                    return Err(Error::missing(
+                        "an empty condition would match every ability",
+                    ));
                 }
                 let (t, v) = crate::cards::stack::split_value(c);
                 switches.by_text.push((Some(is_att), t.to_lowercase(), v));
@@ -457,7 +459,7 @@ impl Scenario {
         let force = ForceFile::budgets(&file.force);
         let others_count = file.others.len() + 2;
         if others_count > MAX_UNITS {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "scenario: {others_count} units; at most {MAX_UNITS} can take part in one attack"
             )));
         }
@@ -475,7 +477,7 @@ impl Scenario {
             let side = match (fixed, u.side.as_deref()) {
                 (Some(s), None) => s,
                 (Some(_), Some(_)) => {
-                    return Err(Error::input(format!(
+                    return Err(Error::conflict(format!(
                         "unit '{}': \"side\" is only for the others (the attacker and defender have theirs)",
                         quote(&u.label())
                     )));
@@ -483,7 +485,7 @@ impl Scenario {
                 (None, Some(s)) if s.eq_ignore_ascii_case("attacker") => Side::Attacking,
                 (None, Some(s)) if s.eq_ignore_ascii_case("defender") => Side::Defending,
                 (None, other) => {
-                    return Err(Error::input(format!(
+                    return Err(Error::unknown(format!(
                         "unit '{}': \"side\" must be \"attacker\" or \"defender\", found '{}'",
                         quote(&u.label()),
                         quote(other.unwrap_or("nothing"))
@@ -514,7 +516,7 @@ impl Scenario {
         }
         for (i, u) in units.iter().enumerate() {
             if units[..i].iter().any(|x| x.name == u.name) {
-                return Err(Error::input(format!(
+                return Err(Error::conflict(format!(
                     "two units are named '{}'",
                     quote(&u.name)
                 )));

@@ -158,17 +158,47 @@ impl Param {
         if self == Param::Power { 1 } else { 0 }
     }
 
-    /// Parses one value of this parameter, naming the flag on error.
+    /// Parses one value of this parameter; an error's origin is the
+    /// parameter and the text given.
     pub fn value(self, text: &str) -> Result<i64> {
-        let flag = format!("--{}", self.name());
+        let at = |e: Error| e.at_param(self.name(), Some(text));
         match self.kind() {
-            Kind::Switch => match parse_switch(&flag, text)?.as_slice() {
+            Kind::Switch => match parse_switch(self.name(), text)?.as_slice() {
                 [b] => Ok(*b as i64),
-                _ => Err(Error::input(format!("{flag} '{text}': give on or off"))),
+                _ => Err(at(Error::syntax("give on or off"))),
             },
             _ => match parse_range::<i64>(self, text)?.as_slice() {
                 [v] => Ok(*v),
-                _ => Err(Error::input(format!("{flag} '{text}': give one value"))),
+                _ => Err(at(Error::syntax("give one value"))),
+            },
+        }
+    }
+
+    /// What it is in a player's words, from its doc: `Attacker's Lucky`,
+    /// `Defender's health`.
+    pub fn label(self) -> String {
+        let d = self.doc();
+        let end = d.find(" (").or_else(|| d.find('.')).unwrap_or(d.len());
+        d[..end].trim_end_matches(" X").to_string()
+    }
+
+    /// The values it may take: at least 0 (a health at least 1, a switch 0
+    /// or 1, Accuracy and Resilience from −1000), at most the solver's
+    /// bound for its keyword ([`crate::unit::MAX_POWER`], dice-adding
+    /// keywords [`crate::unit::MAX_EXTRA_DICE`], the others
+    /// [`crate::unit::MAX_VALUE`]).
+    pub fn bounds(self) -> (i64, i64) {
+        use crate::unit::{MAX_EXTRA_DICE, MAX_POWER, MAX_VALUE};
+        let (extra, value) = (MAX_EXTRA_DICE as i64, MAX_VALUE as i64);
+        match self {
+            Param::Power => (0, MAX_POWER as i64),
+            Param::Fury | Param::Lucky | Param::DefenderLucky | Param::Retaliate => (0, extra),
+            Param::Backfire | Param::Overload => (0, extra),
+            _ => match self.kind() {
+                Kind::Count => (0, value),
+                Kind::Signed => (-value, value),
+                Kind::Switch => (0, 1),
+                Kind::Health => (1, value),
             },
         }
     }
@@ -259,14 +289,24 @@ pub fn units_of(values: &[(Param, i64)]) -> Result<(Unit, Unit)> {
     for &(p, v) in values {
         p.apply(v, &mut a, &mut d);
     }
-    for (flag, u, hflag) in [
-        ("--counters", &d, "--health"),
-        ("--attacker-counters", &a, "--attacker-health"),
+    for (param, u, health) in [
+        (Param::Counters, &d, Param::Health),
+        (Param::AttackerCounters, &a, Param::AttackerHealth),
     ] {
         if u.health.is_none() && u.counters > 0 {
-            return Err(Error::input(format!(
-                "{flag} needs the unit's health ({hflag})"
-            )));
+            return Err(
+                Error::missing(format!("{} need {}", param.label(), health.label()))
+                    .at_param(param.name(), Some(&u.counters.to_string())),
+            );
+        }
+        if let Some(h) = u.health
+            && u.counters >= h
+        {
+            return Err(Error::range(format!(
+                "{} counters on a unit with health {h}: it would already be discarded (counters must be below health)",
+                u.counters
+            ))
+            .at_param(param.name(), Some(&u.counters.to_string())));
         }
     }
     a.validate()?;
@@ -275,15 +315,15 @@ pub fn units_of(values: &[(Param, i64)]) -> Result<(Unit, Unit)> {
 }
 
 /// Parses a range of whole numbers for parameter `param`: `N`, `A..B` or
-/// `A..=B` (both inclusive), or a comma list of those; each value in the
-/// parameter's own range (at least 0, a health at least 1, a switch 0 or 1).
+/// `A..=B` (both inclusive), or a comma list of those; each value within
+/// [`Param::bounds`]. An error's origin is the parameter and the value.
 pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> {
-    let flag = format!("--{}", param.name());
+    let name = param.name();
     let bad = |why: &str| {
-        Error::input(format!(
-            "{flag}: malformed range '{}': {why} (expected N, A..B or a comma list such as 0,2..4)",
-            crate::error::quote(text)
+        Error::syntax(format!(
+            "malformed range: {why} (expected N, A..B or a comma list such as 0,2..4)"
         ))
+        .at_param(name, Some(text))
     };
     let num = |s: &str| -> Result<i64> {
         s.trim().parse::<i64>().map_err(|_| {
@@ -294,6 +334,7 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
         })
     };
     let mut out = Vec::new();
+    let (min, max) = param.bounds();
     for item in text.split(',') {
         let item = item.trim();
         if item.is_empty() {
@@ -314,26 +355,17 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
         {
             return Err(bad(&format!("more than {MAX_RANGE_LEN} values")));
         }
-        let (min, max, what) = match param.kind() {
-            Kind::Count => (0, u32::MAX as i64, "at least 0"),
-            Kind::Signed => (
-                -(crate::unit::MAX_VALUE as i64),
-                crate::unit::MAX_VALUE as i64,
-                "within -1000..1000",
-            ),
-            Kind::Switch => (0, 1, "0 or 1"),
-            Kind::Health => (1, u32::MAX as i64, "at least 1"),
-        };
         for v in [lo, hi] {
             if v < min || v > max {
+                let words = param.label();
                 let why = match param.kind() {
-                    Kind::Health if v < 1 => format!("{flag} {v}: health must be at least 1"),
-                    _ if v > max => {
-                        format!("{flag} {v}: above the largest value this flag takes ({max})")
-                    }
-                    _ => format!("{flag} {v}: must be {what}"),
+                    Kind::Health if v < 1 => format!("{words} must be at least 1"),
+                    Kind::Switch => format!("{words}: give on or off"),
+                    _ if v > max => format!("{words} {v} is above the limit of {max}"),
+                    _ if min < 0 => format!("{words} must be within {min}..{max}"),
+                    _ => format!("{words} must be at least {min}"),
                 };
-                return Err(Error::input(why));
+                return Err(Error::range(why).at_param(name, Some(&v.to_string())));
             }
         }
         for v in lo..=hi {
@@ -345,9 +377,9 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
     Ok(out)
 }
 
-/// Parses an on/off parameter: `on`, `off`, `both` (or `yes`/`no`,
-/// `true`/`false`, `1`/`0`), or a comma list of those.
-pub fn parse_switch(flag: &str, text: &str) -> Result<Vec<bool>> {
+/// Parses an on/off parameter named `name`: `on`, `off`, `both` (or
+/// `yes`/`no`, `true`/`false`, `1`/`0`), or a comma list of those.
+pub fn parse_switch(name: &str, text: &str) -> Result<Vec<bool>> {
     let mut out = Vec::new();
     for item in text.split(',') {
         match item.trim().to_ascii_lowercase().as_str() {
@@ -355,10 +387,11 @@ pub fn parse_switch(flag: &str, text: &str) -> Result<Vec<bool>> {
             "off" | "no" | "false" | "0" => out.push(false),
             "both" => out.extend([false, true]),
             other => {
-                return Err(Error::input(format!(
-                    "{flag}: '{}' is not on, off or both",
+                return Err(Error::syntax(format!(
+                    "'{}' is not on, off or both",
                     crate::error::quote(other)
-                )));
+                ))
+                .at_param(name, None));
             }
         }
     }
@@ -369,7 +402,7 @@ pub fn parse_switch(flag: &str, text: &str) -> Result<Vec<bool>> {
 /// for a switch `on`, `off` or `both`.
 pub fn parse_values(param: Param, text: &str) -> Result<Vec<i64>> {
     match param.kind() {
-        Kind::Switch => Ok(parse_switch(&format!("--{}", param.name()), text)?
+        Kind::Switch => Ok(parse_switch(param.name(), text)?
             .into_iter()
             .map(i64::from)
             .collect()),
@@ -499,7 +532,7 @@ impl Grid {
     /// and dropped).
     pub fn rows(&self) -> Result<Vec<Row>> {
         if self.len() > MAX_ROWS {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "the table would have {} rows; the limit is {MAX_ROWS}",
                 self.len()
             )));
@@ -516,7 +549,7 @@ impl Grid {
             }
         }
         if work > MAX_STATIC_WORK || game_work > MAX_GAME_WORK {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "the table would take {} units of work (rows x (dice + 1)^2; {} with Lucky); the limits are {MAX_STATIC_WORK} and {MAX_GAME_WORK}: fewer rows or less power",
                 work, game_work
             )));
@@ -546,7 +579,7 @@ impl Grid {
                 .into_iter()
                 .map(|h| {
                     h.join()
-                        .unwrap_or_else(|_| Err(Error::input("a table worker failed")))
+                        .unwrap_or_else(|_| Err(Error::limit("a table worker failed")))
                 })
                 .collect()
         });
@@ -865,7 +898,7 @@ pub struct Pivot {
 /// Lays `rows` of `grid` out as a [`Pivot`] of `row` against `column`.
 pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Pivot> {
     if row == column {
-        return Err(Error::input(format!(
+        return Err(Error::syntax(format!(
             "--pivot {0},{0}: give two different parameters",
             row.name()
         )));
@@ -878,7 +911,7 @@ pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Piv
     };
     for (p, v) in &grid.params {
         if *p != row && *p != column && v.len() > 1 {
-            return Err(Error::input(format!(
+            return Err(Error::conflict(format!(
                 "--pivot {},{}: --{} takes {} values; a pivot needs every other parameter fixed",
                 row.name(),
                 column.name(),
@@ -895,7 +928,7 @@ pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Piv
         let mut m = Vec::new();
         let mut p = Vec::new();
         for &c in &cv {
-            let x = find(r, c).ok_or_else(|| Error::input("--pivot: a cell has no row"))?;
+            let x = find(r, c).ok_or_else(|| Error::conflict("--pivot: a cell has no row"))?;
             m.push(x.mean.clone());
             p.push(x.p_discard.clone());
         }

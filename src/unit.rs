@@ -493,7 +493,7 @@ impl Unit {
             .iter()
             .map(|t| crate::keywords::parse(t))
             .collect::<Result<Vec<_>, Error>>()
-            .map_err(|e| Error::input(format!("{name}: {e}")))?;
+            .map_err(|e| e.at_unit(name))?;
         let mut u = Unit::new(name, power);
         u.health = health;
         u.keywords = Keywords::from_abilities(&abilities);
@@ -513,50 +513,40 @@ impl Unit {
         let who = || crate::error::quote(&self.name);
         let k = &self.keywords;
         if self.name.trim().is_empty() {
-            return Err(Error::input("a unit needs a name (it is empty)"));
+            return Err(Error::missing("a unit needs a name (it is empty)"));
         }
         if self
             .name
             .chars()
             .any(|c| c.is_control() || crate::error::is_bidi(c))
         {
-            return Err(Error::input(format!(
+            return Err(Error::syntax(format!(
                 "unit '{}': a name can't hold control or direction characters",
                 who()
             )));
         }
         if self.power > MAX_POWER || self.dice() > MAX_POWER {
-            return Err(Error::input(format!(
-                "{}: power {} is above the limit of {MAX_POWER}",
-                who(),
+            return Err(Error::range(format!(
+                "power {} is above the limit of {MAX_POWER}",
                 self.power.max(self.dice())
-            )));
+            ))
+            .at_unit(&self.name));
         }
         if let Some(h) = self.health {
             if h == 0 {
-                return Err(Error::input(format!(
-                    "{}: health must be at least 1",
-                    who()
-                )));
+                return Err(Error::range("health must be at least 1").at_unit(&self.name));
             }
             if h > MAX_VALUE {
-                return Err(Error::input(format!(
-                    "{}: health {h} is above the limit of {MAX_VALUE}",
-                    who()
-                )));
+                return Err(
+                    Error::range(format!("health {h} is above the limit of {MAX_VALUE}"))
+                        .at_unit(&self.name),
+                );
             }
             if self.counters >= h {
-                return Err(Error::input(format!(
-                    "{}: {} damage counters on a unit with health {h}: it would already be discarded (counters must be below health)",
-                    who(),
-                    self.counters
-                )));
+                return Err(Error::rules(format!("{} damage counters on a unit with health {h}: it would already be discarded (counters must be below health)", self.counters)).at_unit(&self.name));
             }
         } else if self.counters > 0 {
-            return Err(Error::input(format!(
-                "{}: damage counters given without health",
-                who()
-            )));
+            return Err(Error::missing("damage counters given without health").at_unit(&self.name));
         }
         let retaliate: u32 = k
             .retaliates
@@ -572,10 +562,10 @@ impl Unit {
             ("Area Damage", k.area_damage),
         ] {
             if v > MAX_EXTRA_DICE {
-                return Err(Error::input(format!(
-                    "{}: {name} {v} is above the limit of {MAX_EXTRA_DICE}",
-                    who()
-                )));
+                return Err(Error::range(format!(
+                    "{name} {v} is above the limit of {MAX_EXTRA_DICE}"
+                ))
+                .at_unit(&self.name));
             }
         }
         let simple = k.paid_evades.is_empty()
@@ -626,10 +616,10 @@ impl Unit {
                 .unwrap_or(0)
         };
         if let Some(v) = Some(worst).filter(|&v| v > MAX_VALUE) {
-            return Err(Error::input(format!(
-                "{}: a number of its abilities ({v}) is above the limit of {MAX_VALUE}",
-                who()
-            )));
+            return Err(Error::range(format!(
+                "a number of its abilities ({v}) is above the limit of {MAX_VALUE}"
+            ))
+            .at_unit(&self.name));
         }
         for (what, n, most) in [
             ("Retaliate abilities", k.retaliates.len(), MAX_RETALIATES),
@@ -639,10 +629,10 @@ impl Unit {
             ("tolls", k.tolls.len(), MAX_PAID),
         ] {
             if n > most {
-                return Err(Error::input(format!(
-                    "{}: {n} {what}; the solver takes at most {most}",
-                    who()
-                )));
+                return Err(
+                    Error::limit(format!("{n} {what}; the solver takes at most {most}"))
+                        .at_unit(&self.name),
+                );
             }
         }
         for (name, v) in [
@@ -663,18 +653,18 @@ impl Unit {
             ("Barrage", k.barrage),
         ] {
             if v > MAX_VALUE {
-                return Err(Error::input(format!(
-                    "{}: {name} {v} is above the limit of {MAX_VALUE}",
-                    who()
-                )));
+                return Err(
+                    Error::range(format!("{name} {v} is above the limit of {MAX_VALUE}"))
+                        .at_unit(&self.name),
+                );
             }
         }
         if k.accuracy.unsigned_abs() > MAX_VALUE {
-            return Err(Error::input(format!(
-                "{}: Accuracy {} is outside -{MAX_VALUE}..{MAX_VALUE}",
-                who(),
+            return Err(Error::range(format!(
+                "Accuracy {} is outside -{MAX_VALUE}..{MAX_VALUE}",
                 k.accuracy
-            )));
+            ))
+            .at_unit(&self.name));
         }
         Ok(())
     }

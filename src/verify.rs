@@ -125,7 +125,7 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
     let mut total: u64 = 0;
     for (k, c) in pairs.0 {
         let outcome: i64 = k.trim().parse().map_err(|_| {
-            Error::input(format!(
+            Error::unknown(format!(
                 "counts: key '{}' is not an outcome (a whole number)",
                 crate::error::quote(&k)
             ))
@@ -134,7 +134,7 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
         // float is quoted as typed, never rounded).
         let raw = c.get().trim();
         let count = raw.parse::<u64>().map_err(|_| {
-            Error::input(format!(
+            Error::range(format!(
                 "counts: the count of '{}' is {}, not a whole number from 0 to {}",
                 crate::error::quote(&k),
                 crate::error::quote(raw),
@@ -142,19 +142,19 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
             ))
         })?;
         if out.insert(outcome, count).is_some() {
-            return Err(Error::input(format!(
+            return Err(Error::conflict(format!(
                 "counts: outcome {outcome} is given twice"
             )));
         }
         total = total.checked_add(count).ok_or_else(|| {
-            Error::input(format!(
+            Error::limit(format!(
                 "counts: the counts add up to more than {}",
                 u64::MAX
             ))
         })?;
     }
     if total == 0 {
-        return Err(Error::input("counts: no samples (every count is zero)"));
+        return Err(Error::missing("counts: no samples (every count is zero)"));
     }
     Ok(out)
 }
@@ -415,14 +415,14 @@ pub fn exact_law(r: &crate::scenario::ScenarioReport, quantity: &str) -> Result<
                     .iter()
                     .position(|u| u.name == name)
                     .ok_or_else(|| {
-                        Error::input(format!(
+                        Error::not_found(format!(
                             "--quantity: no unit named '{}'",
                             crate::error::quote(name)
                         ))
                     })?;
                 Ok(r.damage(i))
             }
-            None => Err(Error::input(format!(
+            None => Err(Error::unknown(format!(
                 "--quantity: '{}' is not one of hits, defender_damage, attacker_damage, damage:<unit>",
                 crate::error::quote(q)
             ))),
@@ -438,7 +438,7 @@ pub fn attack_law(o: &crate::attack::AttackOutcome, quantity: &str) -> Result<Di
         "defender_damage" => o.defender_damage.clone(),
         "attacker_damage" => o.attacker_damage.clone(),
         q => {
-            return Err(Error::input(format!(
+            return Err(Error::unknown(format!(
                 "--quantity: '{}' is not one of hits, defender_damage, attacker_damage (damage:<unit> needs --scenario)",
                 crate::error::quote(q)
             )));
@@ -449,13 +449,13 @@ pub fn attack_law(o: &crate::attack::AttackOutcome, quantity: &str) -> Result<Di
 /// Checks `counts` against the exact law `exact` at significance `alpha`.
 pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Result<Verification> {
     if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(Error::input(format!(
+        return Err(Error::range(format!(
             "--alpha {alpha}: must be between 0 and 1"
         )));
     }
     let n: u64 = counts.values().sum();
     if n == 0 {
-        return Err(Error::input("counts: no samples"));
+        return Err(Error::missing("counts: no samples"));
     }
     let zero = BigRational::from_integer(0.into());
     let mut outcomes: Vec<i64> = exact

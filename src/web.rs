@@ -18,14 +18,16 @@
 //! let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
 //! assert!(v["defender_damage"]["mean"].is_string());
 //! let r = handle(&state, "GET", "/api/attack?power=-1", b"");
-//! assert_eq!(r.status, 400);
+//! assert_eq!(r.status, 422); // a value out of range: see `status_of`
+//! let e: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+//! assert_eq!(e["origin"]["param"], "power");
 //! ```
 
 use crate::attack::Side;
 use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::dist::Fraction;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::matchups::duel;
 use crate::plan::Plan;
 use crate::policy::Policy;
@@ -210,26 +212,39 @@ impl Solver {
     }
 }
 
-/// Why a request failed: the client's malformed request (400), input
-/// that reads but can't be solved (422), or a solve stopped at its
-/// deadline (503).
-enum Failure {
-    Bad(String),
-    Unprocessable(String),
-    Late(String),
+/// The HTTP status of an error, from its kind: the request's own fault
+/// (400: text that can't be read, an unknown name, something missing or
+/// contradictory), input that reads but the rules or bounds refuse (422),
+/// a solve stopped at its deadline (503).
+pub fn status_of(kind: ErrorKind) -> u16 {
+    match kind {
+        ErrorKind::Syntax | ErrorKind::Unknown | ErrorKind::Missing | ErrorKind::Conflict => 400,
+        ErrorKind::Cancelled => 503,
+        _ => 422,
+    }
 }
 
-impl From<Error> for Failure {
-    fn from(e: Error) -> Failure {
-        if e.is_cancelled() {
-            Failure::Late(format!(
-                "the request took longer than {} s and was stopped",
-                REQUEST_TIME.as_secs()
-            ))
-        } else {
-            Failure::Unprocessable(e.to_string())
-        }
+/// The answer to an error: `{"error": its words, "kind": ..., "origin":
+/// {...}}`, the status from its kind (with `Retry-After` when busy).
+pub fn error_response(e: &Error) -> Response {
+    #[derive(Serialize)]
+    struct E<'a> {
+        error: String,
+        kind: ErrorKind,
+        origin: &'a crate::error::Origin,
     }
+    let status = status_of(e.kind());
+    let mut r = Response::error(status, "");
+    r.body = serde_json::to_vec(&E {
+        error: crate::error::one_line(&e.words()),
+        kind: e.kind(),
+        origin: e.origin(),
+    })
+    .unwrap_or_default();
+    if status == 503 {
+        r.extra.push(("Retry-After", "2".into()));
+    }
+    r
 }
 
 /// The decoded pairs of a URL's query (`+` a space, bad escapes kept as
@@ -242,13 +257,11 @@ fn query(url: &str) -> Vec<(String, String)> {
 }
 
 /// The units of an attack query (for combining attacks).
-fn units_of_query(
-    pairs: &[(String, String)],
-) -> std::result::Result<(crate::unit::Unit, crate::unit::Unit), Failure> {
+fn units_of_query(pairs: &[(String, String)]) -> Result<(crate::unit::Unit, crate::unit::Unit)> {
     let mut values = Vec::new();
     for (k, v) in pairs {
         let p = Param::from_name(k).ok_or_else(|| {
-            Failure::Bad(format!(
+            Error::unknown(format!(
                 "'{}': combining takes the units' parameters only",
                 crate::error::quote(k)
             ))
@@ -258,10 +271,10 @@ fn units_of_query(
         } else {
             v
         };
-        values.push((p, p.value(v).map_err(|e| Failure::Bad(e.to_string()))?));
+        values.push((p, p.value(v)?));
     }
     values.sort_by_key(|(p, _)| *p);
-    Ok(units_of(&values)?)
+    units_of(&values)
 }
 
 #[derive(Serialize)]
@@ -305,14 +318,14 @@ fn params_spec(state: &State) -> Spec {
 
 /// Refuses scenario and plan files that name files (a request never reaches
 /// the file system).
-fn no_files(body: &[u8]) -> std::result::Result<&str, Failure> {
+fn no_files(body: &[u8]) -> Result<&str> {
     let text =
-        std::str::from_utf8(body).map_err(|_| Failure::Bad("the body is not UTF-8 text".into()))?;
+        std::str::from_utf8(body).map_err(|_| Error::syntax("the body is not UTF-8 text"))?;
     let v: serde_json::Value = serde_json::from_str(crate::error::strip_bom(text))
-        .map_err(|e| Failure::Bad(format!("the body: {e}")))?;
+        .map_err(|e| Error::json("the body", &e))?;
     if v.get("db").is_some() {
-        return Err(Failure::Unprocessable(
-            "\"db\": the server's cards are those it was started with (serve --db)".into(),
+        return Err(Error::refused(
+            "\"db\": the server's cards are those it was started with (serve --db)",
         ));
     }
     Ok(text)
@@ -334,11 +347,11 @@ struct Combined {
     attacks: Vec<DistReport>,
 }
 
-fn combine(body: &[u8]) -> std::result::Result<Response, Failure> {
+fn combine(body: &[u8]) -> Result<Response> {
     let req: CombineRequest =
-        serde_json::from_slice(body).map_err(|e| Failure::Bad(format!("the body: {e}")))?;
+        serde_json::from_slice(body).map_err(|e| Error::json("the body", &e))?;
     if req.attacks.is_empty() || req.attacks.len() > 20 {
-        return Err(Failure::Bad("combine 1 to 20 attacks".into()));
+        return Err(Error::limit("combine 1 to 20 attacks"));
     }
     let pairs: Vec<Vec<(String, String)>> = req
         .attacks
@@ -388,23 +401,23 @@ fn combine(body: &[u8]) -> std::result::Result<Response, Failure> {
                     .collect(),
             }))
         }
-        other => Err(Failure::Bad(format!(
+        other => Err(Error::unknown(format!(
             "how '{}': convolve or plan",
             crate::error::quote(other)
         ))),
     }
 }
 
-fn cards_attack(
-    state: &State,
-    pairs: &[(String, String)],
-) -> std::result::Result<Response, Failure> {
-    let db = state.db.as_ref().ok_or_else(|| {
-        Failure::Unprocessable("no card database: start the server with --db".into())
-    })?;
+fn cards_attack(state: &State, pairs: &[(String, String)]) -> Result<Response> {
+    let db = state
+        .db
+        .as_ref()
+        .ok_or_else(|| Error::missing("no card database: start the server with --db"))?;
     let get = |k: &str| pairs.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
-    let attacker = get("attacker").ok_or_else(|| Failure::Bad("attacker= is required".into()))?;
-    let defender = get("defender").ok_or_else(|| Failure::Bad("defender= is required".into()))?;
+    let attacker = get("attacker")
+        .ok_or_else(|| Error::missing("attacker= is required").at_param("attacker", None))?;
+    let defender = get("defender")
+        .ok_or_else(|| Error::missing("defender= is required").at_param("defender", None))?;
     let conditions: Vec<String> = pairs
         .iter()
         .filter(|(k, _)| k == "condition")
@@ -412,7 +425,7 @@ fn cards_attack(
         .collect();
     let arena = match get("arena") {
         Some(w) => Some(Arena::from_word(&w).ok_or_else(|| {
-            Failure::Bad(format!(
+            Error::unknown(format!(
                 "arena '{}': Space, Ground or Character",
                 crate::error::quote(&w)
             ))
@@ -421,7 +434,7 @@ fn cards_attack(
     };
     for (k, _) in pairs {
         if !["attacker", "defender", "condition", "arena"].contains(&k.as_str()) {
-            return Err(Failure::Bad(format!(
+            return Err(Error::unknown(format!(
                 "'{}' is not a parameter of a card attack",
                 crate::error::quote(k)
             )));
@@ -444,7 +457,7 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
     }
     let path = url.split('?').next().unwrap_or("");
     let pairs = query(url);
-    let result: std::result::Result<Response, Failure> = match (method, path) {
+    let result: Result<Response> = match (method, path) {
         ("GET", "/") | ("GET", "/index.html") => Ok(Response {
             status: 200,
             content_type: "text/html; charset=utf-8",
@@ -454,7 +467,6 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
         }),
         ("GET", "/api/params") => Ok(Response::json(&params_spec(state))),
         ("GET", "/api/attack") => AttackRequest::from_pairs(pairs.iter().map(|(k, v)| (k, v)))
-            .map_err(|e| Failure::Bad(e.to_string()))
             .and_then(|req| Ok(Response::json_text(req.solve()?.json_text().into_bytes()))),
         // Units given as `"card"` come from the server's --db.
         ("POST", "/api/scenario") => no_files(body).and_then(|t| {
@@ -473,8 +485,8 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
         }),
         ("POST", "/api/combine") => combine(body),
         ("GET", "/api/cards") => match &state.db {
-            None => Err(Failure::Unprocessable(
-                "no card database: start the server with --db".into(),
+            None => Err(Error::missing(
+                "no card database: start the server with --db",
             )),
             Some(db) => {
                 let q = pairs
@@ -486,13 +498,13 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
             }
         },
         ("GET", "/api/cards/check") => match &state.db {
-            None => Err(Failure::Unprocessable(
-                "no card database: start the server with --db".into(),
+            None => Err(Error::missing(
+                "no card database: start the server with --db",
             )),
             Some(db) => Ok(Response::json(&crate::cards::check::check(db))),
         },
         ("GET", "/api/cards/attack") => cards_attack(state, &pairs),
-        (_, p) if p == "/" || p.starts_with("/api/") => Err(Failure::Bad(format!(
+        (_, p) if p == "/" || p.starts_with("/api/") => Err(Error::unknown(format!(
             "{} {}: not served",
             crate::error::quote(method),
             crate::error::quote(p)
@@ -501,9 +513,7 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
     };
     match result {
         Ok(r) => r,
-        Err(Failure::Bad(m)) => Response::error(400, &m),
-        Err(Failure::Unprocessable(m)) => Response::error(422, &m),
-        Err(Failure::Late(m)) => Response::busy(&m),
+        Err(e) => error_response(&e),
     }
 }
 
@@ -547,7 +557,7 @@ pub fn serve_with(
     started: impl FnOnce(&str),
 ) -> Result<()> {
     let listener = std::net::TcpListener::bind((opts.host.as_str(), opts.port)).map_err(|e| {
-        Error::input(format!(
+        Error::write(format!(
             "serve: cannot listen on {}:{}: {}",
             crate::error::quote_middle(&opts.host, 60),
             opts.port,

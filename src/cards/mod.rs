@@ -379,7 +379,7 @@ impl CardDb {
     pub fn load(paths: &[impl AsRef<str>]) -> Result<CardDb> {
         let mut db = CardDb::default();
         if paths.is_empty() {
-            return Err(Error::input("no card database given (--db PATH)"));
+            return Err(Error::missing("no card database given (--db PATH)"));
         }
         for p in paths {
             for f in read::files_of(p.as_ref())? {
@@ -400,14 +400,14 @@ impl CardDb {
             && db.skipped.is_empty()
         {
             let names: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
-            return Err(Error::input(format!(
+            return Err(Error::not_found(format!(
                 "{}: no card in any card list (the files have only their header)",
                 quote(&names.join(", "))
             )));
         }
         if !db.files.iter().any(|f| f.card_list) {
             let names: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
-            return Err(Error::input(format!(
+            return Err(Error::not_found(format!(
                 "{}: no card list found (a card list's first line names the columns {})",
                 names.join(", "),
                 read::REQUIRED.join(", ")
@@ -466,7 +466,7 @@ impl CardDb {
     pub fn parse_named(file: &str, text: &str) -> Result<CardDb> {
         let rows = match read::parse_rows(file, text)? {
             read::Parsed::Rows(rows) => rows,
-            read::Parsed::NotCards(why) => return Err(Error::input(format!("{file}: {why}"))),
+            read::Parsed::NotCards(why) => return Err(Error::syntax(format!("{file}: {why}"))),
         };
         let mut db = CardDb::default();
         db.files.push(FileReport {
@@ -486,7 +486,7 @@ impl CardDb {
         // thousand cards.
         let total = self.cards.len() + self.non_units.len() + self.skipped.len() + rows.len();
         if total > MAX_CARDS {
-            return Err(Error::input(format!(
+            return Err(Error::limit(format!(
                 "{} card rows; a card database holds at most {MAX_CARDS}",
                 total
             )));
@@ -700,7 +700,7 @@ impl CardDb {
             None => (n, None),
         };
         if n.is_empty() {
-            return Err(Error::input("an empty card name"));
+            return Err(Error::missing("an empty card name"));
         }
         let nl = fold_name(n);
         let in_set = |c: &&Card| set.is_none_or(|s| c.set.eq_ignore_ascii_case(s));
@@ -723,7 +723,7 @@ impl CardDb {
                         return Ok(Some(**one));
                     }
                     let names: Vec<String> = many.iter().take(6).map(|c| c.key()).collect();
-                    Err(Error::input(format!(
+                    Err(Error::conflict(format!(
                         "'{}' names {} cards ({}{}): say which",
                         quote(name),
                         many.len(),
@@ -747,7 +747,7 @@ impl CardDb {
             None => {
                 let not_unit = self.non_units.iter().any(|c| fold_name(&c.name) == nl);
                 let near = self.nearest(&nl, 3);
-                Err(Error::input(format!(
+                Err(Error::rules(format!(
                     "no unit card named '{}'{}",
                     quote(name),
                     if not_unit {
@@ -814,7 +814,7 @@ impl CardDb {
                     .collect()
             };
             if picked.is_empty() {
-                return Err(Error::input(format!(
+                return Err(Error::not_found(format!(
                     "selector '{}' picks no unit card",
                     quote(part)
                 )));
@@ -826,7 +826,7 @@ impl CardDb {
             }
         }
         if out.is_empty() {
-            return Err(Error::input(format!(
+            return Err(Error::not_found(format!(
                 "selector '{}' picks no unit card",
                 quote(selector)
             )));

@@ -8,7 +8,7 @@
 //! card's text. Every row ends up as exactly one of: a unit, a non-unit card,
 //! or a skipped row with its reason.
 
-use crate::error::{Error, Result, read_file};
+use crate::error::{Error, ErrorKind, Result, read_file};
 use std::path::Path;
 
 /// The columns a card list must name.
@@ -65,12 +65,7 @@ impl RawRow {
 
     /// An error about column `column` of this row.
     pub fn error(&self, column: &str, message: impl Into<String>) -> Error {
-        Error::CardFile {
-            file: self.file.to_string(),
-            row: self.row,
-            column: column.to_string(),
-            message: message.into(),
-        }
+        Error::card_file(ErrorKind::Syntax, &self.file, self.row, column, message)
     }
 
     /// A stat column: empty → `None`; `6` or `6.0` → a value; `*` / `X` →
@@ -173,7 +168,7 @@ pub fn parse_rows(file: &str, text: &str) -> Result<Parsed> {
     let text = crate::error::strip_bom(text);
     let lines = count_lines(text);
     if lines > super::MAX_CARDS + 1 {
-        return Err(Error::input(format!(
+        return Err(Error::limit(format!(
             "{}: {} card rows; a card database holds at most {}",
             crate::error::quote(file),
             lines - 1,
@@ -279,18 +274,12 @@ fn card_rows(file: &str, text: &str) -> std::result::Result<Vec<RawRow>, String>
 /// folder (sorted by name; sub-folders and hidden files are not read).
 pub fn files_of(path: &str) -> Result<Vec<String>> {
     let p = Path::new(path);
-    let meta = std::fs::metadata(p).map_err(|e| Error::Io {
-        path: path.to_string(),
-        message: e.to_string(),
-    })?;
+    let meta = std::fs::metadata(p).map_err(|e| Error::io(path, e.to_string()))?;
     if !meta.is_dir() {
         return Ok(vec![path.to_string()]);
     }
     let mut out = Vec::new();
-    let entries = std::fs::read_dir(p).map_err(|e| Error::Io {
-        path: path.to_string(),
-        message: e.to_string(),
-    })?;
+    let entries = std::fs::read_dir(p).map_err(|e| Error::io(path, e.to_string()))?;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if e.path().is_file() {

@@ -63,7 +63,7 @@ impl SameUnits {
                 continue;
             }
             let (a, b) = l.split_once('=').ok_or_else(|| {
-                Error::input(format!(
+                Error::syntax(format!(
                     "{source}: line {}: '{}' is not NAME=NAME",
                     i + 1,
                     quote(l)
@@ -71,7 +71,7 @@ impl SameUnits {
             })?;
             let (a, b) = (super::base_name(a.trim()), super::base_name(b.trim()));
             if a.is_empty() || b.is_empty() {
-                return Err(Error::input(format!(
+                return Err(Error::missing(format!(
                     "{source}: line {}: an empty name in '{}'",
                     i + 1,
                     quote(l)
@@ -178,7 +178,7 @@ impl<'a> Piece<'a> {
     }
 
     fn needs(&self, what: &str) -> Error {
-        Error::input(format!(
+        Error::syntax(format!(
             "{}: its {what} is set by its text ({}); give it as \"{}[{what}=N]\"",
             self.top().name,
             self.top().variable.as_deref().unwrap_or("not printed"),
@@ -291,17 +291,17 @@ fn card_spec<'a>(db: &'a CardDb, spec: &str) -> Result<(&'a Card, Option<u32>, O
     if let Some(v) = values {
         for kv in v.split(',').map(str::trim).filter(|k| !k.is_empty()) {
             let (k, n) = kv.split_once('=').ok_or_else(|| {
-                Error::input(format!("'{}': expected [power=N,health=N]", quote(spec)))
+                Error::syntax(format!("'{}': expected [power=N,health=N]", quote(spec)))
             })?;
             let n: u32 = n.trim().parse().map_err(|_| {
-                Error::input(format!(
+                Error::unknown(format!(
                     "'{}': '{}' is not a whole number",
                     quote(spec),
                     quote(n.trim())
                 ))
             })?;
             let twice = || {
-                Error::input(format!(
+                Error::conflict(format!(
                     "'{}': {} is given twice",
                     quote(spec),
                     quote(k.trim())
@@ -313,7 +313,7 @@ fn card_spec<'a>(db: &'a CardDb, spec: &str) -> Result<(&'a Card, Option<u32>, O
                 "power" => power = Some(n),
                 "health" => health = Some(n),
                 other => {
-                    return Err(Error::input(format!(
+                    return Err(Error::unknown(format!(
                         "'{}': '{}' is not power or health",
                         quote(spec),
                         quote(other)
@@ -339,7 +339,7 @@ impl CardDb {
         // cards.
         let parts = stack_spec.matches(" + ").count() + 1;
         if parts > 4 {
-            return Err(Error::input(format!(
+            return Err(Error::rules(format!(
                 "stack '{}': {parts} cards; a stack holds at most 4 (rule: Stack)",
                 quote(stack_spec)
             )));
@@ -352,7 +352,7 @@ impl CardDb {
                 power = p;
                 health = h;
             } else if p.is_some() || h.is_some() {
-                return Err(Error::input(format!(
+                return Err(Error::conflict(format!(
                     "'{}': values go on the top card",
                     quote(part)
                 )));
@@ -370,14 +370,14 @@ impl CardDb {
                     .filter_map(|a| a.pilot.as_ref())
                     .collect();
                 if grants.is_empty() {
-                    return Err(Error::input(format!(
+                    return Err(Error::rules(format!(
                         "{} has no Pilot ability, so it can't pilot {} (rule: Pilot)",
                         pc.name, cards[0].name
                     )));
                 }
                 if !grants.iter().any(|g| fits(g, cards[0])) {
                     let kinds: Vec<String> = grants.iter().flat_map(|g| g.kinds.clone()).collect();
-                    return Err(Error::input(format!(
+                    return Err(Error::rules(format!(
                         "{} is a {} Pilot and {} is a {} {}{}: it doesn't fit (rule: Pilot)",
                         pc.name,
                         kinds.join("/"),
@@ -392,7 +392,7 @@ impl CardDb {
                     )));
                 }
                 if cards.iter().any(|c| std::ptr::eq(*c, pc)) {
-                    return Err(Error::input(format!(
+                    return Err(Error::rules(format!(
                         "{} can't pilot its own stack",
                         pc.name
                     )));
@@ -447,10 +447,10 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
             .join(" + ")
     };
     if cards.is_empty() {
-        return Err(Error::input("an empty stack"));
+        return Err(Error::missing("an empty stack"));
     }
     if cards.len() > 4 {
-        return Err(Error::input(format!(
+        return Err(Error::rules(format!(
             "stack {}: {} cards; a stack holds at most 4 (rule: Stack)",
             names(),
             cards.len()
@@ -463,7 +463,7 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
                 && super::base_name(&c.name) == super::base_name(&d.name)
                 && c.version() == d.version()
             {
-                return Err(Error::input(format!(
+                return Err(Error::rules(format!(
                     "stack {}: {} appears twice; a stack holds each unique version once (rule: Stack)",
                     names(),
                     c.name
@@ -479,7 +479,7 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
         if top.stack_list().iter().any(|l| admits(l, below, same)) {
             if below.is_unique() {
                 if listed_units.iter().any(|u| same.same(u, below.base_name())) {
-                    return Err(Error::input(format!(
+                    return Err(Error::rules(format!(
                         "stack {}: two versions of {} from {}'s Stack list; only one of each listed unique unit (rule: Stack)",
                         names(),
                         below.base_name(),
@@ -495,7 +495,7 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
         } else {
             "they are different unique units"
         };
-        return Err(Error::input(format!(
+        return Err(Error::rules(format!(
             "stack {}: {} can't go beneath {}: {why}, unless the top card's Stack admits it or they are the same unit (--same-unit) (rule: Stack)",
             names(),
             below.name,
@@ -647,7 +647,7 @@ impl Switches {
         for arg in args {
             let t = arg.trim();
             if t.is_empty() {
-                return Err(Error::input(
+                return Err(Error::missing(
                     "--condition '': an empty condition would match every ability",
                 ));
             }
@@ -657,7 +657,7 @@ impl Switches {
                 && (side.trim().eq_ignore_ascii_case("a") || side.trim().eq_ignore_ascii_case("d"))
             {
                 if n == 0 {
-                    return Err(Error::input(format!(
+                    return Err(Error::range(format!(
                         "--condition {t}: abilities are numbered from 1"
                     )));
                 }
@@ -820,7 +820,7 @@ fn gather_part(
                 effects = whole.choices[k as usize - 1].clone();
             }
             Some(_) => {
-                return Err(Error::input(format!(
+                return Err(Error::missing(format!(
                     "{}: '{}' is a choice: switch it on with =1 to ={}",
                     card.name,
                     quote(&whole.text),
@@ -847,7 +847,7 @@ fn gather_part(
                 if let Some(Some(_)) | None = on_switch.map(|_| None::<u32>) {}
                 let entry = (card.name.clone(), whole.text.clone());
                 if on_switch.is_some() {
-                    return Err(Error::input(format!(
+                    return Err(Error::range(format!(
                         "{}: '{}' needs its X: switch it on with =N",
                         card.name,
                         quote(&whole.text)
@@ -1013,7 +1013,7 @@ pub fn pair(
                 defender.name()
             )
         };
-        return Err(Error::input(what));
+        return Err(Error::not_found(what));
     }
     let mut effects = [gathered[0].to_me.clone(), gathered[1].to_me.clone()];
     effects[0].extend(gathered[1].to_other.iter().cloned());
@@ -1074,7 +1074,7 @@ pub fn bystander(
         on
     })?;
     if let Some(k) = used.iter().position(|u| !u) {
-        return Err(Error::input(format!(
+        return Err(Error::not_found(format!(
             "condition '{}' matches no ability of {}",
             quote(&switched[k]),
             piece.name()
@@ -1266,14 +1266,16 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
                 }
                 _ => {
                     let c = count(per, side, other).ok_or_else(|| {
-                        Error::input(format!("{name}: what its power counts is not known here"))
+                        Error::not_modelled(format!(
+                            "{name}: what its power counts is not known here"
+                        ))
                     })?;
                     power += *n as i64 * c;
                 }
             },
             Effect::HealthPer { n, per } => {
                 let c = count(per, side, other).ok_or_else(|| {
-                    Error::input(format!("{name}: what its health counts is not known here"))
+                    Error::not_modelled(format!("{name}: what its health counts is not known here"))
                 })?;
                 if let Some(h) = health.as_mut() {
                     *h += *n as i64 * c;
@@ -1315,13 +1317,15 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
             }),
             Effect::Consolation { own, defender } => keywords.consolation = Some((*own, *defender)),
             Effect::CancelAttack => {
-                return Err(Error::input(format!(
+                return Err(Error::rules(format!(
                     "{name}: cancelling an attack is an option with a cost, not a standing effect"
                 )));
             }
             Effect::TreatAs { .. } => {}
             Effect::PowerX { .. } | Effect::ExtraDamageX => {
-                return Err(Error::input(format!("{name}: an effect's X has no value")));
+                return Err(Error::missing(format!(
+                    "{name}: an effect's X has no value"
+                )));
             }
         }
     }
@@ -1372,7 +1376,7 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
         };
         let printed = p.top().power.unwrap_or(0) as i64;
         if side.role != Role::Attacker || x == 0 {
-            return Err(Error::input(format!(
+            return Err(Error::rules(format!(
                 "{name} is not in the {} arena{}",
                 side.arena.name(),
                 if side.role == Role::Attacker {
@@ -1389,7 +1393,7 @@ fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec
     if let Some(h) = health
         && h < 1
     {
-        return Err(Error::input(format!(
+        return Err(Error::rules(format!(
             "{name}: its effects leave it with health {h}"
         )));
     }
@@ -1429,7 +1433,7 @@ fn change_of(effects: &[Effect]) -> Result<crate::unit::Change> {
             }
             Effect::TreatAs { .. } => {}
             other => {
-                return Err(Error::input(format!(
+                return Err(Error::not_modelled(format!(
                     "a paid option that gives {} for one attack is not modelled",
                     effects_text(std::slice::from_ref(other))
                 )));

@@ -129,7 +129,7 @@ fn bad_input_is_one_clear_line() {
     );
     fails(
         &["attack", "--power", "3", "--counters", "1"],
-        "--counters needs",
+        "--counters 1: Damage counters already on the defender need Defender's health",
     );
     fails(&["attack", "--power", "3", "--health", "-2"], "--health");
     fails(&["attack", "--power", "3", "--bogus"], "--bogus");
@@ -140,9 +140,12 @@ fn bad_input_is_one_clear_line() {
     );
     fails(
         &["table", "--power", "1..x"],
-        "--power: malformed range '1..x'",
+        "--power 1..x: malformed range: 'x' is not a whole number",
     );
-    fails(&["table", "--power", "5..1"], "--power: malformed range");
+    fails(
+        &["table", "--power", "5..1"],
+        "--power 5..1: malformed range: 5 is above 1",
+    );
     fails(&["table", "--power", "1..1000000"], "more than");
     fails(
         &["table", "--armor", "maybe"],

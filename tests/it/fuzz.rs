@@ -48,15 +48,15 @@ fn the_reported_cases_are_clear_errors() {
         ),
         (
             &["attack", "--power", "1", "--other-health", "99999999999"],
-            "above the largest value",
+            "--other-health 99999999999: Defender's health 99999999999 is above the limit of 1000",
         ),
         (
             &["table", "--power", "1..10000"],
-            "power 1001 is above the limit of 1000",
+            "power 10000 is above the limit of 1000",
         ),
         (
             &["table", "--power", "-1"],
-            "--power -1: must be at least 0",
+            "--power -1: Attacker's power must be at least 0",
         ),
         (
             &["sample", "--trials", "100000000", "--power", "1000"],

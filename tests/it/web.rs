@@ -54,7 +54,11 @@ fn attack_api_answers_what_the_cli_prints() {
 fn errors_are_json_with_their_status() {
     let s = state();
     for (url, status, needle) in [
-        ("/api/attack?power=-1", 400, "--power -1"),
+        (
+            "/api/attack?power=-1",
+            422,
+            "Attacker's power must be at least 0",
+        ),
         ("/api/attack?plot=/etc/passwd", 400, "not a parameter"),
         ("/api/attack?power=5&armor=maybe", 400, "true or false"),
         ("/api/attack?power=2000", 422, "above the limit"),
@@ -74,7 +78,23 @@ fn errors_are_json_with_their_status() {
         );
         let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
         assert!(v["error"].as_str().unwrap().contains(needle), "{url}: {v}");
+        // Said in a player's words: no flag.
+        assert!(!v["error"].as_str().unwrap().contains("--"), "{url}: {v}");
+        assert!(v["kind"].is_string(), "{url}: {v}");
     }
+    // The field an error is about is its typed origin, never read from
+    // its text.
+    let r = handle(&s, "GET", "/api/attack?power=3&health=0", b"");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(r.status, 422);
+    assert_eq!(v["kind"], "range");
+    assert_eq!(v["origin"]["param"], "health");
+    assert_eq!(v["origin"]["value"], "0");
+    assert_eq!(v["error"], "Defender's health must be at least 1");
+    let r = handle(&s, "GET", "/api/attack?power=3&armor=maybe", b"");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!((r.status, v["kind"].as_str()), (400, Some("syntax")));
+    assert_eq!(v["origin"]["param"], "armor");
     // A scenario may not name a file; bodies are bounded.
     let r = handle(
         &s,
