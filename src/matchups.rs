@@ -299,9 +299,10 @@ pub fn check_work(attackers: &[&Card], defenders: &[&Card], opts: &Options) -> R
         .saturating_mul(FASTEST_PAIRS_PER_SECOND);
     if n as u64 > most {
         return Err(Error::limit(format!(
-            "{n} matchups can't be solved within --time-limit {} s: select fewer cards (or raise the limit)",
+            "{n} matchups can't be solved within {} s: select fewer cards (or raise the limit)",
             opts.time_limit.as_secs()
-        )));
+        ))
+        .at_param("time-limit", Some(&opts.time_limit.as_secs().to_string())));
     }
     Ok(n)
 }
@@ -378,7 +379,7 @@ pub fn stream_with_progress(
     while it.peek().is_some() {
         if start.elapsed() > opts.time_limit {
             return Err(Error::limit(format!(
-                "matchups: stopped after {} s with {} of {total} matchups written (raise --time-limit, or select fewer cards)",
+                "matchups: stopped after {} s with {} of {total} matchups written (raise the time limit, or select fewer cards)",
                 opts.time_limit.as_secs(),
                 summary.rows
             )));

@@ -160,7 +160,7 @@ impl AttackRequest {
     /// The attacker and the defender (power is required).
     pub fn units(&self) -> Result<(Unit, Unit)> {
         if self.get(Param::Power).is_none() {
-            return Err(Error::missing("the attacker's --power is required"));
+            return Err(Error::missing("the attacker's power is required").at_param("power", None));
         }
         units_of(&self.values)
     }
@@ -172,15 +172,17 @@ impl AttackRequest {
         a.keywords.overkill = self.overkill;
         if self.overkill && self.other_health.is_none() {
             return Err(Error::missing(
-                "--overkill moves excess hits to another unit: give it with --other-health H",
-            ));
+                "Overkill moves excess hits to another unit: give that unit's health (other-health)",
+            )
+            .at_param("overkill", None));
         }
         let mut units = vec![a, d];
         let mut sides = vec![Side::Attacking, Side::Defending];
         if let Some(h) = self.other_health {
             let mut o = Unit::new("other", 0);
             o.health = Some(h);
-            o.validate().map_err(|e| e.about("--other-health"))?;
+            o.validate()
+                .map_err(|e| e.at_param("other-health", Some(&h.to_string())))?;
             units.push(o);
             sides.push(Side::Defending);
         }

@@ -303,13 +303,15 @@ impl Model {
         let lucky = a.keywords.lucky > 0 || d.keywords.lucky > 0;
         if lucky && (!lucky_policy_given || policy.lucky != LuckyPolicy::Simple) {
             return Err(Error::not_modelled(
-                "sample plays simple Lucky only: add --lucky-policy simple (so that verify compares like with like)",
-            ));
+                "sample plays simple Lucky only: ask for simple (so that verify compares like with like)",
+            )
+            .at_param("lucky-policy", None));
         }
         if lucky && (d.keywords.deflect > 0 || a.keywords.deflect > 0) {
             return Err(Error::conflict(
-                "sample: with Lucky the exact model plays Deflect optimally, which the sampler does not; drop --deflect / --attacker-deflect",
-            ));
+                "with Lucky the exact model plays Deflect optimally, which the sampler does not: drop the Deflect",
+            )
+            .at_param("deflect", None));
         }
         let attacker_first =
             policy.lucky_order.played(LuckyPolicy::Simple) == LuckyOrder::AttackerFirst;
@@ -336,14 +338,16 @@ impl Model {
             // The work of one trial besides its dice.
             + 8;
         if trials == 0 || trials > MAX_TRIALS {
-            return Err(Error::range(format!(
-                "--trials {trials}: must be between 1 and {MAX_TRIALS}"
-            )));
+            return Err(
+                Error::range(format!("trials must be between 1 and {MAX_TRIALS}"))
+                    .at_param("trials", Some(&trials.to_string())),
+            );
         }
         if trials.saturating_mul(dice) > MAX_SAMPLE_WORK {
             return Err(Error::limit(format!(
-                "--trials {trials} of about {dice} steps each is beyond {MAX_SAMPLE_WORK} steps (about 2 s): fewer trials"
-            )));
+                "{trials} trials of about {dice} steps each is beyond {MAX_SAMPLE_WORK} steps (about 2 s): fewer trials"
+            ))
+            .at_param("trials", Some(&trials.to_string())));
         }
         Ok(self.sample(quantity, trials, seed))
     }

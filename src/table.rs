@@ -898,10 +898,8 @@ pub struct Pivot {
 /// Lays `rows` of `grid` out as a [`Pivot`] of `row` against `column`.
 pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Pivot> {
     if row == column {
-        return Err(Error::syntax(format!(
-            "--pivot {0},{0}: give two different parameters",
-            row.name()
-        )));
+        return Err(Error::syntax("give two different parameters")
+            .at_param("pivot", Some(&format!("{0},{0}", row.name()))));
     }
     let values = |p: Param| -> Vec<i64> {
         grid.params
@@ -912,12 +910,11 @@ pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Piv
     for (p, v) in &grid.params {
         if *p != row && *p != column && v.len() > 1 {
             return Err(Error::conflict(format!(
-                "--pivot {},{}: --{} takes {} values; a pivot needs every other parameter fixed",
-                row.name(),
-                column.name(),
+                "{} takes {} values; a pivot needs every other parameter fixed",
                 p.name(),
                 v.len()
-            )));
+            ))
+            .at_param("pivot", Some(&format!("{},{}", row.name(), column.name()))));
         }
     }
     let (rv, cv) = (values(row), values(column));
@@ -928,7 +925,8 @@ pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Piv
         let mut m = Vec::new();
         let mut p = Vec::new();
         for &c in &cv {
-            let x = find(r, c).ok_or_else(|| Error::conflict("--pivot: a cell has no row"))?;
+            let x = find(r, c)
+                .ok_or_else(|| Error::conflict("a cell has no row").at_param("pivot", None))?;
             m.push(x.mean.clone());
             p.push(x.p_discard.clone());
         }

@@ -415,17 +415,15 @@ pub fn exact_law(r: &crate::scenario::ScenarioReport, quantity: &str) -> Result<
                     .iter()
                     .position(|u| u.name == name)
                     .ok_or_else(|| {
-                        Error::not_found(format!(
-                            "--quantity: no unit named '{}'",
-                            crate::error::quote(name)
-                        ))
+                        Error::not_found(format!("no unit named '{}'", crate::error::quote(name)))
+                            .at_param("quantity", Some(q))
                     })?;
                 Ok(r.damage(i))
             }
-            None => Err(Error::unknown(format!(
-                "--quantity: '{}' is not one of hits, defender_damage, attacker_damage, damage:<unit>",
-                crate::error::quote(q)
-            ))),
+            None => Err(Error::unknown(
+                "not one of hits, defender_damage, attacker_damage, damage:<unit>",
+            )
+            .at_param("quantity", Some(q))),
         },
     }
 }
@@ -438,10 +436,10 @@ pub fn attack_law(o: &crate::attack::AttackOutcome, quantity: &str) -> Result<Di
         "defender_damage" => o.defender_damage.clone(),
         "attacker_damage" => o.attacker_damage.clone(),
         q => {
-            return Err(Error::unknown(format!(
-                "--quantity: '{}' is not one of hits, defender_damage, attacker_damage (damage:<unit> needs --scenario)",
-                crate::error::quote(q)
-            )));
+            return Err(Error::unknown(
+                "not one of hits, defender_damage, attacker_damage (damage:<unit> needs a scenario)",
+            )
+            .at_param("quantity", Some(q)));
         }
     })
 }
@@ -449,9 +447,10 @@ pub fn attack_law(o: &crate::attack::AttackOutcome, quantity: &str) -> Result<Di
 /// Checks `counts` against the exact law `exact` at significance `alpha`.
 pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Result<Verification> {
     if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(Error::range(format!(
-            "--alpha {alpha}: must be between 0 and 1"
-        )));
+        return Err(
+            Error::range("the significance level must be between 0 and 1")
+                .at_param("alpha", Some(&alpha.to_string())),
+        );
     }
     let n: u64 = counts.values().sum();
     if n == 0 {

@@ -379,7 +379,7 @@ impl CardDb {
     pub fn load(paths: &[impl AsRef<str>]) -> Result<CardDb> {
         let mut db = CardDb::default();
         if paths.is_empty() {
-            return Err(Error::missing("no card database given (--db PATH)"));
+            return Err(Error::missing("no card database given").at_param("db", None));
         }
         for p in paths {
             for f in read::files_of(p.as_ref())? {

@@ -496,7 +496,7 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
             "they are different unique units"
         };
         return Err(Error::rules(format!(
-            "stack {}: {} can't go beneath {}: {why}, unless the top card's Stack admits it or they are the same unit (--same-unit) (rule: Stack)",
+            "stack {}: {} can't go beneath {}: {why}, unless the top card's Stack admits it or they are the same unit (same-unit) (rule: Stack)",
             names(),
             below.name,
             top.name
@@ -647,9 +647,10 @@ impl Switches {
         for arg in args {
             let t = arg.trim();
             if t.is_empty() {
-                return Err(Error::missing(
-                    "--condition '': an empty condition would match every ability",
-                ));
+                return Err(
+                    Error::missing("an empty condition would match every ability")
+                        .at_param("condition", Some(t)),
+                );
             }
             let (t, value) = split_value(t);
             if let Some((side, n)) = t.split_once(':')
@@ -657,9 +658,8 @@ impl Switches {
                 && (side.trim().eq_ignore_ascii_case("a") || side.trim().eq_ignore_ascii_case("d"))
             {
                 if n == 0 {
-                    return Err(Error::range(format!(
-                        "--condition {t}: abilities are numbered from 1"
-                    )));
+                    return Err(Error::range("abilities are numbered from 1")
+                        .at_param("condition", Some(t)));
                 }
                 s.by_index
                     .push((side.trim().eq_ignore_ascii_case("a"), n - 1, value));
@@ -986,34 +986,29 @@ pub fn pair(
         gathered.push(gather(&sides[me], &sides[1 - me], arena, &mut switched)?);
     }
     if let Some(k) = used.iter().position(|u| !u) {
-        let what = if k < switches.by_index.len() {
+        let (given, what) = if k < switches.by_index.len() {
             let (a, i, _) = switches.by_index[k];
             let p = if a { attacker } else { defender };
-            match p {
-                Fielded::Card(p) => format!(
-                    "--condition {}:{}: {} has {} abilities",
-                    if a { "a" } else { "d" },
-                    i + 1,
-                    p.top().name,
-                    p.top().abilities.len()
-                ),
-                Fielded::Plain(u) => format!(
-                    "--condition {}:{}: {} is not a card",
-                    if a { "a" } else { "d" },
-                    i + 1,
-                    u.name
-                ),
-            }
+            let given = format!("{}:{}", if a { "a" } else { "d" }, i + 1);
+            let what = match p {
+                Fielded::Card(p) => {
+                    format!("{} has {} abilities", p.top().name, p.top().abilities.len())
+                }
+                Fielded::Plain(u) => format!("{} is not a card", u.name),
+            };
+            (given, what)
         } else {
             let (_, t, _) = &switches.by_text[k - switches.by_index.len()];
-            format!(
-                "condition '{}' matches no ability of {} or {}",
-                quote(t),
-                attacker.name(),
-                defender.name()
+            (
+                t.clone(),
+                format!(
+                    "matches no ability of {} or {}",
+                    attacker.name(),
+                    defender.name()
+                ),
             )
         };
-        return Err(Error::not_found(what));
+        return Err(Error::not_found(what).at_param("condition", Some(&given)));
     }
     let mut effects = [gathered[0].to_me.clone(), gathered[1].to_me.clone()];
     effects[0].extend(gathered[1].to_other.iter().cloned());

@@ -509,7 +509,7 @@ fn verify_and_sample_bad_input() {
         &["verify", "--counts", &bad, "--power", "3"],
         "key 'x' is not an outcome",
     );
-    fails(&["verify", "--counts", &counts], "--power is required");
+    fails(&["verify", "--counts", &counts], "--power: the attacker's power is required");
     fails(
         &[
             "verify", "--counts", &counts, "--power", "3", "--alpha", "2",
@@ -739,7 +739,7 @@ fn matchups_in_every_format() {
     );
     fails(
         &["matchups", "--db", fixture(), "--time-limit", "0"],
-        "can't be solved within --time-limit 0 s",
+        "--time-limit 0: 11603 matchups can't be solved within 0 s",
     );
 }
 

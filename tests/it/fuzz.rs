@@ -68,7 +68,7 @@ fn the_reported_cases_are_clear_errors() {
         ),
         (
             &["attack", "--power", "3", "--overkill"],
-            "--overkill moves excess hits",
+            "--overkill: Overkill moves excess hits",
         ),
     ];
     for (args, needle) in cases {
