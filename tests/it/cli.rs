@@ -526,7 +526,7 @@ fn verify_and_sample_bad_input() {
             "--quantity",
             "mana",
         ],
-        "--quantity: 'mana'",
+        "--quantity mana: not one of",
     );
     fails(&["sample", "--power", "3", "--trials", "0"], "--trials 0");
     fails(
