@@ -543,7 +543,7 @@ fn verify_and_sample_bad_input() {
     );
     fails(
         &["sample", "--power", "3", "--trials", "10", "--lucky", "1"],
-        "--lucky-policy simple",
+        "--lucky-policy: sample plays simple Lucky only",
     );
     fails(
         &[
