@@ -29,7 +29,7 @@
 //! everything to the full and deflects back at the source; `Optimal` solves
 //! them exactly by minimax on an [`Objective`], with each roll at the end of
 //! the attack as a chance node. Force spent is tracked against each side's
-//! budget ([`Arena::force`]).
+//! budget ([`Fight::force`]).
 //! Every step maps an exact [`Joint`] distribution to the next; nothing is
 //! sampled.
 //!
@@ -67,7 +67,7 @@ const STACK: usize = 3;
 
 /// What kind of damage a packet carries (RULES.md: an *instance* of damage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum DamageKind {
     /// The attack damage to the defending unit (hits plus Critical Hit).
     Attack,
     /// Damage moved to a second unit by Overkill.
@@ -95,7 +95,7 @@ pub struct Packet {
     /// Pending damage.
     pub amount: u32,
     /// What it is.
-    pub kind: Kind,
+    pub kind: DamageKind,
 }
 
 /// Bits of [`Tally::used`], shifted by `4 * unit`: which optional abilities a
@@ -123,7 +123,7 @@ pub(crate) mod used {
 pub struct Tally {
     /// Counters this attack placed on each unit (by arena index). One
     /// attack's damage is bounded far below `u16::MAX` by the units' bounds
-    /// ([`Arena::damage_bound`]); a small tally is a fast one.
+    /// ([`Fight::damage_bound`]); a small tally is a fast one.
     pub damage: [u16; MAX_UNITS],
     /// Bit `i`: unit `i` placed counters on some unit (its Stun lands).
     pub damaged_by: u8,
@@ -172,15 +172,15 @@ pub struct Ending {
     /// Armor).
     pub dice: bool,
     /// What it is.
-    pub kind: Kind,
-    /// When it happens.
-    pub when: When,
+    pub kind: DamageKind,
+    /// Trigger it happens.
+    pub when: Trigger,
 }
 
-/// When an [`Ending`] happens (besides having damage to do and its target
+/// Trigger an [`Ending`] happens (besides having damage to do and its target
 /// in play).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum When {
+pub enum Trigger {
     /// Always (Retaliate, Overload).
     Always,
     /// The final roll showed a natural 2, and the source is still in play
@@ -215,7 +215,16 @@ impl Ending {
         };
         let mut out: Vec<Ending> = retaliates
             .iter()
-            .map(|&r| ending(defending, ATTACKER, r, true, Kind::Retaliate, When::Always))
+            .map(|&r| {
+                ending(
+                    defending,
+                    ATTACKER,
+                    r,
+                    true,
+                    DamageKind::Retaliate,
+                    Trigger::Always,
+                )
+            })
             .collect();
         let riposte = units[defending].keywords.riposte;
         if riposte > 0 {
@@ -224,8 +233,8 @@ impl Ending {
                 ATTACKER,
                 riposte,
                 false,
-                Kind::Riposte,
-                When::Two,
+                DamageKind::Riposte,
+                Trigger::Two,
             ));
         }
         // Avenge: once for each other unit of its side that damage from
@@ -246,8 +255,8 @@ impl Ending {
                         ATTACKER,
                         u.keywords.avenge,
                         true,
-                        Kind::Avenge,
-                        When::Felled(j),
+                        DamageKind::Avenge,
+                        Trigger::Felled(j),
                     ));
                 }
             }
@@ -259,13 +268,20 @@ impl Ending {
                 ATTACKER,
                 backfire,
                 true,
-                Kind::SelfDamage,
-                When::Three,
+                DamageKind::SelfDamage,
+                Trigger::Three,
             ));
         }
         for (i, u) in units.iter().enumerate() {
             for &(amount, dice) in &u.keywords.self_damage {
-                out.push(ending(i, i, amount, dice, Kind::SelfDamage, When::Always));
+                out.push(ending(
+                    i,
+                    i,
+                    amount,
+                    dice,
+                    DamageKind::SelfDamage,
+                    Trigger::Always,
+                ));
             }
         }
         out
@@ -284,17 +300,7 @@ pub enum Side {
 /// What the attacking side maximises and the defending side minimises
 /// (the words `damage`, `discard`, `net` everywhere: flags, scenario files,
 /// the web API, JSON).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Objective {
     /// Expected damage counters placed on the defending side's units, each
@@ -337,7 +343,7 @@ pub struct Strike {
 #[derive(Clone, Debug)]
 pub struct Resolved {
     /// Expected objective plus the arena's value offset, times the
-    /// denominator of the rolls at the end ([`Arena::end_denom`]).
+    /// denominator of the rolls at the end ([`Fight::end_denom`]).
     pub value: Num,
     /// The law of the final tallies, weights over the same denominator.
     pub tallies: Vec<(Tally, Num)>,
@@ -363,7 +369,7 @@ pub fn roll_flags(r: &Roll) -> u8 {
 
 /// The units of one attack and how its choices are made.
 #[derive(Clone, Debug)]
-pub struct Arena<'a> {
+pub struct Fight<'a> {
     /// The units: the attacker at [`ATTACKER`], then the rest.
     pub units: Vec<&'a Unit>,
     /// The side of each unit.
@@ -425,7 +431,7 @@ const NO_PACKET: Packet = Packet {
     source: 0,
     target: 0,
     amount: 0,
-    kind: Kind::Attack,
+    kind: DamageKind::Attack,
 };
 
 impl Pop {
@@ -556,7 +562,7 @@ struct Hot {
 
 /// The resolver of the damage steps for one arena, with weights `W`.
 struct Resolver<'r, 'a, W: Weight> {
-    arena: &'r Arena<'a>,
+    arena: &'r Fight<'a>,
     /// For each ending: the weights of each damage it can do, and their
     /// denominator.
     rolls: Vec<(Vec<W>, W)>,
@@ -571,9 +577,9 @@ struct Resolver<'r, 'a, W: Weight> {
     bonus: u32,
 }
 
-impl<'a> Arena<'a> {
+impl<'a> Fight<'a> {
     /// The two-unit arena of `attack`: attacker against defender, static play.
-    pub fn duel(attacker: &'a Unit, defender: &'a Unit) -> Arena<'a> {
+    pub fn duel(attacker: &'a Unit, defender: &'a Unit) -> Fight<'a> {
         let units = vec![attacker, defender];
         // Retaliate doesn't work with attacks from another arena.
         let retaliates: Vec<u32> = defender
@@ -583,7 +589,7 @@ impl<'a> Arena<'a> {
             .filter(|_| !attacker.from_another_arena)
             .map(|r| r.amount)
             .collect();
-        Arena {
+        Fight {
             endings: Ending::of(
                 &units,
                 &[Side::Attacking, Side::Defending],
@@ -857,10 +863,10 @@ impl<W: Weight> Resolver<'_, '_, W> {
         let a = self.arena;
         let e = &a.endings[k];
         let when = match e.when {
-            When::Always => true,
-            When::Two => tally.flags & flags::TWO != 0 && !self.gone(tally, e.source),
-            When::Three => tally.flags & flags::THREE != 0,
-            When::Felled(j) => tally.felled & (1 << j) != 0,
+            Trigger::Always => true,
+            Trigger::Two => tally.flags & flags::TWO != 0 && !self.gone(tally, e.source),
+            Trigger::Three => tally.flags & flags::THREE != 0,
+            Trigger::Felled(j) => tally.felled & (1 << j) != 0,
         };
         when && e.amount > 0 && !self.gone(tally, e.target)
     }
@@ -908,7 +914,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             source: ATTACKER,
             target: self.arena.defending,
             amount: hits + s.bonus + self.bonus,
-            kind: Kind::Attack,
+            kind: DamageKind::Attack,
         }
     }
 
@@ -940,7 +946,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                     source: ATTACKER,
                     target: u,
                     amount: m,
-                    kind: Kind::Overkill,
+                    kind: DamageKind::Overkill,
                 };
                 options.push(Pop::new(t, &[attack(s.hits - m), moved], s.one));
             }
@@ -1004,7 +1010,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
     #[inline]
     fn after_parry(&self, p: &Packet, natural_one: bool) -> u32 {
         let parry = self.hot[p.target].parry;
-        if p.kind == Kind::Attack && natural_one {
+        if p.kind == DamageKind::Attack && natural_one {
             p.amount - p.amount.min(parry)
         } else {
             p.amount
@@ -1036,7 +1042,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 source: p.target,
                 target: t,
                 amount: d,
-                kind: Kind::Deflected,
+                kind: DamageKind::Deflected,
             });
         }
         if defense.evade > 0 {
@@ -1062,7 +1068,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// unit (Overkill and deflected damage are not doubled).
     #[inline]
     fn land(&self, landed: &mut Landed, p: &Packet) {
-        if p.kind == Kind::Attack && self.hot[ATTACKER].double_damage {
+        if p.kind == DamageKind::Attack && self.hot[ATTACKER].double_damage {
             landed.land(&Packet {
                 amount: p.amount.saturating_mul(2),
                 ..*p
@@ -1104,7 +1110,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         self.hot[p.target].can_deflect && tally.deflect_used[p.target] & (1 << p.source) == 0
     }
 
-    /// Whether unit `i` is discarded given `tally` ([`Arena::discarded`],
+    /// Whether unit `i` is discarded given `tally` ([`Fight::discarded`],
     /// from the packed numbers).
     #[inline]
     fn gone(&self, tally: &Tally, i: usize) -> bool {
@@ -1123,7 +1129,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         let k = &a.units[p.target].keywords;
         if let Some(c) = a
             .committed
-            .filter(|_| p.kind == Kind::Attack && p.target == a.defending)
+            .filter(|_| p.kind == DamageKind::Attack && p.target == a.defending)
         {
             // Cunning: chosen before the roll, paid then.
             let pending = self.after_parry(p, natural_one);
@@ -1332,7 +1338,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 self.land(&mut landed, &p);
                 continue;
             }
-            if p.kind == Kind::Attack && natural_one {
+            if p.kind == DamageKind::Attack && natural_one {
                 p.amount -= p.amount.min(ht.parry);
             }
             if p.amount > 0 && ht.deflect > 0 && t.deflect_used[p.target] & (1 << p.source) == 0 {
@@ -1346,7 +1352,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                     source: p.target,
                     target: p.source,
                     amount: d,
-                    kind: Kind::Deflected,
+                    kind: DamageKind::Deflected,
                 });
             }
             p.amount -= p.amount.min(ht.evade);
@@ -1673,7 +1679,7 @@ pub fn resolve_from_roll<W: Weight>(
     defender: &Unit,
     roll: &Joint<Roll, W>,
 ) -> Joint<Tally, W> {
-    let arena = Arena::duel(attacker, defender);
+    let arena = Fight::duel(attacker, defender);
     let parry = defender.keywords.parry > 0;
     arena.resolve_strikes(&strikes(roll, attacker.keywords.crit, false, parry))
 }

@@ -27,9 +27,18 @@ use crate::report::to_json_text;
 use crate::request::{AttackAnswer, AttackRequest, PolicyRequest};
 use crate::sample::{Model, Quantity, Variant};
 use crate::scenario::{Scenario, ScenarioReport};
-use crate::table::{Format, Grid, Kind, Param, parse_values, pivot, render};
+use crate::table::{Format, Grid, Param, ValueKind, parse_values, pivot, render};
 use crate::verify::{check, exact_law, parse_counts};
+use crate::words::Words;
 use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
+
+/// The value parser of a choice typed as a word ([`Words`]): its words are
+/// the possible values clap lists and suggests.
+fn words<T: Words + Clone + Send + Sync>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(T::all_words())
+        .map(|w| T::from_word(&w).expect("a possible value is a word"))
+}
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
@@ -95,18 +104,18 @@ fn param_args(cmd: clap::Command, ranges: bool) -> clap::Command {
             .help(p.doc())
             // Numbers may be negative (and then get a clear error); on/off
             // values never start with a hyphen, so `--armor --json` works.
-            .allow_hyphen_values(p.kind() != Kind::Switch)
+            .allow_hyphen_values(p.kind() != ValueKind::Switch)
             .help_heading(if ranges {
                 "Parameters (N, A..B or a comma list)"
             } else {
                 "Units"
             });
         arg = match p.kind() {
-            Kind::Switch => arg
+            ValueKind::Switch => arg
                 .num_args(0..=1)
                 .default_missing_value("on")
                 .value_name(if ranges { "on|off|both" } else { "on|off" }),
-            Kind::Health => arg.value_name(if ranges { "RANGE" } else { "H" }),
+            ValueKind::Health => arg.value_name(if ranges { "RANGE" } else { "H" }),
             _ => arg.value_name(if ranges { "RANGE" } else { "X" }),
         };
         cmd = cmd.arg(arg);
@@ -165,7 +174,7 @@ impl UnitFlags {
             .given
             .iter()
             .map(|(p, t)| match p.kind() {
-                Kind::Switch if t == "on" => p.name().to_string(),
+                ValueKind::Switch if t == "on" => p.name().to_string(),
                 _ => format!("{} {t}", p.name()),
             })
             .collect();
@@ -179,15 +188,15 @@ impl UnitFlags {
 struct PolicyArgs {
     /// How Lucky is played: `optimal` (both sides solved exactly) or `simple` (the web
     /// calculator's).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = words::<LuckyPolicy>())]
     lucky_policy: Option<LuckyPolicy>,
     /// How the two sides' Lucky take turns: `pop` (the rules' re-roll POP, the attacker's
     /// player first; the default), `pop-defender-first`, or the fixed orders `attacker-first`
     /// and `defender-first` (the web calculator's).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = words::<LuckyOrder>())]
     lucky_order: Option<LuckyOrder>,
     /// What the attacker maximises and the defender minimises (choices are then played exactly).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = words::<Objective>())]
     objective: Option<Objective>,
     /// Force the attacking side may spend in the attack (unlimited if not given; required for
     /// costs of X).
@@ -309,7 +318,7 @@ struct TableCmd {
     /// Output format: md shows the parameters given that vary; csv, json and jsonl carry every
     /// core parameter (power, accuracy, armor, shields, fury, crit, parry, evade, deflect,
     /// health) and each one given.
-    #[arg(long, value_enum, default_value = "md")]
+    #[arg(long, value_parser = words::<Format>(), default_value = "md")]
     format: Format,
     /// Lay the table out as a grid: ROW down, COL across (every other parameter fixed).
     #[arg(long, value_name = "ROW,COL")]
@@ -417,10 +426,10 @@ struct SampleCmd {
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// What to count.
-    #[arg(long, value_enum, default_value = "defender_damage")]
+    #[arg(long, value_parser = words::<Quantity>(), default_value = "defender_damage")]
     quantity: Quantity,
     /// A deliberately wrong rule, to test a checker.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = words::<Variant>())]
     variant: Option<Variant>,
     #[command(flatten)]
     attack: AttackArgs,
@@ -509,7 +518,7 @@ struct CardAttackCmd {
     #[arg(long, value_name = "C")]
     condition: Vec<String>,
     /// The arena of the attack (by default the first the two cards share).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = words::<Arena>())]
     arena: Option<Arena>,
     /// One JSON object.
     #[arg(long)]
@@ -530,14 +539,14 @@ struct MatchupsCmd {
     defenders: String,
     /// Output format: md (the default), csv, json or jsonl; every format streams in constant
     /// memory.
-    #[arg(long, value_enum, default_value = "md")]
+    #[arg(long, value_parser = words::<Format>(), default_value = "md")]
     format: Format,
     /// Rank each attacking card against the defending cards of its arena (both directions):
     /// mean damage dealt, P(discard) attacking, mean damage taken, P(survive) attacked.
     #[arg(long)]
     rank: bool,
     /// The column rankings are sorted by.
-    #[arg(long, value_enum, requires = "rank")]
+    #[arg(long, value_parser = words::<SortBy>(), requires = "rank")]
     sort: Option<SortBy>,
     /// Pair cards whatever their arenas (in the attacker's first arena when they share none).
     #[arg(long)]

@@ -237,12 +237,14 @@ impl fmt::Display for Keyword {
     }
 }
 
-/// The cost in front of an ability (`Pay 2 Force -> ...`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// The cost in front of an ability (`Pay 2 Force -> ...`), in a keyword
+/// text or a card's text: Force, or something else (tapping, discarding,
+/// damage counters, build points), as written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Cost {
     /// The cost as written.
     pub text: String,
-    /// The Force to pay, when the cost is `Pay N Force`.
+    /// The Force to pay, when the cost is `Pay N Force` and nothing else.
     pub force: Option<u32>,
     /// The cost is `Pay X Force` (X chosen when played).
     pub x: bool,
@@ -254,6 +256,80 @@ impl Cost {
     pub fn is_free(&self) -> bool {
         self.force == Some(0) && !self.x
     }
+
+    /// Whether the cost is Force and nothing else (N or X).
+    pub fn force_only(&self) -> bool {
+        self.force.is_some() || self.x
+    }
+
+    /// Reads a cost: Force (`Pay 2 Force`, `Pay 2`, `2 Force pay`, `Pay X
+    /// Force`) or something else (tap, discard, counters, build points,
+    /// kept as written). A Force cost whose number can't be read (`Pay
+    /// 99999999999 Force`) is an error, never free.
+    pub fn read(text: &str) -> std::result::Result<Cost, String> {
+        let lower = text.to_ascii_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let other = Cost {
+            text: text.trim().to_string(),
+            force: None,
+            x: false,
+        };
+        let n = match words.as_slice() {
+            ["pay", n, "force"] | ["pay", n] | [n, "force", "pay"] => *n,
+            _ => return Ok(other),
+        };
+        if n == "x" {
+            return Ok(Cost { x: true, ..other });
+        }
+        if !n.chars().all(|c| c.is_ascii_digit()) {
+            return Ok(other);
+        }
+        let v = n.parse::<u32>().map_err(|_| {
+            format!(
+                "a cost of {} Force is above the largest the solver reads",
+                crate::error::quote(n)
+            )
+        })?;
+        Ok(Cost {
+            force: Some(v),
+            ..other
+        })
+    }
+}
+
+/// Splits `COST -> EFFECT` at the first arrow outside parentheses and
+/// quotes: `->`, `-->`, `- >` (as the plugin writes them) or `→`.
+///
+/// ```
+/// use swtcg_odds::keywords::split_cost;
+/// assert_eq!(split_cost("Pay 2 Force -> Evade 2"), (Some("Pay 2 Force"), "Evade 2"));
+/// assert_eq!(split_cost("Tap → Protect 1"), (Some("Tap"), "Protect 1"));
+/// assert_eq!(split_cost("Pay 1 - > Evade 1"), (Some("Pay 1"), "Evade 1"));
+/// assert_eq!(split_cost("Parry 1"), (None, "Parry 1"));
+/// ```
+pub fn split_cost(text: &str) -> (Option<&str>, &str) {
+    let mut depth = 0i32;
+    let mut quoted = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '-' | '→' if depth == 0 && !quoted => {
+                let rest = &text[i..];
+                for arrow in ["-->", "->", "- >", "→"] {
+                    if let Some(after) = rest.strip_prefix(arrow) {
+                        return (Some(text[..i].trim()), after.trim());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (None, text)
 }
 
 /// A keyword, with its cost if it has one (then it is optional).
@@ -298,41 +374,6 @@ impl fmt::Display for Ability {
             None => write!(f, "{k}"),
         }
     }
-}
-
-/// Splits `COST -> EFFECT` (arrow `->`, `-->` or `→`).
-fn split_cost(text: &str) -> (Option<&str>, &str) {
-    for arrow in ["-->", "->", "→"] {
-        if let Some((c, e)) = text.split_once(arrow) {
-            return (Some(c.trim()), e.trim());
-        }
-    }
-    (None, text)
-}
-
-/// Parses a Force cost: `Pay N Force` (also `Pay N`, `N Force pay`) into
-/// `Ok((Some(N), false))`, `Pay X Force` into `Ok((None, true))`, a cost in
-/// something else than Force into `Ok((None, false))`; a Force cost whose
-/// number can't be read (`Pay 99999999999 Force`) is an error, never free.
-fn force_of(cost: &str) -> std::result::Result<(Option<u32>, bool), String> {
-    let lower = cost.to_ascii_lowercase();
-    let words: Vec<&str> = lower.split_whitespace().collect();
-    let n = match words.as_slice() {
-        ["pay", n, "force"] | ["pay", n] | [n, "force", "pay"] => *n,
-        _ => return Ok((None, false)),
-    };
-    if n == "x" {
-        return Ok((None, true));
-    }
-    if !n.chars().all(|c| c.is_ascii_digit()) {
-        return Ok((None, false));
-    }
-    n.parse::<u32>().map(|v| (Some(v), false)).map_err(|_| {
-        format!(
-            "a cost of {} Force is above the largest the solver reads",
-            crate::error::quote(n)
-        )
-    })
 }
 
 /// The keyword names, longest first so that `Critical Hit` wins over
@@ -413,14 +454,7 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
     }
     let cost = match cost {
         None => None,
-        Some(c) => {
-            let (force, x) = force_of(c).map_err(|why| bad(&why))?;
-            Some(Cost {
-                text: c.to_string(),
-                force,
-                x,
-            })
-        }
+        Some(c) => Some(Cost::read(c).map_err(|why| bad(&why))?),
     };
     let x_cost = cost.as_ref().is_some_and(|c| c.x) || any_x;
     let lower = effect.to_ascii_lowercase();

@@ -43,6 +43,7 @@ pub mod table;
 pub mod unit;
 pub mod verify;
 pub mod web;
+pub mod words;
 
 /// The names most programs need.
 ///

@@ -452,7 +452,7 @@ impl Plan {
         // most the attack's damage).
         let bound: Vec<u64> = (0..n)
             .map(|i| {
-                crate::attack::Arena::duel(&self.attackers[i], &self.defender_against[i])
+                crate::attack::Fight::duel(&self.attackers[i], &self.defender_against[i])
                     .damage_bound()
             })
             .collect();

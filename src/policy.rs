@@ -20,7 +20,7 @@
 //! makes it re-roll hitting dice, natural 6s first.
 
 use crate::attack::{
-    ATTACKER, Arena, Ending, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally,
+    ATTACKER, Ending, Fight, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally,
     attack_dice, side_index, track,
 };
 use crate::dice::{Roll, Track, attack_roll_tracking, hit_threshold};
@@ -32,17 +32,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How the Lucky re-rolls are chosen (the words `optimal`, `simple`).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LuckyPolicy {
     /// Each side picks the re-rolls that serve its objective, knowing the
@@ -57,17 +47,7 @@ pub enum LuckyPolicy {
 
 /// How the two sides' Lucky take turns in the re-roll POP (the words
 /// `pop`, `pop-defender-first`, `attacker-first`, `defender-first`).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LuckyOrder {
     /// The rules' POP: the players alternate, the attacker's player first;
@@ -885,7 +865,7 @@ struct Reroll {
 impl Reroll {
     /// The re-roll POP of the attack in `arena` under `policy` (`None`
     /// without Lucky), refused before any work when beyond the bounds.
-    fn of(arena: &Arena, policy: &Policy) -> Result<Option<Reroll>> {
+    fn of(arena: &Fight, policy: &Policy) -> Result<Option<Reroll>> {
         let a = arena.units[ATTACKER];
         let d = arena.units[arena.defending];
         let n = attack_dice(a, d);
@@ -965,7 +945,7 @@ impl Reroll {
 
 /// Solves one attack in `arena` (whose play must be optimal, on the
 /// policy's objective) under `policy`'s Lucky.
-pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
+pub fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolution> {
     let a = arena.units[ATTACKER];
     let d = arena.units[arena.defending];
     let n = attack_dice(a, d);
@@ -1054,7 +1034,7 @@ pub fn solve_attack(arena: &Arena, policy: &Policy) -> Result<AttackSolution> {
 /// that probability; `None` without any Lucky (aiming then changes
 /// nothing).
 pub fn aimed_guess(
-    arena: &Arena,
+    arena: &Fight,
     policy: &Policy,
     guesser: Side,
 ) -> Result<Option<(u32, BigRational)>> {
@@ -1091,7 +1071,7 @@ pub fn aimed_foresight(
     guesser: Side,
 ) -> Result<Option<(u32, BigRational)>> {
     let units: Vec<&Unit> = outcome.units.iter().collect();
-    let arena = Arena {
+    let arena = Fight {
         endings: Vec::new(),
         units,
         sides: game.sides.clone(),
@@ -1464,10 +1444,10 @@ impl Game {
     }
 
     /// The arena of a declared attack, with its units as set up.
-    fn arena<'u>(&self, declared: &Declared, setup: &'u Setup) -> Arena<'u> {
+    fn arena<'u>(&self, declared: &Declared, setup: &'u Setup) -> Fight<'u> {
         let units: Vec<&Unit> = setup.units.iter().collect();
         let retaliates: Vec<u32> = declared.retaliates.iter().map(|&(_, x)| x).collect();
-        Arena {
+        Fight {
             endings: Ending::of(&units, &self.sides, declared.defending, &retaliates),
             units,
             sides: self.sides.clone(),
@@ -1528,7 +1508,7 @@ impl Game {
     /// held, or played for its free part and any purchase of its paid parts
     /// at any unit or none; any purchase of paid Evade), with their cost;
     /// `None` when Cunning changes nothing (no such choice).
-    fn commitments(&self, arena: &Arena) -> Result<Option<Vec<(crate::attack::Committed, u32)>>> {
+    fn commitments(&self, arena: &Fight) -> Result<Option<Vec<(crate::attack::Committed, u32)>>> {
         let a = arena.units[ATTACKER];
         let d = arena.units[arena.defending];
         let k = &d.keywords;

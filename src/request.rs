@@ -17,8 +17,9 @@ use crate::error::{Error, Result, quote};
 use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
 use crate::report::{AttackReport, attack_text, to_json_text};
 use crate::scenario::{Scenario, ScenarioReport};
-use crate::table::{Kind, Param, units_of};
+use crate::table::{Param, ValueKind, units_of};
 use crate::unit::Unit;
+use crate::words::Words;
 
 /// How choices are played, as asked: each word optional (the policy's
 /// default then), and each side's Force budget.
@@ -72,11 +73,17 @@ pub struct AttackRequest {
     pub policy: PolicyRequest,
 }
 
-/// A word of a policy (`optimal`, `pop`, `net`, ...), read as its serde
-/// name.
-pub fn policy_word<T: serde::de::DeserializeOwned>(what: &str, word: &str) -> Result<T> {
-    serde_json::from_value(serde_json::Value::String(word.to_string()))
-        .map_err(|_| Error::unknown(format!("{what}: '{}' is not one of its words", quote(word))))
+/// A word of a choice (`optimal`, `pop`, `net`, ...), read through its
+/// type's [`Words`].
+pub fn policy_word<T: Words>(what: &str, word: &str) -> Result<T> {
+    T::from_word(word).ok_or_else(|| {
+        Error::unknown(format!(
+            "'{}' is not one of {}",
+            quote(word),
+            T::all_words().join(", ")
+        ))
+        .at_param(what, Some(word))
+    })
 }
 
 impl AttackRequest {
@@ -115,7 +122,7 @@ impl AttackRequest {
             _ => Err(Error::syntax("give true or false")),
         };
         if let Some(p) = Param::from_name(k) {
-            let value = if p.kind() == Kind::Switch {
+            let value = if p.kind() == ValueKind::Switch {
                 switch(v)? as i64
             } else {
                 p.value(v)?

@@ -78,9 +78,7 @@ pub const MAX_SAMPLE_WORK: u64 = 300_000_000;
 
 /// A deliberately wrong rule, for testing that `verify` catches it (the
 /// words `crit-per-six`, `parry-on-two`, `fury-on-reroll`, `armor-ignored`).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// Critical Hit added once per natural 6 (the rule: once per attack).
@@ -95,27 +93,15 @@ pub enum Variant {
 
 /// What a sample counts (the words `hits`, `defender_damage`,
 /// `attacker_damage`).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Quantity {
     /// Hits of the final roll.
     Hits,
     /// Counters placed on the defender.
     #[default]
-    #[value(name = "defender_damage")]
     DefenderDamage,
     /// Counters placed on the attacker.
-    #[value(name = "attacker_damage")]
     AttackerDamage,
 }
 

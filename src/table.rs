@@ -21,7 +21,7 @@
 //! assert_eq!(rows[2].mean.to_string(), "3/2"); // 3 dice hitting on 4+
 //! ```
 
-use crate::attack::{Arena, DEFENDER, Side, Tally, attack_dice, strikes, total_dice, track};
+use crate::attack::{DEFENDER, Fight, Side, Tally, attack_dice, strikes, total_dice, track};
 use crate::dice::{Roll, Track, attack_roll_tracking};
 use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
@@ -40,7 +40,7 @@ pub const MAX_ROWS: usize = 200_000;
 
 /// How a parameter's values are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ValueKind {
     /// A whole number from 0.
     Count,
     /// A whole number, possibly negative (Accuracy).
@@ -73,9 +73,9 @@ macro_rules! params {
             }
 
             /// How its values are written.
-            pub fn kind(self) -> Kind {
+            pub fn kind(self) -> ValueKind {
                 match self {
-                    $(Param::$variant => Kind::$kind,)*
+                    $(Param::$variant => ValueKind::$kind,)*
                 }
             }
 
@@ -163,7 +163,7 @@ impl Param {
     pub fn value(self, text: &str) -> Result<i64> {
         let at = |e: Error| e.at_param(self.name(), Some(text));
         match self.kind() {
-            Kind::Switch => match parse_switch(self.name(), text)?.as_slice() {
+            ValueKind::Switch => match parse_switch(self.name(), text)?.as_slice() {
                 [b] => Ok(*b as i64),
                 _ => Err(at(Error::syntax("give on or off"))),
             },
@@ -195,10 +195,10 @@ impl Param {
             Param::Fury | Param::Lucky | Param::DefenderLucky | Param::Retaliate => (0, extra),
             Param::Backfire | Param::Overload => (0, extra),
             _ => match self.kind() {
-                Kind::Count => (0, value),
-                Kind::Signed => (-value, value),
-                Kind::Switch => (0, 1),
-                Kind::Health => (1, value),
+                ValueKind::Count => (0, value),
+                ValueKind::Signed => (-value, value),
+                ValueKind::Switch => (0, 1),
+                ValueKind::Health => (1, value),
             },
         }
     }
@@ -274,8 +274,8 @@ impl Param {
     /// health.
     pub fn cell(self, v: i64) -> String {
         match self.kind() {
-            Kind::Switch => if v != 0 { "on" } else { "off" }.to_string(),
-            Kind::Health if v == 0 => String::new(),
+            ValueKind::Switch => if v != 0 { "on" } else { "off" }.to_string(),
+            ValueKind::Health if v == 0 => String::new(),
             _ => v.to_string(),
         }
     }
@@ -359,8 +359,8 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
             if v < min || v > max {
                 let words = param.label();
                 let why = match param.kind() {
-                    Kind::Health if v < 1 => format!("{words} must be at least 1"),
-                    Kind::Switch => format!("{words}: give on or off"),
+                    ValueKind::Health if v < 1 => format!("{words} must be at least 1"),
+                    ValueKind::Switch => format!("{words}: give on or off"),
                     _ if v > max => format!("{words} {v} is above the limit of {max}"),
                     _ if min < 0 => format!("{words} must be within {min}..{max}"),
                     _ => format!("{words} must be at least {min}"),
@@ -402,7 +402,7 @@ pub fn parse_switch(name: &str, text: &str) -> Result<Vec<bool>> {
 /// for a switch `on`, `off` or `both`.
 pub fn parse_values(param: Param, text: &str) -> Result<Vec<i64>> {
     match param.kind() {
-        Kind::Switch => Ok(parse_switch(param.name(), text)?
+        ValueKind::Switch => Ok(parse_switch(param.name(), text)?
             .into_iter()
             .map(i64::from)
             .collect()),
@@ -460,8 +460,8 @@ impl Serialize for Row {
             }
             let v = self.get(*p);
             match p.kind() {
-                Kind::Switch => m.serialize_entry(p.name(), &(v != 0))?,
-                Kind::Health => m.serialize_entry(p.name(), &(v > 0).then_some(v))?,
+                ValueKind::Switch => m.serialize_entry(p.name(), &(v != 0))?,
+                ValueKind::Health => m.serialize_entry(p.name(), &(v > 0).then_some(v))?,
                 _ => m.serialize_entry(p.name(), &v)?,
             }
         }
@@ -639,7 +639,7 @@ fn steps_key(values: &[(Param, i64)]) -> Vec<(Param, i64)> {
 fn fill(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
     // Sums of weight × damage must fit too: 6^dice × (the most damage + 1).
     let small = rows.iter().all(|(_, a, d)| {
-        let bound = Arena::duel(a, d).damage_bound().saturating_add(1);
+        let bound = Fight::duel(a, d).damage_bound().saturating_add(1);
         fits_u128(total_dice(a, d))
             && 6u128
                 .checked_pow(total_dice(a, d) as u32)
@@ -710,7 +710,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
             }
         };
         let st = &mut steps[si];
-        let arena = Arena::duel(&st.attacker, &st.defender);
+        let arena = Fight::duel(&st.attacker, &st.defender);
         let end = arena.end_denom();
         let parry = d.keywords.parry > 0;
         let law = strikes(roll, a.keywords.crit, false, parry);
@@ -754,22 +754,11 @@ fn reduced<W: Weight>(num: &W, den: &W) -> BigRational {
 
 /// Output format of a table or a matchup listing (the words `md`, `csv`,
 /// `json`, `jsonl`).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// A Markdown table for people (the columns given or varied).
     #[default]
-    #[value(name = "md")]
     #[serde(rename = "md")]
     Markdown,
     /// Comma-separated values: every core parameter and each one given.

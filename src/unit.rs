@@ -35,6 +35,45 @@ pub const MAX_STATIC_WORK: u64 = 2_000_000_000;
 /// Most work one command may do with every choice solved (matchups, plans).
 pub const MAX_GAME_WORK: u64 = 10_000_000;
 
+/// The three arenas (the words `space`, `ground`, `character`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum Arena {
+    /// The Space arena.
+    Space,
+    /// The Ground arena.
+    Ground,
+    /// The Character arena.
+    Character,
+}
+
+impl Arena {
+    /// The arena named by a word (`Space`, `ground`, `Characters`).
+    pub fn from_word(w: &str) -> Option<Arena> {
+        match w.trim().trim_end_matches('s').to_ascii_lowercase().as_str() {
+            "space" => Some(Arena::Space),
+            "ground" => Some(Arena::Ground),
+            "character" => Some(Arena::Character),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Arena::Space => "Space",
+            Arena::Ground => "Ground",
+            Arena::Character => "Character",
+        }
+    }
+
+    /// The arenas of a type line (`Ground/Character`, `Space`), in order.
+    pub fn of_type(t: &str) -> Vec<Arena> {
+        t.split('/').filter_map(Arena::from_word).collect()
+    }
+}
+
 /// The combat keywords of a unit, with their summed values (0 / `false` =
 /// absent).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]

@@ -34,7 +34,7 @@ use crate::policy::Policy;
 use crate::report::DistReport;
 use crate::request::AttackRequest;
 use crate::scenario::Scenario;
-use crate::table::{Kind, Param, units_of};
+use crate::table::{Param, ValueKind, units_of};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
@@ -266,7 +266,7 @@ fn units_of_query(pairs: &[(String, String)]) -> Result<(crate::unit::Unit, crat
                 crate::error::quote(k)
             ))
         })?;
-        let v = if p.kind() == Kind::Switch && (v == "true" || v.is_empty()) {
+        let v = if p.kind() == ValueKind::Switch && (v == "true" || v.is_empty()) {
             "on"
         } else {
             v
@@ -300,10 +300,10 @@ fn params_spec(state: &State) -> Spec {
                 name: p.name(),
                 label: p.name().replace('-', " "),
                 kind: match p.kind() {
-                    Kind::Count => "count",
-                    Kind::Signed => "signed",
-                    Kind::Switch => "switch",
-                    Kind::Health => "health",
+                    ValueKind::Count => "count",
+                    ValueKind::Signed => "signed",
+                    ValueKind::Switch => "switch",
+                    ValueKind::Health => "health",
                 },
                 side: match p.side() {
                     Side::Attacking => "attacker",
@@ -424,12 +424,14 @@ fn cards_attack(state: &State, pairs: &[(String, String)]) -> Result<Response> {
         .map(|(_, v)| v.clone())
         .collect();
     let arena = match get("arena") {
-        Some(w) => Some(Arena::from_word(&w).ok_or_else(|| {
-            Error::unknown(format!(
-                "arena '{}': Space, Ground or Character",
-                crate::error::quote(&w)
-            ))
-        })?),
+        Some(w) => Some(
+            <Arena as crate::words::Words>::from_word(&w).ok_or_else(|| {
+                Error::unknown(format!(
+                    "arena '{}': Space, Ground or Character",
+                    crate::error::quote(&w)
+                ))
+            })?,
+        ),
         None => None,
     };
     for (k, _) in pairs {

@@ -33,42 +33,7 @@ pub use stack::{Piece, SameUnits};
 /// Most rows (cards of every kind) one card database may hold.
 pub const MAX_CARDS: usize = 50_000;
 
-/// The three arenas (the words `space`, `ground`, `character`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
-pub enum Arena {
-    /// The Space arena.
-    Space,
-    /// The Ground arena.
-    Ground,
-    /// The Character arena.
-    Character,
-}
-
-impl Arena {
-    /// The arena named by a word (`Space`, `ground`, `Characters`).
-    pub fn from_word(w: &str) -> Option<Arena> {
-        match w.trim().trim_end_matches('s').to_ascii_lowercase().as_str() {
-            "space" => Some(Arena::Space),
-            "ground" => Some(Arena::Ground),
-            "character" => Some(Arena::Character),
-            _ => None,
-        }
-    }
-
-    /// Its name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Arena::Space => "Space",
-            Arena::Ground => "Ground",
-            Arena::Character => "Character",
-        }
-    }
-
-    /// The arenas of a type line (`Ground/Character`, `Space`), in order.
-    pub fn of_type(t: &str) -> Vec<Arena> {
-        t.split('/').filter_map(Arena::from_word).collect()
-    }
-}
+pub use crate::unit::Arena;
 
 /// A unit card.
 #[derive(Clone, Debug, Serialize)]

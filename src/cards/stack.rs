@@ -585,14 +585,14 @@ pub enum Role {
 }
 
 /// One side of an attack being built.
-struct Side<'p, 'a> {
+struct Seat<'p, 'a> {
     unit: Fielded<'p, 'a>,
     role: Role,
     counters: u32,
     arena: Arena,
 }
 
-impl Side<'_, '_> {
+impl Seat<'_, '_> {
     fn matches(&self, d: &Descriptor) -> Option<bool> {
         match self.unit {
             Fielded::Card(p) => Some(matches(d, p, self.counters, Some(self.arena))),
@@ -744,8 +744,8 @@ fn uses_x(effects: &[Effect]) -> bool {
 /// index, ability)` says whether the user switched an ability on, and with
 /// which value (`a:2=3`).
 fn gather(
-    me: &Side,
-    other: &Side,
+    me: &Seat,
+    other: &Seat,
     arena: Arena,
     switched: &mut dyn FnMut(&Card, usize, &ReadAbility) -> Switched,
 ) -> Result<Gathered> {
@@ -798,8 +798,8 @@ fn gather(
 /// Gathers one part of an ability (`whole` is the ability printed).
 #[allow(clippy::too_many_arguments)]
 fn gather_part(
-    me: &Side,
-    other: &Side,
+    me: &Seat,
+    other: &Seat,
     arena: Arena,
     card: &Card,
     whole: &ReadAbility,
@@ -867,7 +867,7 @@ fn gather_part(
             .any(|e| matches!(e, Effect::Keyword { ability, .. } if ability.cost.is_some()))
     });
     let push = |to_me: bool, effects: Vec<Effect>, g: &mut Gathered| match boost_cost {
-        Some(c) if c.force_only && c.force.unwrap_or(0) > 0 || c.x => {
+        Some(c) if c.force_only() && c.force.unwrap_or(0) > 0 || c.x => {
             let cost = c.force.unwrap_or(0);
             let b = BoostSpec {
                 cost,
@@ -944,13 +944,13 @@ pub fn pair(
     switches: &Switches,
 ) -> Result<Pairing> {
     let sides = [
-        Side {
+        Seat {
             unit: attacker,
             role: Role::Attacker,
             counters: counters[0],
             arena,
         },
-        Side {
+        Seat {
             unit: defender,
             role: Role::Defender,
             counters: counters[1],
@@ -1043,13 +1043,13 @@ pub fn bystander(
     counters: [u32; 2],
     switched: &[String],
 ) -> Result<(Unit, Vec<Applied>)> {
-    let me = Side {
+    let me = Seat {
         unit: Fielded::Card(piece),
         role: Role::Bystander,
         counters: counters[0],
         arena,
     };
-    let other = Side {
+    let other = Seat {
         unit: facing,
         role: Role::Bystander,
         counters: counters[1],
@@ -1148,7 +1148,7 @@ pub fn describe_d(d: &Descriptor) -> String {
 /// Decides a situation for `side` (printing the condition) against `other`;
 /// `target` is the unit the effect would go to (for `each X` auras). `None`:
 /// the cards cannot decide it.
-fn evaluate(s: &Situation, side: &Side, other: &Side, target: &Side, arena: Arena) -> Option<bool> {
+fn evaluate(s: &Situation, side: &Seat, other: &Seat, target: &Seat, arena: Arena) -> Option<bool> {
     match s {
         Situation::Attacking { defender } => {
             if side.role != Role::Attacker {
@@ -1196,7 +1196,7 @@ fn evaluate(s: &Situation, side: &Side, other: &Side, target: &Side, arena: Aren
 
 /// Counts what a count-based effect counts, in an arena holding the two
 /// units of the attack (`None`: the cards cannot tell).
-fn count(c: &Count, side: &Side, other: &Side) -> Option<i64> {
+fn count(c: &Count, side: &Seat, other: &Seat) -> Option<i64> {
     match c {
         Count::DamageCounters => Some(side.counters as i64),
         Count::StackedCards => match side.unit {
@@ -1225,7 +1225,7 @@ fn count(c: &Count, side: &Side, other: &Side) -> Option<i64> {
 }
 
 /// The engine unit of one side, with its gathered effects.
-fn build_unit(side: &Side, other: &Side, effects: &[Effect], boosts: &[BoostSpec]) -> Result<Unit> {
+fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec]) -> Result<Unit> {
     let (name, mut power, mut health, mut keywords) = match side.unit {
         Fielded::Card(p) => (
             p.name(),

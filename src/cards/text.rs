@@ -29,7 +29,7 @@
 //! assert_eq!(a[1].decidable, Some(true));
 //! ```
 
-use crate::keywords::{Ability, Keyword, parse};
+use crate::keywords::{Ability, Keyword, parse, split_cost};
 use serde::Serialize;
 
 /// The class of an ability.
@@ -381,19 +381,7 @@ pub enum XSource {
     User,
 }
 
-/// A cost in front of an ability (`Pay 2 Force -> ...`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Cost {
-    /// The cost as written.
-    pub text: String,
-    /// The Force it costs: a number, or `None` for X (chosen when played)
-    /// — only when the cost is Force and nothing else.
-    pub force: Option<u32>,
-    /// Whether the Force is X.
-    pub x: bool,
-    /// Whether the cost is Force only (else tap, discard, counters, ...).
-    pub force_only: bool,
-}
+pub use crate::keywords::Cost;
 
 /// A pilot ability: the kinds of unit it fits and what the piloted unit gets.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -1449,65 +1437,14 @@ fn pilot_items(body: &str) -> Vec<String> {
         .collect()
 }
 
-/// A cost before `->` (or `-->`, `- >`).
-fn split_cost(text: &str) -> (Option<&str>, &str) {
-    let mut depth = 0;
-    let mut quoted = false;
-    let bytes = text.as_bytes();
-    for (i, c) in text.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            '-' if depth == 0 && !quoted => {
-                let rest = &text[i..];
-                for arrow in ["-->", "->", "- >"] {
-                    if let Some(after) = rest.strip_prefix(arrow) {
-                        let _ = bytes;
-                        return (Some(text[..i].trim()), after.trim());
-                    }
-                }
-            }
-            '>' if depth == 0 && !quoted && i > 0 && text[..i].ends_with('§') => {}
-            _ => {}
-        }
-    }
-    (None, text)
-}
-
-/// Reads a cost: Force (`Pay 2 Force`, `Pay 2`, `2 Force pay`, `Pay X
-/// Force`) or something else (tap, discard, counters, build points).
+/// Reads a cost ([`Cost::read`]); one too large to read is kept as
+/// written, as a cost in something else than Force (so never free).
 pub fn read_cost(text: &str) -> Cost {
-    let lower = text.to_ascii_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let amount = |w: &str| -> Option<(Option<u32>, bool)> {
-        if w == "x" {
-            Some((None, true))
-        } else {
-            w.parse::<u32>().ok().map(|n| (Some(n), false))
-        }
-    };
-    let force = match words.as_slice() {
-        ["pay", n, "force"] | ["pay", n] | [n, "force", "pay"] => amount(n),
-        _ => None,
-    };
-    match force {
-        Some((force, x)) => Cost {
-            text: text.to_string(),
-            force,
-            x,
-            force_only: true,
-        },
-        None => Cost {
-            text: text.to_string(),
-            force: None,
-            x: false,
-            force_only: false,
-        },
-    }
+    Cost::read(text).unwrap_or_else(|_| Cost {
+        text: text.trim().to_string(),
+        force: None,
+        x: false,
+    })
 }
 
 /// Words that can only matter to an attack's numbers.
@@ -3050,7 +2987,7 @@ fn gets(
         });
     let mut a = ReadAbility::new(printed, Class::Condition);
     if let Some(c) = &cost {
-        if !c.force_only && !c.text.to_ascii_lowercase().contains("pay 0") {
+        if !c.force_only() && !c.text.to_ascii_lowercase().contains("pay 0") {
             // A cost other than Force (tap, discard, counters): a choice we
             // do not price — the user switches it on.
             all = Some(match all {
@@ -3974,11 +3911,7 @@ fn prevention(
     let evade = |n: u32, x: bool, own: Option<Descriptor>| {
         let ab = Ability {
             keyword: Keyword::Evade(n),
-            cost: cost.as_ref().map(|c| crate::keywords::Cost {
-                text: c.text.clone(),
-                force: c.force,
-                x: c.x,
-            }),
+            cost: cost.clone(),
             x,
         };
         let mut a = keyword(printed, ab, cost.clone());
@@ -3987,7 +3920,7 @@ fn prevention(
             sit = add_situation(sit, Situation::Own { this: d });
         }
         if let Some(c) = &cost
-            && !c.force_only
+            && !c.force_only()
             && !c.text.to_ascii_lowercase().starts_with("pay 0")
         {
             sit = add_situation(
@@ -4054,7 +3987,7 @@ fn prevention(
                         arena: title(arena),
                     },
                 );
-                if !cost.as_ref().is_some_and(|c| c.force_only) {
+                if !cost.as_ref().is_some_and(|c| c.force_only()) {
                     a.situation = add_situation(
                         a.situation.take(),
                         Situation::Other {
@@ -4257,7 +4190,7 @@ fn damage_clause(
                 },
             );
         }
-        if !cost.as_ref().is_some_and(|c| c.force_only) {
+        if !cost.as_ref().is_some_and(|c| c.force_only()) {
             sit = add_situation(
                 sit,
                 Situation::Other {

@@ -509,7 +509,10 @@ fn verify_and_sample_bad_input() {
         &["verify", "--counts", &bad, "--power", "3"],
         "key 'x' is not an outcome",
     );
-    fails(&["verify", "--counts", &counts], "--power: the attacker's power is required");
+    fails(
+        &["verify", "--counts", &counts],
+        "--power: the attacker's power is required",
+    );
     fails(
         &[
             "verify", "--counts", &counts, "--power", "3", "--alpha", "2",
