@@ -20,13 +20,12 @@ use crate::matchups::{
     SortBy, Summary, count, docs_page, duel, field_line, rank, rankings_markdown, row_markdown,
     stream_with_progress,
 };
-use crate::plan::Plan;
 use crate::plot::{Series, svg};
 use crate::policy::{LuckyOrder, LuckyPolicy, Policy};
 use crate::report::to_json_text;
 use crate::request::{AttackAnswer, AttackRequest, PolicyRequest};
 use crate::sample::{Model, Quantity, Variant};
-use crate::scenario::{Scenario, ScenarioReport};
+use crate::scenario::ScenarioReport;
 use crate::table::{Format, Grid, Param, ValueKind, parse_values, pivot, render};
 use crate::verify::{check, exact_law, parse_counts};
 use crate::words::Words;
@@ -645,7 +644,10 @@ fn verify_cmd(cmd: &VerifyCmd) -> Result<Output> {
     let text = read_file(&cmd.counts).map_err(|e| e.about("--counts"))?;
     let counts = parse_counts(&text).map_err(|e| e.about(&cmd.counts))?;
     let exact = match &cmd.scenario {
-        Some(path) => exact_law(&Scenario::from_file(path)?.solve()?, &cmd.quantity)?,
+        Some(path) => exact_law(
+            &crate::cards::files::scenario_from_file(path)?.solve()?,
+            &cmd.quantity,
+        )?,
         None => match cmd.attack.request()?.solve()? {
             AttackAnswer::Game(r) => exact_law(&r, &cmd.quantity)?,
             AttackAnswer::Static { outcome, .. } => {
@@ -998,7 +1000,7 @@ impl Progress {
 }
 
 fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
-    let report = Plan::from_file(&cmd.file)?.solve()?;
+    let report = crate::cards::files::plan_from_file(&cmd.file)?.solve()?;
     let series: Vec<Series> = report
         .steps
         .iter()
@@ -1048,7 +1050,7 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         Command::Attack(cmd) => attack_cmd(&cmd)?.into(),
         Command::Table(cmd) => cmd.run()?.into(),
         Command::Scenario(cmd) => {
-            let report = Scenario::from_file(&cmd.file)?.solve()?;
+            let report = crate::cards::files::scenario_from_file(&cmd.file)?.solve()?;
             cmd.plot
                 .write(&format!("Scenario {}", cmd.file), &scenario_series(&report))?;
             scenario_output(&report, cmd.json).into()

@@ -29,6 +29,7 @@ pub mod cli;
 pub mod dice;
 pub mod dist;
 pub mod error;
+pub mod files;
 pub mod keywords;
 pub mod matchups;
 pub mod output;

@@ -19,16 +19,14 @@
 //! ```
 
 use crate::attack::{ATTACKER, DEFENDER, Side};
-use crate::cards::CardDb;
-use crate::cards::stack::Applied;
 use crate::dist::{Dist, Fraction, Joint, Num, fraction_string, to_f64};
-use crate::error::{Error, Result, quote, read_file};
+use crate::error::{Error, Result, quote};
+use crate::files::{Applied, CardUnits, NoCards, PlanFile};
 use crate::policy::{Game, Policy, solve};
 use crate::report::DistReport;
-use crate::scenario::{Cards, DbPaths, FileContext, UnitFile, pair_specs};
 use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
 use num_rational::BigRational;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -48,20 +46,6 @@ pub const MAX_PLAN_ESTIMATE: u64 = 5 * MAX_GAME_WORK;
 
 /// Most time one plan may take.
 pub const PLAN_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlanFile {
-    defender: UnitFile,
-    attackers: Vec<UnitFile>,
-    steps: Option<Vec<String>>,
-    #[serde(default)]
-    policy: Policy,
-    #[serde(default)]
-    ignore_unknown: bool,
-    /// A card database for units given as `"card"` (relative to the file).
-    db: Option<DbPaths>,
-}
 
 /// The JSON of a plan (see [`PlanReport::json`]).
 #[derive(Clone, Debug, Serialize)]
@@ -164,26 +148,21 @@ pub struct PlanReport {
 }
 
 impl Plan {
-    /// Reads a plan from JSON text.
+    /// Reads a plan from JSON text (units by their numbers and keyword
+    /// texts; a `"card"` unit needs a card database: see
+    /// [`Plan::from_parts`]).
     pub fn from_json(text: &str) -> Result<Plan> {
-        Plan::from_json_in(text, "plan", None)
+        Plan::from_parts(PlanFile::parse(text, "plan")?, &NoCards)
     }
 
-    /// Reads a plan from JSON text whose `"card"` units come from `db` (a
-    /// `"db"` in the text is refused).
-    pub fn from_json_with_cards(text: &str, db: &CardDb) -> Result<Plan> {
-        Plan::read(text, "plan", Cards::Given(db))
-    }
-
-    /// Reads a plan from JSON text read from `file`, whose relative paths
-    /// (`"db"`) are relative to `base`.
-    pub fn from_json_in(text: &str, file: &str, base: Option<&std::path::Path>) -> Result<Plan> {
-        Plan::read(text, file, Cards::FromFile(base))
-    }
-
-    fn read(text: &str, file: &str, cards: Cards) -> Result<Plan> {
-        let text = crate::error::strip_bom(text);
-        let file: PlanFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
+    /// The plan of a file read ([`PlanFile::parse`]), its units built by
+    /// `cards`.
+    pub fn from_parts<C: CardUnits>(file: PlanFile, cards: &C) -> Result<Plan> {
+        if file.db.is_some() && !cards.has_db() {
+            return Err(Error::missing(
+                "\"db\": this reader has no card database (read the file with its cards)",
+            ));
+        }
         let policy = file.policy;
         if file.attackers.len() > MAX_ATTACKERS {
             return Err(Error::limit(format!(
@@ -191,23 +170,22 @@ impl Plan {
                 file.attackers.len()
             )));
         }
-        let ctx = FileContext::new(file.ignore_unknown, &file.db, cards)?;
         let mut ignored = Vec::new();
         if file.defender.side.is_some() || file.attackers.iter().any(|a| a.side.is_some()) {
             return Err(Error::conflict(
                 "plan: \"side\" is for the others of a scenario, not a plan",
             ));
         }
-        let d = file.defender.build(&ctx)?;
-        ignored.extend(d.ignored.iter().map(|t| (d.label.clone(), t.clone())));
+        let (d, texts) = cards.build(&file.defender, file.ignore_unknown)?;
+        ignored.extend(texts.into_iter().map(|t| (file.defender.label(), t)));
         let mut attackers: Vec<Unit> = Vec::new();
         let mut defender_against: Vec<Unit> = Vec::new();
         let mut applied = Vec::new();
         let mut waiting = Vec::new();
         for f in &file.attackers {
-            let a = f.build(&ctx)?;
-            ignored.extend(a.ignored.iter().map(|t| (a.label.clone(), t.clone())));
-            let (u, dv, ap, w) = pair_specs(&a.spec, &d.spec)?;
+            let (a, texts) = cards.build(f, file.ignore_unknown)?;
+            ignored.extend(texts.into_iter().map(|t| (f.label(), t)));
+            let (u, dv, ap, w) = cards.pair(&a, &d)?;
             applied.extend(ap);
             for x in w {
                 if !waiting.contains(&x) {
@@ -343,12 +321,6 @@ impl Plan {
             applied: Vec::new(),
             waiting: Vec::new(),
         })
-    }
-
-    /// Reads a plan file (its `"db"` relative to its folder).
-    pub fn from_file(path: &str) -> Result<Plan> {
-        let base = std::path::Path::new(path).parent();
-        Plan::from_json_in(&read_file(path)?, path, base)
     }
 
     fn defender_gone(&self, s: &State) -> bool {

@@ -17,348 +17,19 @@
 //! [`ScenarioReport`] renders the result as JSON or text.
 
 use crate::attack::{ATTACKER, MAX_UNITS, Objective, Side, Tally, used};
-use crate::cards::stack::{Applied, Fielded, Switches, bystander, pair};
-use crate::cards::{Arena, CardDb, Piece};
 use crate::dist::{Dist, Fraction, Num, fraction_string, to_f64};
-use crate::error::{Error, Result, quote, read_file};
-use crate::keywords::{Ability, parse};
-use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, aimed_foresight, solve};
+use crate::error::{Error, Result, quote};
+pub use crate::files::{
+    Applied, CardUnits, DbPaths, ForceFile, NoCards, ScenarioFile, UnitFile, unit_from_texts,
+};
+use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, aimed_foresight, solve};
 use crate::report::{AttackReport, DistReport, dist_text, fraction_and_percent};
-use crate::unit::{Keywords, Unit};
+use crate::unit::Unit;
 use num_rational::BigRational;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-
-/// A unit as written in scenario and plan files: numbers and keyword
-/// texts, or a card (or stack, or piloted unit) of the file's card
-/// database, with conditions switched on and keywords added.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct UnitFile {
-    name: Option<String>,
-    card: Option<String>,
-    #[serde(default)]
-    conditions: Vec<String>,
-    power: Option<u32>,
-    health: Option<u32>,
-    #[serde(default)]
-    counters: u32,
-    #[serde(default)]
-    keywords: Vec<String>,
-    pub(crate) side: Option<String>,
-}
-
-/// Where the `"card"` units of a scenario or plan file come from.
-#[derive(Clone, Copy, Debug)]
-pub enum Cards<'a> {
-    /// The file's own `"db"` (set files or folders), relative paths read
-    /// from this folder (or the working directory).
-    FromFile(Option<&'a std::path::Path>),
-    /// A database the caller has loaded (the web server's `--db`); a file
-    /// naming a `"db"` of its own is refused, so the file system is never
-    /// reached.
-    Given(&'a CardDb),
-}
-
-/// What a file's units are read with.
-pub(crate) struct FileContext<'a> {
-    /// List unknown keywords instead of failing.
-    pub ignore_unknown: bool,
-    /// The card database named by the file's `"db"`, or given.
-    pub db: Option<std::borrow::Cow<'a, CardDb>>,
-}
-
-impl<'a> FileContext<'a> {
-    /// The context of a file: its `ignore_unknown` and its card database
-    /// (`db`: a set file or folder, or a list of them, relative to the
-    /// file's own folder; or the one given).
-    pub(crate) fn new(
-        ignore_unknown: bool,
-        db: &Option<DbPaths>,
-        cards: Cards<'a>,
-    ) -> Result<FileContext<'a>> {
-        let base = match cards {
-            Cards::FromFile(base) => base,
-            Cards::Given(given) => {
-                if db.is_some() {
-                    return Err(Error::refused(
-                        "\"db\": the cards are those of the database given (serve --db), not files",
-                    ));
-                }
-                return Ok(FileContext {
-                    ignore_unknown,
-                    db: Some(std::borrow::Cow::Borrowed(given)),
-                });
-            }
-        };
-        let db = match db {
-            None => None,
-            Some(paths) => {
-                let list: Vec<String> = paths
-                    .list()
-                    .into_iter()
-                    .map(|p| match base {
-                        Some(b) if std::path::Path::new(&p).is_relative() => {
-                            b.join(&p).to_string_lossy().into_owned()
-                        }
-                        _ => p,
-                    })
-                    .collect();
-                Some(std::borrow::Cow::Owned(
-                    CardDb::load(&list).map_err(|e| e.about("\"db\""))?,
-                ))
-            }
-        };
-        Ok(FileContext { ignore_unknown, db })
-    }
-}
-
-/// A `"db"` value: one path or several.
-#[derive(Deserialize, Clone, Debug)]
-#[serde(untagged)]
-pub(crate) enum DbPaths {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl DbPaths {
-    fn list(&self) -> Vec<String> {
-        match self {
-            DbPaths::One(p) => vec![p.clone()],
-            DbPaths::Many(v) => v.clone(),
-        }
-    }
-}
-
-/// A unit read from a file, before it meets its opponent.
-pub(crate) enum Spec<'db> {
-    /// Given by its numbers.
-    Plain(Box<Unit>),
-    /// From cards.
-    Card {
-        piece: Piece<'db>,
-        name: Option<String>,
-        counters: u32,
-        extra: Vec<Ability>,
-        conditions: Vec<String>,
-    },
-}
-
-/// A unit read from a file, with what its reading produced.
-pub(crate) struct Built<'db> {
-    /// The unit, or its cards.
-    pub spec: Spec<'db>,
-    /// Keyword texts ignored.
-    pub ignored: Vec<String>,
-    /// Its label in messages.
-    pub label: String,
-}
-
-impl UnitFile {
-    /// Its name, as given or from its card.
-    pub(crate) fn label(&self) -> String {
-        self.name
-            .clone()
-            .or_else(|| self.card.clone())
-            .unwrap_or_default()
-    }
-
-    /// Reads the unit: its numbers, or its cards.
-    pub(crate) fn build<'db>(&self, ctx: &'db FileContext) -> Result<Built<'db>> {
-        let Some(spec) = &self.card else {
-            let name = self
-                .name
-                .as_deref()
-                .ok_or_else(|| Error::missing("a unit needs a \"name\" (or a \"card\")"))?;
-            if name.trim().is_empty() {
-                return Err(Error::missing("a unit's \"name\" is empty"));
-            }
-            if !self.conditions.is_empty() {
-                return Err(Error::conflict(format!(
-                    "unit '{}': \"conditions\" go with a \"card\"",
-                    quote(name)
-                )));
-            }
-            let (unit, ignored) = unit_from_texts(
-                name,
-                self.power.unwrap_or(0),
-                self.health,
-                self.counters,
-                &self.keywords,
-                ctx.ignore_unknown,
-            )?;
-            return Ok(Built {
-                spec: Spec::Plain(Box::new(unit)),
-                ignored,
-                label: name.to_string(),
-            });
-        };
-        let label = self.label();
-        let db = ctx.db.as_ref().ok_or_else(|| {
-            Error::missing(format!(
-                "unit '{}': a \"card\" needs the file's \"db\" (a card database)",
-                quote(&label)
-            ))
-        })?;
-        let mut piece = db
-            .piece(spec)
-            .map_err(|e| e.about(&format!("unit '{}'", quote(&label))))?;
-        if self.power.is_some() {
-            piece.power = self.power;
-        }
-        if self.health.is_some() {
-            piece.health = self.health;
-        }
-        let (extra, ignored) = parse_texts(&label, &self.keywords, ctx.ignore_unknown)?;
-        Ok(Built {
-            spec: Spec::Card {
-                piece,
-                name: self.name.clone(),
-                counters: self.counters,
-                extra,
-                conditions: self.conditions.clone(),
-            },
-            ignored,
-            label,
-        })
-    }
-}
-
-/// The arena two units fight in: the first of the attacker's arenas that the
-/// defender shares; with a unit given by numbers, the card's first arena.
-pub(crate) fn arena_of(a: &Spec, d: &Spec) -> Result<Arena> {
-    let arenas = |s: &Spec| match s {
-        Spec::Card { piece, .. } => Some(piece.top().arenas.clone()),
-        Spec::Plain(_) => None,
-    };
-    match (arenas(a), arenas(d)) {
-        (Some(x), Some(y)) => x.iter().find(|t| y.contains(t)).copied().ok_or_else(|| {
-            let names = |s: &Spec| match s {
-                Spec::Card { piece, .. } => piece.top().name.clone(),
-                Spec::Plain(u) => u.name.clone(),
-            };
-            Error::rules(format!(
-                "{} ({}) and {} ({}) are in no common arena: they can't fight",
-                names(a),
-                x.iter().map(|a| a.name()).collect::<Vec<_>>().join("/"),
-                names(d),
-                y.iter().map(|a| a.name()).collect::<Vec<_>>().join("/")
-            ))
-        }),
-        (Some(x), None) | (None, Some(x)) => Ok(x[0]),
-        (None, None) => Ok(Arena::Character),
-    }
-}
-
-fn fielded<'s, 'db>(s: &'s Spec<'db>) -> (Fielded<'s, 'db>, u32) {
-    match s {
-        Spec::Plain(u) => (Fielded::Plain(u), u.counters),
-        Spec::Card {
-            piece, counters, ..
-        } => (Fielded::Card(piece), *counters),
-    }
-}
-
-/// Finishes a unit built from cards: its name, and the keywords added.
-fn finish(mut u: Unit, s: &Spec) -> Result<Unit> {
-    if let Spec::Card { name, extra, .. } = s {
-        if let Some(n) = name {
-            u.name = n.clone();
-        }
-        u.keywords.add(extra);
-    }
-    u.validate()?;
-    Ok(u)
-}
-
-/// The attacker and defender of a file, paired: conditions the cards decide
-/// applied, those the file switches on applied, and what waits.
-/// Two paired units with what was applied to them and what waits.
-pub(crate) type Paired = (Unit, Unit, Vec<Applied>, Vec<(String, String)>);
-
-pub(crate) fn pair_specs(a: &Spec, d: &Spec) -> Result<Paired> {
-    if let (Spec::Plain(x), Spec::Plain(y)) = (a, d) {
-        return Ok(((**x).clone(), (**y).clone(), Vec::new(), Vec::new()));
-    }
-    let arena = arena_of(a, d)?;
-    let mut switches = Switches::default();
-    for (s, is_att) in [(a, true), (d, false)] {
-        if let Spec::Card { conditions, .. } = s {
-            for c in conditions {
-                if c.trim().is_empty() {
-                    return Err(Error::missing(
-                        "an empty condition would match every ability",
-                    ));
-                }
-                let (t, v) = crate::cards::stack::split_value(c);
-                switches.by_text.push((Some(is_att), t.to_lowercase(), v));
-            }
-        }
-    }
-    let (fa, ca) = fielded(a);
-    let (fd, cd) = fielded(d);
-    let p = pair(fa, fd, arena, [ca, cd], &switches)?;
-    Ok((
-        finish(p.attacker, a)?,
-        finish(p.defender, d)?,
-        p.applied,
-        p.waiting,
-    ))
-}
-
-/// A scenario's other unit, facing `facing`.
-pub(crate) fn other_unit(s: &Spec, facing: &Spec) -> Result<(Unit, Vec<Applied>)> {
-    match s {
-        Spec::Plain(u) => Ok(((**u).clone(), Vec::new())),
-        Spec::Card {
-            piece,
-            counters,
-            conditions,
-            ..
-        } => {
-            let arena = arena_of(s, facing)?;
-            let (f, c) = fielded(facing);
-            let (u, applied) = bystander(piece, f, arena, [*counters, c], conditions)?;
-            Ok((finish(u, s)?, applied))
-        }
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScenarioFile {
-    attacker: UnitFile,
-    defender: UnitFile,
-    #[serde(default)]
-    others: Vec<UnitFile>,
-    #[serde(default)]
-    policy: Policy,
-    #[serde(default)]
-    ignore_unknown: bool,
-    /// A card database for units given as `"card"` (relative to the file).
-    db: Option<DbPaths>,
-    /// Force each side may spend in the attack.
-    force: Option<ForceFile>,
-}
-
-/// The Force budgets of a scenario or plan file: `{"attacker": 3,
-/// "defender": 2}`; a side not given has unlimited Force.
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ForceFile {
-    attacker: Option<u32>,
-    defender: Option<u32>,
-}
-
-impl ForceFile {
-    /// The budgets by side index.
-    pub(crate) fn budgets(f: &Option<ForceFile>) -> [Option<u32>; 2] {
-        let f = f.unwrap_or_default();
-        [f.attacker, f.defender]
-    }
-}
 
 /// A scenario: the game to solve, and the keyword texts that were ignored.
 #[derive(Clone, Debug)]
@@ -375,51 +46,6 @@ pub struct Scenario {
     pub waiting: Vec<(String, String)>,
 }
 
-/// Parses the keyword texts of unit `name`: the abilities, and (with
-/// `ignore_unknown`) the texts ignored; otherwise an unknown or malformed
-/// text is an error naming the unit and quoting it.
-fn parse_texts(
-    name: &str,
-    texts: &[impl AsRef<str>],
-    ignore_unknown: bool,
-) -> Result<(Vec<Ability>, Vec<String>)> {
-    let mut abilities = Vec::new();
-    let mut ignored = Vec::new();
-    for t in texts {
-        let t = t.as_ref();
-        match parse(t) {
-            Ok(a) => abilities.push(a),
-            Err(_) if ignore_unknown => ignored.push(t.to_string()),
-            Err(e) => return Err(e.about(&format!("unit '{name}'"))),
-        }
-    }
-    Ok((abilities, ignored))
-}
-
-/// A unit from its name, numbers and keyword texts. Unknown or malformed
-/// keywords are errors naming the unit and quoting the text, unless
-/// `ignore_unknown`, when they are returned as ignored.
-pub fn unit_from_texts(
-    name: &str,
-    power: u32,
-    health: Option<u32>,
-    counters: u32,
-    texts: &[impl AsRef<str>],
-    ignore_unknown: bool,
-) -> Result<(Unit, Vec<String>)> {
-    let (abilities, ignored) = parse_texts(name, texts, ignore_unknown)?;
-    let unit = Unit {
-        name: name.to_string(),
-        power,
-        health,
-        counters,
-        keywords: Keywords::from_abilities(&abilities),
-        from_another_arena: false,
-    };
-    unit.validate()?;
-    Ok((unit, ignored))
-}
-
 impl Scenario {
     /// The scenario of a game given by its units.
     pub fn new(game: Game) -> Scenario {
@@ -431,30 +57,16 @@ impl Scenario {
         }
     }
 
-    /// Reads a scenario from JSON text; errors say where and what.
+    /// Reads a scenario from JSON text (units by their numbers and keyword
+    /// texts; a `"card"` unit needs a card database: see
+    /// [`Scenario::from_parts`]). Errors say where and what.
     pub fn from_json(text: &str) -> Result<Scenario> {
-        Scenario::from_json_in(text, "scenario", None)
+        Scenario::from_parts(ScenarioFile::parse(text, "scenario")?, &NoCards)
     }
 
-    /// Reads a scenario from JSON text whose `"card"` units come from `db`
-    /// (a `"db"` in the text is refused).
-    pub fn from_json_with_cards(text: &str, db: &CardDb) -> Result<Scenario> {
-        Scenario::read(text, "scenario", Cards::Given(db))
-    }
-
-    /// Reads a scenario from JSON text read from `file`, whose relative
-    /// paths (`"db"`) are relative to `base`.
-    pub fn from_json_in(
-        text: &str,
-        file: &str,
-        base: Option<&std::path::Path>,
-    ) -> Result<Scenario> {
-        Scenario::read(text, file, Cards::FromFile(base))
-    }
-
-    fn read(text: &str, file: &str, cards: Cards) -> Result<Scenario> {
-        let text = crate::error::strip_bom(text);
-        let file: ScenarioFile = serde_json::from_str(text).map_err(|e| Error::json(file, &e))?;
+    /// The scenario of a file read ([`ScenarioFile::parse`]), its units
+    /// built by `cards` (whose `"card"` units it can read, if any).
+    pub fn from_parts<C: CardUnits>(file: ScenarioFile, cards: &C) -> Result<Scenario> {
         let policy = file.policy;
         let force = ForceFile::budgets(&file.force);
         let others_count = file.others.len() + 2;
@@ -463,7 +75,11 @@ impl Scenario {
                 "scenario: {others_count} units; at most {MAX_UNITS} can take part in one attack"
             )));
         }
-        let ctx = FileContext::new(file.ignore_unknown, &file.db, cards)?;
+        if file.db.is_some() && !cards.has_db() {
+            return Err(Error::missing(
+                "\"db\": this reader has no card database (read the file with its cards)",
+            ));
+        }
         let mut specs = Vec::new();
         let mut sides = Vec::new();
         let mut ignored = Vec::new();
@@ -492,17 +108,12 @@ impl Scenario {
                     )));
                 }
             };
-            let built = u.build(&ctx)?;
-            ignored.extend(
-                built
-                    .ignored
-                    .iter()
-                    .map(|t| (built.label.clone(), t.clone())),
-            );
-            specs.push(built.spec);
+            let (spec, texts) = cards.build(u, file.ignore_unknown)?;
+            ignored.extend(texts.into_iter().map(|t| (u.label(), t)));
+            specs.push(spec);
             sides.push(side);
         }
-        let (a, d, mut applied, waiting) = pair_specs(&specs[0], &specs[1])?;
+        let (a, d, mut applied, waiting) = cards.pair(&specs[0], &specs[1])?;
         let mut units = vec![a, d];
         for (i, s) in specs.iter().enumerate().skip(2) {
             let facing = if sides[i] == Side::Defending {
@@ -510,7 +121,7 @@ impl Scenario {
             } else {
                 &specs[1]
             };
-            let (u, ap) = other_unit(s, facing)?;
+            let (u, ap) = cards.other(s, facing)?;
             applied.extend(ap);
             units.push(u);
         }
@@ -533,12 +144,6 @@ impl Scenario {
             applied,
             waiting,
         })
-    }
-
-    /// Reads a scenario file (its `"db"` relative to its folder).
-    pub fn from_file(path: &str) -> Result<Scenario> {
-        let base = std::path::Path::new(path).parent();
-        Scenario::from_json_in(&read_file(path)?, path, base)
     }
 
     /// Solves the scenario exactly.

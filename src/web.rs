@@ -473,14 +473,14 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
         // Units given as `"card"` come from the server's --db.
         ("POST", "/api/scenario") => no_files(body).and_then(|t| {
             let s = match &state.db {
-                Some(db) => Scenario::from_json_with_cards(t, db)?,
+                Some(db) => crate::cards::files::scenario_from_json_with_cards(t, db)?,
                 None => Scenario::from_json(t)?,
             };
             Ok(Response::json(&s.solve()?.json()))
         }),
         ("POST", "/api/plan") => no_files(body).and_then(|t| {
             let p = match &state.db {
-                Some(db) => Plan::from_json_with_cards(t, db)?,
+                Some(db) => crate::cards::files::plan_from_json_with_cards(t, db)?,
                 None => Plan::from_json(t)?,
             };
             Ok(Response::json(&p.solve()?.json()))

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod check;
+pub mod files;
 pub mod read;
 pub mod stack;
 pub mod text;

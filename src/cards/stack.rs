@@ -604,19 +604,7 @@ impl Seat<'_, '_> {
     }
 }
 
-/// A condition applied, for the report.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Applied {
-    /// The card printing it.
-    pub card: String,
-    /// Its text.
-    pub text: String,
-    /// The unit it went to.
-    pub to: String,
-    /// Why: decided by the two cards (`applied: attacking a unique
-    /// Character`), or switched on by the user.
-    pub how: String,
-}
+pub use crate::files::Applied;
 
 /// The user's switches: conditions to apply that the cards cannot decide.
 #[derive(Clone, Debug, Default)]

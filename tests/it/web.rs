@@ -234,9 +234,9 @@ fn scenarios_use_the_servers_cards() {
     )])
     .unwrap();
     let text = std::str::from_utf8(named).unwrap();
-    let e = swtcg_odds::scenario::Scenario::from_json_with_cards(text, &db).unwrap_err();
+    let e = swtcg_odds::cards::files::scenario_from_json_with_cards(text, &db).unwrap_err();
     assert!(e.to_string().contains("\"db\""), "{e}");
-    assert!(swtcg_odds::plan::Plan::from_json_with_cards(text, &db).is_err());
+    assert!(swtcg_odds::cards::files::plan_from_json_with_cards(text, &db).is_err());
 }
 
 /// 10^4 generated queries: none panics, every answer is JSON with a
