@@ -1,13 +1,12 @@
 //! # swtcg-odds
 //!
-//! Exact odds for attacks in the Star Wars Trading Card Game. Nothing is
-//! sampled: dice outcomes are enumerated as distributions over exact rational
-//! probabilities, and the keyword rules (Critical Hit, Parry, Deflect,
-//! Retaliate, ...) are composed over them in the order of the attack.
-//!
-//! Data flows one way: units with typed keywords ([`unit`](mod@unit)) → attack dice
-//! ([`dice`]) → the attack pipeline ([`attack`]) → exact distributions
-//! ([`dist`]) → reports ([`report`], [`table`]).
+//! Exact odds for attacks in the Star Wars Trading Card Game: the command
+//! line ([`cli`]), the local web calculator ([`web`]), and the writers of
+//! files and pictures ([`output`], [`plot`]), over two library crates:
+//! [`swtcg_engine`] (distributions, dice, units, the attack, policies,
+//! scenarios, plans, typed results) and [`swtcg_cards`] (card files, the
+//! card language, stacks, matchups). Their modules are re-exported here
+//! under one name.
 //!
 //! ```
 //! use swtcg_odds::{attack::attack, unit::Unit};
@@ -22,29 +21,16 @@
 
 #![warn(missing_docs)]
 
-pub mod attack;
-pub mod cancel;
-pub mod cards;
+pub use swtcg_cards::{cards, matchups};
+pub use swtcg_engine::{
+    attack, cancel, dice, dist, error, files, keywords, plan, policy, report, request, sample,
+    scenario, table, unit, verify, words,
+};
+
 pub mod cli;
-pub mod dice;
-pub mod dist;
-pub mod error;
-pub mod files;
-pub mod keywords;
-pub mod matchups;
 pub mod output;
-pub mod plan;
 pub mod plot;
-pub mod policy;
-pub mod report;
-pub mod request;
-pub mod sample;
-pub mod scenario;
-pub mod table;
-pub mod unit;
-pub mod verify;
 pub mod web;
-pub mod words;
 
 /// The names most programs need.
 ///
@@ -55,7 +41,7 @@ pub mod words;
 /// ```
 pub mod prelude {
     pub use crate::attack::{AttackOutcome, Objective, Side, attack};
-    pub use crate::cards::{Arena, CardDb, Piece};
+    pub use crate::cards::{CardDb, Piece};
     pub use crate::dist::{Dist, Fraction, Num};
     pub use crate::error::{Error, Result};
     pub use crate::keywords::{Ability, Keyword, parse};
@@ -64,7 +50,7 @@ pub mod prelude {
     pub use crate::report::{AttackReport, DistReport};
     pub use crate::scenario::Scenario;
     pub use crate::table::{Format, Grid, Param};
-    pub use crate::unit::{Keywords, Unit};
+    pub use crate::unit::{Arena, Keywords, Unit};
 }
 
 // The README's Rust examples are compiled and run as doctests.

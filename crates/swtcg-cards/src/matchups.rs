@@ -11,8 +11,8 @@
 //! not by the number of pairs, and memory does not grow with it.
 //!
 //! ```
-//! use swtcg_odds::cards::CardDb;
-//! use swtcg_odds::matchups::{Options, stream};
+//! use swtcg_cards::cards::CardDb;
+//! use swtcg_cards::matchups::{Options, stream};
 //! let db = CardDb::parse("Name\tType\tPower\tHealth\tText\nTrooper\tCharacter\t3\t3\tCritical Hit 1\nDroid\tCharacter\t4\t4\tArmor\nFighter\tSpace\t2\t2\t\n").unwrap();
 //! let cards: Vec<_> = db.units().collect();
 //! let mut rows = Vec::new();
@@ -563,6 +563,14 @@ struct Sums {
     attacked: usize,
     missing: usize,
 }
+
+swtcg_engine::words!(SortBy {
+    "damage-dealt" => SortBy::DamageDealt,
+    "p-discard" => SortBy::PDiscard,
+    "damage-taken" => SortBy::DamageTaken,
+    "p-survive" => SortBy::PSurvive,
+    "unit" => SortBy::Unit,
+});
 
 /// Ranks each unit of `units` against the field `field` in each arena it
 /// fights in (both directions), sorted by `sort`. Every pairing of the

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use swtcg_odds::cancel::{with_deadline, expired};
+//! use swtcg_engine::cancel::{with_deadline, expired};
 //! assert!(!expired());
 //! let late = with_deadline(Duration::ZERO, || expired());
 //! assert!(late);

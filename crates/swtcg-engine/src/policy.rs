@@ -339,8 +339,8 @@ pub type Choice = State;
 /// last of them), then hitting 1s.
 ///
 /// ```
-/// use swtcg_odds::attack::Side;
-/// use swtcg_odds::policy::{simple_choice, FaceClasses};
+/// use swtcg_engine::attack::Side;
+/// use swtcg_engine::policy::{simple_choice, FaceClasses};
 /// let classes = FaceClasses::new(4); // hits on 4+
 /// // A missed 1 and another miss: the attacker's Lucky 1 takes the 1.
 /// assert_eq!(simple_choice(&classes, Side::Attacking, 1, &[1, 0, 0, 1, 0]), [1, 0, 0, 0, 0]);

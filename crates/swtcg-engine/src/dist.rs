@@ -20,7 +20,7 @@
 //! denominator, i.e. that the probabilities sum to exactly 1.
 //!
 //! ```
-//! use swtcg_odds::dist::Dist;
+//! use swtcg_engine::dist::Dist;
 //! use num_rational::BigRational;
 //!
 //! let d6: Dist = Dist::uniform(1, 6);
@@ -184,7 +184,7 @@ impl Weight for BigUint {
 /// values costs about what `u128` arithmetic costs; overflow promotes.
 ///
 /// ```
-/// use swtcg_odds::dist::{Num, Weight};
+/// use swtcg_engine::dist::{Num, Weight};
 /// let big = Num::pow(6, 60); // beyond u128
 /// assert_eq!(big.div_exact(&Num::pow(6, 59)), Num::from_u64(6));
 /// ```
@@ -316,7 +316,7 @@ pub fn fraction_string(r: &BigRational) -> String {
 /// reduced fraction string `"num/den"`, displayed the same way.
 ///
 /// ```
-/// use swtcg_odds::dist::Fraction;
+/// use swtcg_engine::dist::Fraction;
 /// use num_rational::BigRational;
 /// let p = Fraction::from(BigRational::new(2.into(), 6.into()));
 /// assert_eq!(serde_json::to_string(&p).unwrap(), "\"1/3\"");

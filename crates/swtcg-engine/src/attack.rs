@@ -34,8 +34,8 @@
 //! sampled.
 //!
 //! ```
-//! use swtcg_odds::attack::attack;
-//! use swtcg_odds::unit::Unit;
+//! use swtcg_engine::attack::attack;
+//! use swtcg_engine::unit::Unit;
 //!
 //! let mut attacker = Unit::new("Trooper", 3);
 //! attacker.keywords.crit = 1;

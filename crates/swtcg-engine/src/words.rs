@@ -4,8 +4,8 @@
 //! [`Words`].
 //!
 //! ```
-//! use swtcg_odds::words::Words;
-//! use swtcg_odds::policy::LuckyOrder;
+//! use swtcg_engine::words::Words;
+//! use swtcg_engine::policy::LuckyOrder;
 //! assert_eq!(LuckyOrder::from_word("attacker-first"), Some(LuckyOrder::AttackerFirst));
 //! assert_eq!(LuckyOrder::AttackerFirst.word(), "attacker-first");
 //! ```
@@ -38,7 +38,8 @@ pub trait Words: Sized + Copy + PartialEq + 'static {
     }
 }
 
-/// Declares the words of a type.
+/// Declares the words of a type: `words!(Type { "word" => Type::Value, ... })`.
+#[macro_export]
 macro_rules! words {
     ($t:ty { $($w:literal => $v:expr),* $(,)? }) => {
         impl $crate::words::Words for $t {
@@ -74,13 +75,6 @@ words!(Variant {
     "armor-ignored" => Variant::ArmorIgnored,
 });
 words!(Arena { "space" => Arena::Space, "ground" => Arena::Ground, "character" => Arena::Character });
-words!(crate::matchups::SortBy {
-    "damage-dealt" => crate::matchups::SortBy::DamageDealt,
-    "p-discard" => crate::matchups::SortBy::PDiscard,
-    "damage-taken" => crate::matchups::SortBy::DamageTaken,
-    "p-survive" => crate::matchups::SortBy::PSurvive,
-    "unit" => crate::matchups::SortBy::Unit,
-});
 
 #[cfg(test)]
 mod tests {
@@ -104,6 +98,5 @@ mod tests {
         same_as_serde::<crate::sample::Quantity>();
         same_as_serde::<crate::sample::Variant>();
         same_as_serde::<crate::unit::Arena>();
-        same_as_serde::<crate::matchups::SortBy>();
     }
 }

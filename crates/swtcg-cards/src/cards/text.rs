@@ -20,7 +20,7 @@
 //! `not-understood`, never dropped silently.
 //!
 //! ```
-//! use swtcg_odds::cards::text::{read_abilities, Class, Subject, When};
+//! use swtcg_cards::cards::text::{read_abilities, Class, Subject, When};
 //! let a = read_abilities("Stun 3 | This unit gets -2 power as long as it's attacking a unique Character.", &["Stormtrooper TK-421"]);
 //! assert_eq!(a[0].class, Class::Keyword);
 //! assert_eq!(a[1].class, Class::Condition);
@@ -489,7 +489,7 @@ impl ReadAbility {
 /// Splits a unit's text into abilities, whatever separator its set uses.
 ///
 /// ```
-/// use swtcg_odds::cards::text::split_abilities;
+/// use swtcg_cards::cards::text::split_abilities;
 /// let jg = "As long as Mace is in the Character arena, each of your other Jedi gets +1 power. Overkill (When this unit attacks, you may divide hits.) Pay 3 Force -> Evade 3 (Prevent up to 3 damage to this unit. )";
 /// assert_eq!(split_abilities(jg).len(), 3);
 /// assert_eq!(split_abilities("Tap -> Draw a card. Play only during your build step. | Armor").len(), 2);

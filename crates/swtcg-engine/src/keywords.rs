@@ -7,7 +7,7 @@
 //! the typed values the attack pipeline reads.
 //!
 //! ```
-//! use swtcg_odds::keywords::{parse, Keyword};
+//! use swtcg_engine::keywords::{parse, Keyword};
 //! let a = parse("Pay 2 Force -> Evade 2").unwrap();
 //! assert_eq!(a.keyword, Keyword::Evade(2));
 //! assert_eq!(a.cost.unwrap().force, Some(2));
@@ -304,7 +304,7 @@ impl Cost {
 /// quotes: `->`, `-->`, `- >` (as the plugin writes them) or `→`.
 ///
 /// ```
-/// use swtcg_odds::keywords::split_cost;
+/// use swtcg_engine::keywords::split_cost;
 /// assert_eq!(split_cost("Pay 2 Force -> Evade 2"), (Some("Pay 2 Force"), "Evade 2"));
 /// assert_eq!(split_cost("Tap → Protect 1"), (Some("Tap"), "Protect 1"));
 /// assert_eq!(split_cost("Pay 1 - > Evade 1"), (Some("Pay 1"), "Evade 1"));

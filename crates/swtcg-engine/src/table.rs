@@ -14,7 +14,7 @@
 //! them, in machine integers where they fit.
 //!
 //! ```
-//! use swtcg_odds::table::{Grid, Param};
+//! use swtcg_engine::table::{Grid, Param};
 //! let grid = Grid::new().with(Param::Power, vec![1, 2, 3]);
 //! let rows = grid.rows().unwrap();
 //! assert_eq!(rows.len(), 3);

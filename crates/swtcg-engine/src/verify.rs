@@ -8,10 +8,10 @@
 //! An outcome the exact law calls impossible fails at once.
 //!
 //! ```
-//! use swtcg_odds::attack::attack;
-//! use swtcg_odds::sample::{Model, Quantity};
-//! use swtcg_odds::unit::Unit;
-//! use swtcg_odds::verify::check;
+//! use swtcg_engine::attack::attack;
+//! use swtcg_engine::sample::{Model, Quantity};
+//! use swtcg_engine::unit::Unit;
+//! use swtcg_engine::verify::check;
 //!
 //! let (a, d) = (Unit::new("a", 5), Unit::new("d", 3));
 //! let exact = attack(&a, &d).unwrap().defender_damage;
@@ -570,7 +570,7 @@ pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Resu
 /// upper incomplete gamma function Q(df/2, x/2).
 ///
 /// ```
-/// use swtcg_odds::verify::chi_square_sf;
+/// use swtcg_engine::verify::chi_square_sf;
 /// assert!((chi_square_sf(3.841458820694124, 1.0) - 0.05).abs() < 1e-9);
 /// assert!((chi_square_sf(18.307038053275146, 10.0) - 0.05).abs() < 1e-9);
 /// ```

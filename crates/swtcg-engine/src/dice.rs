@@ -10,7 +10,7 @@
 //! present gives the exact counts. All counts are over `6^n`.
 //!
 //! ```
-//! use swtcg_odds::dice::{attack_roll, Roll};
+//! use swtcg_engine::dice::{attack_roll, Roll};
 //! // Two dice, hitting on 4+: P(2 hits, a natural 6 present, no natural 1).
 //! let roll = attack_roll::<u128>(2, 0, false, 0);
 //! let p = roll.prob(|r| *r == Roll { hits: 2, one: false, six: true, ..Roll::default() });
@@ -208,7 +208,7 @@ pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) 
 /// [`attack_roll`], also tracking the natural faces `track` asks for.
 ///
 /// ```
-/// use swtcg_odds::dice::{attack_roll_tracking, Track};
+/// use swtcg_engine::dice::{attack_roll_tracking, Track};
 /// let t = Track { two: true, ..Track::default() };
 /// let roll = attack_roll_tracking::<u128>(1, 0, false, 0, t);
 /// assert_eq!(roll.prob(|r| r.two).to_string(), "1/6");

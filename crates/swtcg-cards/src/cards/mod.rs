@@ -9,7 +9,7 @@
 //! applying the conditions the two cards decide.
 //!
 //! ```
-//! use swtcg_odds::cards::CardDb;
+//! use swtcg_cards::cards::CardDb;
 //! let db = CardDb::parse("Name\tSet\tType\tSubtype\tPower\tHealth\tText\n\
 //!     Stormtrooper TK-421\tANH\tCharacter\tImperial Clone Stormtrooper\t6.0\t5\tThis unit gets -2 power as long as it's attacking a unique Character.\n\
 //!     Coup de Grace\tJG\tBattle\t\t\t\tPay 8 Force -> ...\n").unwrap();
@@ -232,7 +232,7 @@ fn strip_print_tags(name: &str) -> &str {
 /// dash as `-`, and runs of spaces as one.
 ///
 /// ```
-/// use swtcg_odds::cards::fold_name;
+/// use swtcg_cards::cards::fold_name;
 /// assert_eq!(fold_name("K’Kruhk (B)"), fold_name("k'kruhk (b)"));
 /// assert_eq!(fold_name("Padmé Amidala"), "padme amidala");
 /// ```

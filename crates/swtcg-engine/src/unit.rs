@@ -294,8 +294,8 @@ impl Keywords {
     /// ability.
     ///
     /// ```
-    /// use swtcg_odds::keywords::parse;
-    /// use swtcg_odds::unit::{Keywords, Paid};
+    /// use swtcg_engine::keywords::parse;
+    /// use swtcg_engine::unit::{Keywords, Paid};
     /// let k = Keywords::from_abilities(
     ///     &["Parry 1", "Parry 2", "Pay 2 Force -> Evade 2", "Evade 1", "Retaliate 2"].map(|t| parse(t).unwrap()),
     /// );
@@ -481,7 +481,7 @@ impl Unit {
     /// half its dice.
     ///
     /// ```
-    /// use swtcg_odds::unit::Unit;
+    /// use swtcg_engine::unit::Unit;
     /// let mut u = Unit::new("Wounded", 6);
     /// u.health = Some(5);
     /// u.counters = 2;
@@ -517,7 +517,7 @@ impl Unit {
     /// error quoting it).
     ///
     /// ```
-    /// use swtcg_odds::unit::Unit;
+    /// use swtcg_engine::unit::Unit;
     /// let u = Unit::from_card_text("Trooper", 4, Some(3), &["Critical Hit 1", "Pay 1 Force -> Evade 1"]).unwrap();
     /// assert_eq!(u.keywords.crit, 1);
     /// assert!(Unit::from_card_text("Trooper", 4, Some(3), &["Parry lots"]).is_err());

@@ -10,8 +10,8 @@
 //! wrong simulators.
 //!
 //! ```
-//! use swtcg_odds::sample::{Model, Quantity};
-//! use swtcg_odds::unit::Unit;
+//! use swtcg_engine::sample::{Model, Quantity};
+//! use swtcg_engine::unit::Unit;
 //! let model = Model::new(Unit::new("a", 4), Unit::new("d", 3));
 //! let counts = model.sample(Quantity::DefenderDamage, 1000, 42);
 //! assert_eq!(counts.values().sum::<u64>(), 1000);

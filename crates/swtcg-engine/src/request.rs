@@ -4,8 +4,8 @@
 //! to the same request.
 //!
 //! ```
-//! use swtcg_odds::request::AttackRequest;
-//! use swtcg_odds::table::Param;
+//! use swtcg_engine::request::AttackRequest;
+//! use swtcg_engine::table::Param;
 //! let req = AttackRequest::from_pairs([("power", "3"), ("armor", "on")]).unwrap();
 //! assert_eq!(req.get(Param::Power), Some(3));
 //! let answer = req.solve().unwrap();
