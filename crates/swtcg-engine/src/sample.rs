@@ -368,17 +368,7 @@ impl Model {
         let (a, d) = (&self.attacker, &self.defender);
         let ak = &a.keywords;
         let dk = &d.keywords;
-        let evade = |u: &Unit| {
-            u.keywords.evade + u.keywords.paid_evades.iter().map(|p| p.amount).sum::<u32>()
-        };
-        let deflect = |u: &Unit| {
-            u.keywords.deflect
-                + u.keywords
-                    .paid_deflects
-                    .iter()
-                    .map(|p| p.amount)
-                    .sum::<u32>()
-        };
+        let (evade, deflect) = (total_evade, total_deflect);
         let (a_evade, a_deflect, d_evade, d_deflect) = (evade(a), deflect(a), evade(d), deflect(d));
         let h = self.hits(attack_faces);
         let one = attack_faces.contains(&1)
@@ -504,22 +494,11 @@ impl Model {
             def_stun |= r + again > 0;
         }
         if ak.backfire > 0 && initial_three {
-            let mut r = take(ak.backfire);
+            let r = take(ak.backfire);
             if !discarded(a, att_dmg) && r > 0 {
-                // Its own damage: its Deflect (against itself as a source)
-                // sends it back at itself, a new instance; Evade on each.
-                let self_prevent = !ak.ferocity || ak.fortitude;
-                let mut again = 0;
-                if self_prevent {
-                    if a_deflect > 0 {
-                        again = r.min(a_deflect);
-                        r -= again;
-                    }
-                    r -= r.min(a_evade);
-                    again -= again.min(a_evade);
-                }
-                att_dmg += r + again;
-                att_stun |= r + again > 0;
+                let landed = own_damage(a, r, a_deflect, a_evade);
+                att_dmg += landed;
+                att_stun |= landed > 0;
             }
         }
         Sampled {
@@ -530,4 +509,37 @@ impl Model {
             def_stun,
         }
     }
+}
+
+/// A unit's Evade, its paid parts bought.
+fn total_evade(u: &Unit) -> u32 {
+    u.keywords.evade + u.keywords.paid_evades.iter().map(|p| p.amount).sum::<u32>()
+}
+
+/// A unit's Deflect, its paid parts bought.
+fn total_deflect(u: &Unit) -> u32 {
+    u.keywords.deflect
+        + u.keywords
+            .paid_deflects
+            .iter()
+            .map(|p| p.amount)
+            .sum::<u32>()
+}
+
+/// What lands of `r` damage a unit does to itself (Backfire): its Deflect
+/// (against itself as a source) sends it back at itself, a new instance;
+/// its Evade works on each.
+fn own_damage(a: &Unit, mut r: u32, a_deflect: u32, a_evade: u32) -> u32 {
+    let ak = &a.keywords;
+    if ak.ferocity && !ak.fortitude {
+        return r;
+    }
+    let mut again = 0;
+    if a_deflect > 0 {
+        again = r.min(a_deflect);
+        r -= again;
+    }
+    r -= r.min(a_evade);
+    again -= again.min(a_evade);
+    r + again
 }

@@ -550,7 +550,6 @@ impl Unit {
     pub fn validate(&self) -> Result<(), Error> {
         // Quoted only for a message: validation runs before every attack.
         let who = || crate::error::quote(&self.name);
-        let k = &self.keywords;
         if self.name.trim().is_empty() {
             return Err(Error::missing("a unit needs a name (it is empty)"));
         }
@@ -587,6 +586,13 @@ impl Unit {
         } else if self.counters > 0 {
             return Err(Error::missing("damage counters given without health").at_unit(&self.name));
         }
+        self.validate_keywords()
+    }
+
+    /// Checks the numbers of its keywords and abilities against their
+    /// bounds (see [`Self::validate`]).
+    fn validate_keywords(&self) -> Result<(), Error> {
+        let k = &self.keywords;
         let retaliate: u32 = k
             .retaliates
             .iter()

@@ -1343,36 +1343,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             text: effects_text(&b.to_me) + &effects_text(&b.to_other),
         });
     }
-    let mut from_another_arena = false;
-    if let Fielded::Card(p) = side.unit
-        && !p.top().arenas.contains(&side.arena)
-    {
-        from_another_arena = true;
-        // Another arena: a defender can't be attacked there; an attacker
-        // may attack there with Bombard (Ground), Ion Cannon (Space) or
-        // Barrage (Character): X power instead of its printed power, with
-        // every other effect (stacking included).
-        let x = match side.arena {
-            Arena::Ground => keywords.bombard,
-            Arena::Space => keywords.ion_cannon,
-            Arena::Character => keywords.barrage,
-        };
-        let printed = p.top().power.unwrap_or(0) as i64;
-        if side.role != Role::Attacker || x == 0 {
-            return Err(Error::rules(format!(
-                "{name} is not in the {} arena{}",
-                side.arena.name(),
-                if side.role == Role::Attacker {
-                    " and has no Bombard, Ion Cannon or Barrage to attack there"
-                } else {
-                    ""
-                }
-            )));
-        }
-        if p.power.is_none() {
-            power = power - printed + x as i64;
-        }
-    }
+    let (power, from_another_arena) = arena_power(side, &keywords, &name, power)?;
     if let Some(h) = health
         && h < 1
     {
@@ -1388,6 +1359,43 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         keywords,
         from_another_arena,
     })
+}
+
+/// The power of a unit fielded in `side.arena`: its own, or, for an
+/// attacker from another arena, its Bombard (Ground), Ion Cannon (Space) or
+/// Barrage (Character) X in place of its printed power (every other effect,
+/// stacking included, kept); whether it attacks from another arena. A
+/// defender is always in its own arena.
+fn arena_power(side: &Seat, keywords: &Keywords, name: &str, power: i64) -> Result<(i64, bool)> {
+    let Fielded::Card(p) = side.unit else {
+        return Ok((power, false));
+    };
+    if p.top().arenas.contains(&side.arena) {
+        return Ok((power, false));
+    }
+    let x = match side.arena {
+        Arena::Ground => keywords.bombard,
+        Arena::Space => keywords.ion_cannon,
+        Arena::Character => keywords.barrage,
+    };
+    let printed = p.top().power.unwrap_or(0) as i64;
+    if side.role != Role::Attacker || x == 0 {
+        return Err(Error::rules(format!(
+            "{name} is not in the {} arena{}",
+            side.arena.name(),
+            if side.role == Role::Attacker {
+                " and has no Bombard, Ion Cannon or Barrage to attack there"
+            } else {
+                ""
+            }
+        )));
+    }
+    let power = if p.power.is_none() {
+        power - printed + x as i64
+    } else {
+        power
+    };
+    Ok((power, true))
 }
 
 /// What a paid option's effects do to one unit.

@@ -1,0 +1,947 @@
+//! Lucky, played exactly: the re-roll POP over face-class states.
+//!
+//! Dice are exchangeable, so a roll is a *state*: how many dice show each
+//! class of face that matters ([`FaceClasses`]). Re-rolling `r` dice of a
+//! state keeps the rest and adds `r` fresh dice; each stage of the POP is
+//! solved over every state as integers over a power of 6 (see the policy
+//! module's documentation). The starting laws are split by what the roll
+//! before re-rolls showed (Backfire's 3, Focus's 5), which re-rolls can't
+//! change.
+
+use super::*;
+
+/// Most (states × re-roll choices) one Lucky stage may examine.
+pub const MAX_LUCKY_WORK: u64 = 200_000_000;
+/// Most values one Lucky stage may hold at once (states × (re-rolls + 2)),
+/// which keeps memory well under 1 GiB.
+pub const MAX_LUCKY_VALUES: u64 = 4_500_000;
+
+/// Most classes of faces a roll state tells apart.
+pub const CLASSES: usize = 5;
+
+/// How many dice of a roll show each class of face (see [`FaceClasses`]);
+/// unused classes hold 0.
+pub type State = [u32; CLASSES];
+
+/// The classes of faces that matter after the roll: 0 a natural 1, 1 a
+/// natural 6, 2 another hitting face, 3 another missing face, and, when
+/// natural 2s are tracked (Riposte reads them in the final roll), 4 a
+/// natural 2 (then not in class 2 or 3).
+#[derive(Clone, Copy, Debug)]
+pub struct FaceClasses {
+    /// Faces of a d6 in each class.
+    pub faces: [u64; CLASSES],
+    /// Whether a die in each class hits.
+    pub hits: [bool; CLASSES],
+    /// Classes in use: 4, or 5 with natural 2s tracked.
+    pub k: usize,
+    /// The natural face dice need to hit.
+    pub threshold: i32,
+}
+
+impl FaceClasses {
+    /// The classes for dice hitting on natural `threshold`+.
+    pub fn new(threshold: i32) -> FaceClasses {
+        FaceClasses::tracking(threshold, false)
+    }
+
+    /// The classes for dice hitting on natural `threshold`+, with natural
+    /// 2s in a class of their own when `two`.
+    pub fn tracking(threshold: i32, two: bool) -> FaceClasses {
+        let others = (2..=5).filter(|&f| !(two && f == 2));
+        let a = others.clone().filter(|&f| f >= threshold).count() as u64;
+        let b = others.count() as u64 - a;
+        FaceClasses {
+            faces: [1, 1, a, b, u64::from(two)],
+            hits: [1 >= threshold, 6 >= threshold, true, false, 2 >= threshold],
+            k: if two { 5 } else { 4 },
+            threshold,
+        }
+    }
+
+    /// The class of a natural face.
+    pub fn class_of(&self, face: i32) -> usize {
+        match face {
+            1 => 0,
+            6 => 1,
+            2 if self.k == 5 => 4,
+            f if f >= self.threshold => 2,
+            _ => 3,
+        }
+    }
+
+    /// What the rules read from a state (the flags of the roll before
+    /// re-rolls are added by the caller).
+    pub fn roll(&self, c: &State) -> Roll {
+        Roll {
+            hits: (0..self.k).filter(|&i| self.hits[i]).map(|i| c[i]).sum(),
+            one: c[0] > 0,
+            six: c[1] > 0,
+            two: self.k == 5 && c[4] > 0,
+            ..Roll::default()
+        }
+    }
+}
+
+/// `C(n + j − 1, j − 1)`: the states of `n` dice in `j` classes.
+pub(super) fn states_of(n: u32, j: usize) -> usize {
+    let n = n as usize;
+    match j {
+        1 => 1,
+        2 => n + 1,
+        3 => (n + 1) * (n + 2) / 2,
+        4 => (n + 1) * (n + 2) * (n + 3) / 6,
+        _ => (n + 1) * (n + 2) * (n + 3) / 6 * (n + 4) / 4,
+    }
+}
+
+/// The states of `m` dice in `k` classes (4 or 5; counts summing to `m`),
+/// densely ranked in lexicographic order.
+#[derive(Clone, Debug)]
+pub(super) struct Simplex {
+    pub(super) m: u32,
+    pub(super) k: usize,
+    /// `first[c0]`: the rank of the first state with `c0` dice in class 0.
+    pub(super) first: Vec<usize>,
+    pub(super) len: usize,
+}
+
+impl Simplex {
+    pub(super) fn new(m: u32, k: usize) -> Simplex {
+        debug_assert!(k == 4 || k == CLASSES);
+        let mut first = Vec::with_capacity(m as usize + 2);
+        let mut acc = 0usize;
+        for c0 in 0..=m {
+            first.push(acc);
+            acc += states_of(m - c0, k - 1);
+        }
+        Simplex {
+            m,
+            k,
+            first,
+            len: acc,
+        }
+    }
+
+    /// The rank of a state: the states before it, class by class (those
+    /// with the same earlier counts and fewer dice in the class), in closed
+    /// form: `Σ_{v < c} S(n − v, j) = S(n, j + 1) − S(n − c, j + 1)`.
+    #[inline]
+    pub(super) fn rank(&self, c: &State) -> usize {
+        if self.k == CLASSES {
+            self.rank_k::<CLASSES>(c)
+        } else {
+            self.rank_k::<4>(c)
+        }
+    }
+
+    /// [`Self::rank`] for `K` classes (the simplex's own).
+    #[inline(always)]
+    pub(super) fn rank_k<const K: usize>(&self, c: &State) -> usize {
+        let mut r = self.first[c[0] as usize];
+        let mut left = self.m - c[0];
+        let mut i = 1;
+        if K == CLASSES {
+            r += states_of(left, 4) - states_of(left - c[1], 4);
+            left -= c[1];
+            i = 2;
+        }
+        r + states_of(left, 3) - states_of(left - c[i], 3) + c[i + 1] as usize
+    }
+
+    /// Every state, in rank order.
+    pub(super) fn states(&self) -> Vec<State> {
+        let m = self.m;
+        let mut out = Vec::with_capacity(self.len);
+        for c0 in 0..=m {
+            for c1 in 0..=m - c0 {
+                let l1 = m - c0 - c1;
+                if self.k == CLASSES {
+                    for c2 in 0..=l1 {
+                        for c3 in 0..=l1 - c2 {
+                            out.push([c0, c1, c2, c3, l1 - c2 - c3]);
+                        }
+                    }
+                } else {
+                    for c2 in 0..=l1 {
+                        out.push([c0, c1, c2, l1 - c2, 0]);
+                    }
+                }
+            }
+        }
+        debug_assert!(out.iter().enumerate().all(|(i, c)| self.rank(c) == i));
+        out
+    }
+}
+
+/// Every way `r` fresh dice fall into the classes, with its number of face
+/// sequences (summing to `6^r`).
+pub(super) fn outcomes(classes: &FaceClasses, r: u32) -> Vec<(State, Num)> {
+    let states = Simplex::new(r, classes.k).states();
+    states
+        .into_iter()
+        .map(|o| {
+            let w = multinomial(r, &o).mul_ref(&class_weight(&classes.faces, &o));
+            (o, w)
+        })
+        .filter(|(_, w)| !w.is_zero())
+        .collect()
+}
+
+/// `m! / (c0! c1! ...)`.
+pub(super) fn multinomial(m: u32, c: &State) -> Num {
+    let mut acc = Num::one();
+    let mut left = m as u64;
+    for &k in &c[..CLASSES - 1] {
+        if k as u64 == left {
+            // C(left, left) = 1, and every later class is empty.
+            break;
+        }
+        // acc *= C(left, k), exactly, one factor at a time.
+        let mut b = Num::one();
+        for i in 0..k as u64 {
+            b = b.mul_u64(left - i).div_exact(&Num::from_u64(i + 1));
+        }
+        acc = acc.mul_ref(&b);
+        left -= k as u64;
+    }
+    acc
+}
+
+/// `Π faces_i ^ c_i`.
+pub(super) fn class_weight(faces: &[u64; CLASSES], c: &State) -> Num {
+    let mut w = Num::one();
+    for (&f, &k) in faces.iter().zip(c) {
+        if k > 0 {
+            w = w.mul_ref(&Num::pow(f, k));
+        }
+    }
+    w
+}
+
+/// A side's re-roll choice in one state: how many dice of each class.
+pub type Choice = State;
+
+/// The simple (web calculator) choice of `side` with Lucky `x` in state `c`
+/// (dice per class, see [`FaceClasses`]): the attacker re-rolls missed dice,
+/// natural 1s first, then the other misses lowest face first (a natural 2
+/// before the rest), then missed 6s; the defender forces hitting dice,
+/// natural 6s first, then the other hits highest face first (a natural 2
+/// last of them), then hitting 1s.
+///
+/// ```
+/// use swtcg_engine::attack::Side;
+/// use swtcg_engine::policy::{simple_choice, FaceClasses};
+/// let classes = FaceClasses::new(4); // hits on 4+
+/// // A missed 1 and another miss: the attacker's Lucky 1 takes the 1.
+/// assert_eq!(simple_choice(&classes, Side::Attacking, 1, &[1, 0, 0, 1, 0]), [1, 0, 0, 0, 0]);
+/// // A 6 and another hit: the defender's Lucky 1 takes the 6.
+/// assert_eq!(simple_choice(&classes, Side::Defending, 1, &[0, 1, 1, 0, 0]), [0, 1, 0, 0, 0]);
+/// ```
+pub fn simple_choice(classes: &FaceClasses, side: Side, x: u32, c: &State) -> Choice {
+    // Classes in the order the side re-rolls them.
+    let order: &[usize] = match side {
+        Side::Attacking => &[0, 4, 3, 1],
+        Side::Defending => &[1, 2, 4, 0],
+    };
+    let mut left = x;
+    let mut d = [0; CLASSES];
+    for &i in order {
+        let eligible = i < classes.k
+            && match side {
+                Side::Attacking => !classes.hits[i],
+                Side::Defending => classes.hits[i],
+            };
+        if !eligible {
+            continue;
+        }
+        let k = c[i].min(left);
+        d[i] = k;
+        left -= k;
+    }
+    d
+}
+
+/// One Lucky stage over the states of `m` dice: for each state, the side's
+/// choice and the stage's value (`6^x` times the expected next value).
+pub(super) struct Stage {
+    pub(super) value: Vec<Num>,
+    pub(super) choice: Vec<Choice>,
+}
+
+pub(super) fn lucky_stage(
+    classes: &FaceClasses,
+    m: u32,
+    x: u32,
+    side: Side,
+    lucky: LuckyPolicy,
+    next: &[Num],
+) -> Stage {
+    let k = classes.k;
+    let top = Simplex::new(m, k);
+    let states = top.states();
+    // g[r]: over the states of m − r dice.
+    let mut g: Vec<Vec<Num>> = vec![next.to_vec()];
+    let mut simplices = vec![top.clone()];
+    for r in 1..=x.min(m) {
+        let sx = Simplex::new(m - r, k);
+        let above = &simplices[r as usize - 1];
+        let prev = &g[r as usize - 1];
+        let vals = sx
+            .states()
+            .iter()
+            .map(|st| {
+                let mut acc = Num::zero();
+                for class in 0..k {
+                    if classes.faces[class] == 0 {
+                        continue;
+                    }
+                    let mut up = *st;
+                    up[class] += 1;
+                    acc.add_assign_ref(&prev[above.rank(&up)].mul_u64(classes.faces[class]));
+                }
+                acc
+            })
+            .collect();
+        g.push(vals);
+        simplices.push(sx);
+    }
+    let pow6: Vec<Num> = (0..=x).map(|e| Num::pow(6, e)).collect();
+    // The value of keeping `kept` and re-rolling `r` dice.
+    let at = |kept: &State, r: u32| -> Num {
+        g[r as usize][simplices[r as usize].rank(kept)].mul_ref(&pow6[(x - r) as usize])
+    };
+    let eval = |c: &State, d: &Choice| -> Num {
+        let r: u32 = d.iter().sum();
+        let mut kept = *c;
+        for (kv, dv) in kept.iter_mut().zip(d) {
+            *kv -= dv;
+        }
+        at(&kept, r)
+    };
+    let mut value = Vec::with_capacity(states.len());
+    let mut choice = Vec::with_capacity(states.len());
+    for (i, c) in states.iter().enumerate() {
+        if i.is_multiple_of(1024) && crate::cancel::expired() {
+            // Past the deadline: the caller reports it; the values left
+            // are never read.
+            value.resize(states.len(), Num::zero());
+            choice.resize(states.len(), [0; CLASSES]);
+            break;
+        }
+        let (v, d) = match lucky {
+            LuckyPolicy::Simple => {
+                let d = simple_choice(classes, side, x, c);
+                (eval(c, &d), d)
+            }
+            LuckyPolicy::Optimal => {
+                if k == CLASSES {
+                    best_reroll::<CLASSES>(c, x, side, &g, &simplices, &pow6)
+                } else {
+                    best_reroll::<4>(c, x, side, &g, &simplices, &pow6)
+                }
+            }
+        };
+        value.push(v);
+        choice.push(d);
+    }
+    Stage { value, choice }
+}
+
+/// The best re-roll of at most `x` dice of state `c` for `side` (keeping
+/// everything first: a tie keeps the dice), over `K` classes: its value
+/// and the re-roll. `g[r]` holds the values of keeping each state of the
+/// simplex `simplices[r]` and re-rolling `r` dice.
+#[inline(always)]
+pub(super) fn best_reroll<const K: usize>(
+    c: &State,
+    x: u32,
+    side: Side,
+    g: &[Vec<Num>],
+    simplices: &[Simplex],
+    pow6: &[Num],
+) -> (Num, Choice) {
+    let at = |kept: &State, r: u32| -> Num {
+        g[r as usize][simplices[r as usize].rank_k::<K>(kept)].mul_ref(&pow6[(x - r) as usize])
+    };
+    let mut best = (at(c, 0), [0; CLASSES]);
+    for d0 in 0..=c[0].min(x) {
+        for d1 in 0..=c[1].min(x - d0) {
+            let r1 = d0 + d1;
+            for d2 in 0..=c[2].min(x - r1) {
+                for d3 in 0..=c[3].min(x - r1 - d2) {
+                    let r3 = r1 + d2 + d3;
+                    let top4 = if K == CLASSES { c[4].min(x - r3) } else { 0 };
+                    for d4 in 0..=top4 {
+                        let r = r3 + d4;
+                        if r == 0 {
+                            continue;
+                        }
+                        let kept = [c[0] - d0, c[1] - d1, c[2] - d2, c[3] - d3, c[4] - d4];
+                        let v = at(&kept, r);
+                        let better = match side {
+                            Side::Attacking => v > best.0,
+                            Side::Defending => v < best.0,
+                        };
+                        if better {
+                            best = (v, [d0, d1, d2, d3, d4]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Pushes a state distribution through one stage's choices: the new
+/// distribution (denominator times `6^x`) and the weight of the states in
+/// which the side re-rolled at least one die.
+pub(super) fn forward(
+    classes: &FaceClasses,
+    m: u32,
+    x: u32,
+    dist: &[Num],
+    choice: &[Choice],
+) -> (Vec<Num>, Num) {
+    let simplex = Simplex::new(m, classes.k);
+    let states = simplex.states();
+    let outs: Vec<Vec<(State, Num)>> = (0..=x.min(m)).map(|r| outcomes(classes, r)).collect();
+    let pow6: Vec<Num> = (0..=x).map(|e| Num::pow(6, e)).collect();
+    let mut next = vec![Num::zero(); simplex.len];
+    let mut used = Num::zero();
+    for (i, c) in states.iter().enumerate() {
+        if i.is_multiple_of(1024) && crate::cancel::expired() {
+            break;
+        }
+        let w = &dist[i];
+        if w.is_zero() {
+            continue;
+        }
+        let d = &choice[i];
+        let r: u32 = d.iter().sum();
+        if r > 0 {
+            used.add_assign_ref(w);
+        }
+        let base = w.mul_ref(&pow6[(x - r) as usize]);
+        for (o, wo) in &outs[r as usize] {
+            let mut s = *c;
+            for j in 0..CLASSES {
+                s[j] = s[j] - d[j] + o[j];
+            }
+            next[simplex.rank(&s)].add_assign_ref(&base.mul_ref(wo));
+        }
+    }
+    (next, used)
+}
+
+/// `C(n, r)`, saturating.
+pub(super) fn choose(n: u64, r: u64) -> u64 {
+    let mut acc: u64 = 1;
+    for i in 0..r {
+        acc = acc.saturating_mul(n - i) / (i + 1);
+    }
+    acc
+}
+
+/// Refuses a Lucky stage that would examine more than [`MAX_LUCKY_WORK`]
+/// (state, choice) pairs — `C(m+k−1, k−1)` states of `m` dice in `k`
+/// classes times `C(x+k, k)` ways to pick up to `x` dice to re-roll — or
+/// hold more than [`MAX_LUCKY_VALUES`] values.
+pub(super) fn check_lucky_work(
+    unit: &str,
+    x: u32,
+    m: u32,
+    k: usize,
+    lucky: LuckyPolicy,
+) -> Result<()> {
+    let (m, x, k) = (m as u64, x as u64, k as u64);
+    let states = choose(m + k - 1, k - 1);
+    let choices = match lucky {
+        LuckyPolicy::Optimal => choose(x + k, k),
+        LuckyPolicy::Simple => 1,
+    };
+    if states.saturating_mul(choices) > MAX_LUCKY_WORK {
+        return Err(Error::limit(format!(
+            "{unit}: Lucky {x} over {m} attack dice is beyond the solver's bound ({states} states x {choices} choices > {MAX_LUCKY_WORK})"
+        )));
+    }
+    if states.saturating_mul(x + 2) > MAX_LUCKY_VALUES {
+        return Err(Error::limit(format!(
+            "{unit}: Lucky {x} over {m} attack dice is beyond the solver's memory bound ({states} states x {} values > {MAX_LUCKY_VALUES})",
+            x + 2
+        )));
+    }
+    Ok(())
+}
+
+/// The (state, choice) pairs the re-roll POP of `attacker` against
+/// `defender` examines under `policy` (0 without Lucky): the work of its
+/// Lucky stages, counted before any is run.
+pub fn lucky_work(attacker: &Unit, defender: &Unit, policy: &Policy) -> u64 {
+    let n = attack_dice(attacker, defender) + attacker.keywords.fury;
+    let luck = [attacker.keywords.lucky, defender.keywords.lucky].map(|x| x.min(n));
+    if luck == [0, 0] {
+        return 0;
+    }
+    let k: u64 = if defender.keywords.riposte > 0 { 5 } else { 4 };
+    let node = Node::pop(policy.lucky_order.played(policy.lucky), luck[0], luck[1]);
+    let mut decisions = Vec::new();
+    node.decisions(&mut decisions);
+    let states = choose(n as u64 + k - 1, k - 1);
+    decisions
+        .iter()
+        .map(|&(_, x)| {
+            let choices = match policy.lucky {
+                LuckyPolicy::Optimal => choose(x as u64 + k, k),
+                LuckyPolicy::Simple => 1,
+            };
+            states.saturating_mul(choices)
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
+/// A node of the re-roll POP: nobody may re-roll any more, or `side` may
+/// re-roll up to `x` dice, with what follows a pass and what follows a use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Node {
+    End,
+    Decide {
+        side: Side,
+        x: u32,
+        pass: Box<Node>,
+        used: Box<Node>,
+    },
+}
+
+impl Node {
+    /// The re-roll POP of `order` with Lucky `xa` (attacker) and `xd`
+    /// (defender).
+    pub(super) fn pop(order: LuckyOrder, xa: u32, xd: u32) -> Node {
+        let decide = |side, x, pass: Node, used: Node| {
+            if x == 0 {
+                return pass;
+            }
+            Node::Decide {
+                side,
+                x,
+                pass: Box::new(pass),
+                used: Box::new(used),
+            }
+        };
+        match order {
+            LuckyOrder::AttackerFirst | LuckyOrder::DefenderFirst => {
+                let (first, x1, second, x2) = if order == LuckyOrder::AttackerFirst {
+                    (Side::Attacking, xa, Side::Defending, xd)
+                } else {
+                    (Side::Defending, xd, Side::Attacking, xa)
+                };
+                let then = decide(second, x2, Node::End, Node::End);
+                decide(first, x1, then.clone(), then)
+            }
+            LuckyOrder::Pop | LuckyOrder::PopDefenderFirst => {
+                let first = if order == LuckyOrder::Pop {
+                    Side::Attacking
+                } else {
+                    Side::Defending
+                };
+                Node::alternate(first, [xa, xd], [false, false], 0)
+            }
+        }
+    }
+
+    /// The POP from `turn` on, with `used[i]` for the side that has used
+    /// its Lucky and `passes` passes in succession so far.
+    pub(super) fn alternate(turn: Side, xs: [u32; 2], used: [bool; 2], passes: u32) -> Node {
+        if passes == 2 {
+            return Node::End;
+        }
+        let other = match turn {
+            Side::Attacking => Side::Defending,
+            Side::Defending => Side::Attacking,
+        };
+        let i = crate::attack::side_index(turn);
+        let pass = Node::alternate(other, xs, used, passes + 1);
+        if used[i] || xs[i] == 0 {
+            return pass;
+        }
+        let mut now = used;
+        now[i] = true;
+        Node::Decide {
+            side: turn,
+            x: xs[i],
+            pass: Box::new(pass),
+            used: Box::new(Node::alternate(other, xs, now, 0)),
+        }
+    }
+
+    /// Every (side, x) of its decisions.
+    pub(super) fn decisions(&self, out: &mut Vec<(Side, u32)>) {
+        if let Node::Decide {
+            side,
+            x,
+            pass,
+            used,
+        } = self
+        {
+            out.push((*side, *x));
+            pass.decisions(out);
+            used.decisions(out);
+        }
+    }
+}
+
+/// A POP node solved over the states of `m` dice: values times `6^exp`,
+/// and at each decision, per state, the re-roll used (`None`: a pass).
+pub(super) struct Evaluated {
+    pub(super) value: Vec<Num>,
+    pub(super) exp: u32,
+    pub(super) decide: Option<Decided>,
+}
+
+pub(super) struct Decided {
+    pub(super) side: Side,
+    pub(super) x: u32,
+    pub(super) choice: Vec<Option<Choice>>,
+    /// What follows a pass and what follows a use: one solve when the two
+    /// are the same (in a fixed order, the second side's stage does not
+    /// depend on the first side's choice).
+    pub(super) pass: Arc<Evaluated>,
+    pub(super) used: Arc<Evaluated>,
+}
+
+/// Solves the POP `node` over the states of `m` dice, with `finals` the
+/// value of each final state.
+pub(super) fn evaluate(
+    classes: &FaceClasses,
+    m: u32,
+    node: &Node,
+    lucky: LuckyPolicy,
+    finals: &[Num],
+) -> Evaluated {
+    let Node::Decide {
+        side,
+        x,
+        pass,
+        used,
+    } = node
+    else {
+        return Evaluated {
+            value: finals.to_vec(),
+            exp: 0,
+            decide: None,
+        };
+    };
+    let p = Arc::new(evaluate(classes, m, pass, lucky, finals));
+    let u = if pass == used {
+        Arc::clone(&p)
+    } else {
+        Arc::new(evaluate(classes, m, used, lucky, finals))
+    };
+    let stage = lucky_stage(classes, m, *x, *side, lucky, &u.value);
+    let exp = p.exp.max(u.exp + x);
+    let up_p = Num::pow(6, exp - p.exp);
+    let up_u = Num::pow(6, exp - u.exp - x);
+    let mut value = Vec::with_capacity(p.value.len());
+    let mut choice = Vec::with_capacity(p.value.len());
+    for ((vp, vu), d) in p.value.iter().zip(&stage.value).zip(&stage.choice) {
+        let vp = vp.mul_ref(&up_p);
+        let vu = vu.mul_ref(&up_u);
+        let use_it = match lucky {
+            LuckyPolicy::Simple => *d != [0; CLASSES],
+            LuckyPolicy::Optimal => match side {
+                Side::Attacking => vu > vp,
+                Side::Defending => vu < vp,
+            },
+        };
+        if use_it {
+            value.push(vu);
+            choice.push(Some(*d));
+        } else {
+            value.push(vp);
+            choice.push(None);
+        }
+    }
+    Evaluated {
+        value,
+        exp,
+        decide: Some(Decided {
+            side: *side,
+            x: *x,
+            choice,
+            pass: p,
+            used: u,
+        }),
+    }
+}
+
+/// Pushes a law of states (weights over some `D`) through a solved POP:
+/// the law of the final states and the weight of the states in which each
+/// side re-rolled at least one die, both over `D · 6^exp`.
+pub(super) fn forward_pop(
+    classes: &FaceClasses,
+    m: u32,
+    e: &Evaluated,
+    dist: Vec<Num>,
+) -> (Vec<Num>, [Num; 2]) {
+    let Some(d) = &e.decide else {
+        return (dist, [Num::zero(), Num::zero()]);
+    };
+    let n = dist.len();
+    let mut pass = vec![Num::zero(); n];
+    let mut rolled = vec![Num::zero(); n];
+    let mut choices = vec![[0; CLASSES]; n];
+    for (i, w) in dist.into_iter().enumerate() {
+        match d.choice[i] {
+            None => pass[i] = w,
+            Some(c) => {
+                choices[i] = c;
+                rolled[i] = w;
+            }
+        }
+    }
+    let (after, used_here) = forward(classes, m, d.x, &rolled, &choices);
+    let (fp, mut up) = forward_pop(classes, m, &d.pass, pass);
+    let (fu, uu) = forward_pop(classes, m, &d.used, after);
+    let sp = Num::pow(6, e.exp - d.pass.exp);
+    let su = Num::pow(6, e.exp - d.x - d.used.exp);
+    let out = fp
+        .iter()
+        .zip(&fu)
+        .map(|(a, b)| {
+            let mut v = a.mul_ref(&sp);
+            v.add_assign_ref(&b.mul_ref(&su));
+            v
+        })
+        .collect();
+    for (s, u) in up.iter_mut().zip(uu) {
+        *s = s.mul_ref(&sp);
+        s.add_assign_ref(&u.mul_ref(&su));
+    }
+    up[crate::attack::side_index(d.side)].add_assign_ref(&used_here.mul_ref(&Num::pow(6, e.exp)));
+    (out, up)
+}
+
+/// The laws of the states right after the roll (Fury's dice included),
+/// one per number of dice and flags of the roll before re-rolls: weights
+/// over `6^(n + fury)`.
+pub(super) struct Start {
+    /// Dice in the state.
+    pub(super) m: u32,
+    /// What the roll before re-rolls showed ([`Roll::three`],
+    /// [`Roll::five`]), which re-rolls can't change.
+    pub(super) before: Roll,
+    /// The weight of each state of `m` dice.
+    pub(super) weights: Vec<Num>,
+}
+
+/// The re-roll POP of an attack: its face classes, starting laws and tree.
+pub(super) struct Reroll {
+    pub(super) classes: FaceClasses,
+    pub(super) starts: Vec<Start>,
+    pub(super) node: Node,
+    pub(super) lucky: LuckyPolicy,
+    /// The exponent of 6 of the starting laws' denominator.
+    pub(super) dice: u32,
+}
+
+impl Reroll {
+    /// The re-roll POP of the attack in `arena` under `policy` (`None`
+    /// without Lucky), refused before any work when beyond the bounds.
+    pub(super) fn of(arena: &Fight, policy: &Policy) -> Result<Option<Reroll>> {
+        let a = arena.units[ATTACKER];
+        let d = arena.units[arena.defending];
+        let n = attack_dice(a, d);
+        let fury = a.keywords.fury;
+        // Lucky beyond the number of dice re-rolls them all: the same.
+        let luck = [a.keywords.lucky, d.keywords.lucky].map(|x| x.min(n + fury));
+        if luck == [0, 0] {
+            return Ok(None);
+        }
+        let tracked = track(a, d);
+        let classes = FaceClasses::tracking(
+            hit_threshold(a.keywords.accuracy, d.keywords.armor),
+            tracked.two,
+        );
+        let node = Node::pop(policy.lucky_order.played(policy.lucky), luck[0], luck[1]);
+        let mut decisions = Vec::new();
+        node.decisions(&mut decisions);
+        for (side, x) in decisions {
+            let name = if side == Side::Attacking {
+                &a.name
+            } else {
+                &d.name
+            };
+            check_lucky_work(name, x, n + fury, classes.k, policy.lucky)?;
+        }
+        Ok(Some(Reroll {
+            starts: initial_states(&classes, n, fury, tracked),
+            classes,
+            node,
+            lucky: policy.lucky,
+            dice: n + fury,
+        }))
+    }
+
+    /// The final roll of state `c` from start `s`.
+    pub(super) fn roll(&self, s: &Start, c: &State) -> Roll {
+        Roll {
+            three: s.before.three,
+            five: s.before.five,
+            ..self.classes.roll(c)
+        }
+    }
+
+    /// Every final roll that can occur.
+    pub(super) fn rolls(&self) -> Vec<Roll> {
+        self.starts
+            .iter()
+            .flat_map(|s| {
+                Simplex::new(s.m, self.classes.k)
+                    .states()
+                    .into_iter()
+                    .map(|c| self.roll(s, &c))
+            })
+            .collect()
+    }
+
+    /// The value of the POP with `value_of` each final roll's value, and
+    /// the solved trees (one per start), with the value's denominator
+    /// exponent.
+    pub(super) fn solve(&self, value_of: impl Fn(Roll) -> Num) -> (Num, Vec<Evaluated>, u32) {
+        let mut value = Num::zero();
+        let mut trees = Vec::new();
+        let mut exp = 0;
+        for s in &self.starts {
+            let states = Simplex::new(s.m, self.classes.k).states();
+            let finals: Vec<Num> = states.iter().map(|c| value_of(self.roll(s, c))).collect();
+            let e = evaluate(&self.classes, s.m, &self.node, self.lucky, &finals);
+            for (w, v) in s.weights.iter().zip(&e.value) {
+                value.add_assign_ref(&w.mul_ref(v));
+            }
+            exp = e.exp;
+            trees.push(e);
+        }
+        (value, trees, self.dice + exp)
+    }
+}
+
+/// The law of the class states after the roll (Fury included), split by
+/// what the roll before re-rolls showed of the faces `track` asks for (a
+/// natural 3 for Backfire, a natural 5 for Focus): for each number of dice
+/// `m` (`n`, and `n + fury` when a natural 4 adds dice) and each such
+/// pattern, the weights of the states of `m` dice, all over
+/// `6^(n + fury)`.
+///
+/// Inclusion–exclusion over the marked faces (3, 5 and Fury's 4): the
+/// sequences of a state whose marked faces lie within a set `T` are
+/// counted with the other marked faces taken out of their classes, and a
+/// Möbius inversion gives each exact pattern.
+pub(super) fn initial_states(classes: &FaceClasses, n: u32, fury: u32, track: Track) -> Vec<Start> {
+    // Marked faces: bit 0 a natural 3, bit 1 a natural 5 (each when
+    // tracked), bit 2 Fury's natural 4 (first roll only).
+    let marked: Vec<(u8, i32)> = [(1u8, 3, track.three), (2, 5, track.five), (4, 4, fury > 0)]
+        .into_iter()
+        .filter(|m| m.2)
+        .map(|m| (m.0, m.1))
+        .collect();
+    let first = patterns(classes, n, &marked);
+    let before = |p: u8| Roll {
+        three: p & 1 != 0,
+        five: p & 2 != 0,
+        ..Roll::default()
+    };
+    let mut out: Vec<Start> = Vec::new();
+    let mut add = |m: u32, p: u8, rank: usize, len: usize, w: Num| {
+        let b = before(p);
+        let i = match out.iter().position(|s| s.m == m && s.before == b) {
+            Some(i) => i,
+            None => {
+                out.push(Start {
+                    m,
+                    before: b,
+                    weights: vec![Num::zero(); len],
+                });
+                out.len() - 1
+            }
+        };
+        out[i].weights[rank].add_assign_ref(&w);
+    };
+    let plain = Simplex::new(n, classes.k);
+    let big = Simplex::new(n + fury, classes.k);
+    let scale = Num::pow(6, fury);
+    let extra_marks: Vec<(u8, i32)> = marked.iter().copied().filter(|m| m.0 != 4).collect();
+    let extra = if fury > 0 {
+        patterns(classes, fury, &extra_marks)
+    } else {
+        Vec::new()
+    };
+    for (c, p, w) in first {
+        if p & 4 == 0 {
+            add(n, p, plain.rank(&c), plain.len, w.mul_ref(&scale));
+            continue;
+        }
+        for (o, p2, wo) in &extra {
+            let mut s = c;
+            for j in 0..CLASSES {
+                s[j] += o[j];
+            }
+            add(n + fury, (p & 3) | p2, big.rank(&s), big.len, w.mul_ref(wo));
+        }
+    }
+    out.sort_by_key(|s| (s.m, s.before));
+    out
+}
+
+/// For each state of `n` dice and each exact pattern of the `marked` faces
+/// present (`(bit, face)`), its number of face sequences (zero weights
+/// left out).
+pub(super) fn patterns(
+    classes: &FaceClasses,
+    n: u32,
+    marked: &[(u8, i32)],
+) -> Vec<(State, u8, Num)> {
+    let all: u8 = marked.iter().map(|m| m.0).fold(0, |a, b| a | b);
+    // The subsets of the marks, as bit sets.
+    let subsets: Vec<u8> = (0..=all).filter(|t| t & !all == 0).collect();
+    let mut out = Vec::new();
+    for (i, c) in Simplex::new(n, classes.k).states().into_iter().enumerate() {
+        if i.is_multiple_of(1024) && crate::cancel::expired() {
+            break;
+        }
+        let multi = multinomial(n, &c);
+        // zeta[T]: sequences whose marked faces all lie in T.
+        let mut zeta: Vec<(u8, Num)> = subsets
+            .iter()
+            .map(|&t| {
+                let mut faces = classes.faces;
+                for &(bit, face) in marked {
+                    if t & bit == 0 {
+                        faces[classes.class_of(face)] -= 1;
+                    }
+                }
+                (t, multi.mul_ref(&class_weight(&faces, &c)))
+            })
+            .collect();
+        // Möbius: exactly the marks of T present.
+        for &(bit, _) in marked {
+            for i in 0..zeta.len() {
+                let t = zeta[i].0;
+                if t & bit != 0 {
+                    let j = subsets
+                        .iter()
+                        .position(|&u| u == t & !bit)
+                        .expect("a subset");
+                    let lower = zeta[j].1.clone();
+                    zeta[i].1.sub_assign_ref(&lower);
+                }
+            }
+        }
+        for (t, w) in zeta {
+            if !w.is_zero() {
+                out.push((c, t, w));
+            }
+        }
+    }
+    out
+}
