@@ -106,3 +106,43 @@ fn display_round_trips() {
         assert_eq!(parse(&a.to_string()).unwrap(), a, "{text}");
     }
 }
+
+/// The keyword table (issue 19): every keyword, declared once, can be
+/// displayed and parsed back, added to a unit and lost again; its facts
+/// (name, value, cumulative, when) come from the same declaration.
+#[test]
+fn every_keyword_parses_displays_adds_and_is_lost() {
+    use swtcg_odds::keywords::{Keyword, NAMES, When, parse};
+    use swtcg_odds::unit::Keywords;
+    let all = Keyword::examples();
+    // One example per declared name (older names aside).
+    let canonical: std::collections::BTreeSet<&str> = NAMES.iter().map(|(_, c, _)| *c).collect();
+    assert_eq!(all.len(), canonical.len());
+    for k in &all {
+        assert!(canonical.contains(k.name()), "{k:?}");
+        let text = k.to_string();
+        let back = parse(&text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .keyword;
+        assert_eq!(&back, k, "{text}");
+        let mut ks = Keywords::default();
+        ks.add(&[parse(&text).unwrap()]);
+        assert_ne!(ks, Keywords::default(), "{text} adds nothing");
+        if k.cumulative() {
+            let mut twice = Keywords::default();
+            twice.add(&[parse(&text).unwrap(), parse(&text).unwrap()]);
+            assert_ne!(twice, ks, "{text} is cumulative");
+        }
+        assert!(ks.lose(k.name()), "{text}: not a name");
+        assert_eq!(ks, Keywords::default(), "{text} is not lost");
+        let _: When = k.when();
+    }
+    // Older names read as the keyword; a name that is no keyword's loses
+    // nothing and says so.
+    assert_eq!(parse("Elude").unwrap().keyword, Keyword::Precision);
+    let mut ks = Keywords::default();
+    ks.add(&[parse("Bombard 3").unwrap()]);
+    assert!(!ks.lose("Mana"));
+    assert!(ks.lose("bombard"));
+    assert_eq!(ks, Keywords::default());
+}

@@ -18,221 +18,439 @@
 use crate::error::{Error, Result};
 use std::fmt;
 
-/// One combat keyword with its value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Keyword {
+/// When a keyword acts: while its unit attacks, defends, or in any attack
+/// it takes part in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum When {
+    /// This unit is the attacker.
+    Attacking,
+    /// This unit is the defender.
+    Defending,
+    /// Either.
+    Any,
+}
+
+/// How a keyword's value is written after its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Nothing (`Armor`).
+    None,
+    /// A whole number from 0, or X with a cost of X (`Parry 3`).
+    Count,
+    /// A whole number, possibly negative (`Accuracy -1`).
+    Signed,
+    /// `: [effect]` (`Foresight: Gain 2 Force.`).
+    Text,
+    /// A whole number written with its sign (`Resilience +1`).
+    SignedPlus,
+    /// `: [list]` of names, comma-separated (`Stack: A, B and C`).
+    ListComma,
+    /// `: [list]` of texts, slash-separated (`Adapt: Evade 1/Parry 1`).
+    ListSlash,
+}
+
+/// The one declaration of every keyword: its variant and value, its name
+/// (and older names), how its value is written, whether several add up,
+/// when it acts, how it is added to a unit's [`Keywords`] and how the unit
+/// loses it. Every list of keywords (the enum, names, display, parsing,
+/// adding, losing, timing) is generated from it.
+macro_rules! keyword_table {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident $(($arg:ty))? = $name:literal $(| $alias:literal)*, $value:ident,
+            cumulative: $cum:literal, when: $when:ident,
+            add: $add:expr, lose: $lose:expr;
+    )*) => {
+        /// One combat keyword with its value.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Keyword {
+            $($(#[doc = $doc])* $variant $(($arg))?,)*
+        }
+
+        /// Every keyword's name as printed, with its older names, and how
+        /// its value is written.
+        pub const NAMES: &[(&str, &str, Value)] = &[
+            $(($name, $name, Value::$value), $(($alias, $name, Value::$value),)*)*
+        ];
+
+        impl Keyword {
+            /// The keyword's name as printed.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(keyword_table!(@pat $variant $value) => $name,)*
+                }
+            }
+
+            /// How its value is written.
+            pub fn value_kind(&self) -> Value {
+                match self {
+                    $(keyword_table!(@pat $variant $value) => Value::$value,)*
+                }
+            }
+
+            /// Whether several of it add up (Critical Hit 1 and Critical
+            /// Hit 2 are Critical Hit 3).
+            pub fn cumulative(&self) -> bool {
+                match self {
+                    $(keyword_table!(@pat $variant $value) => $cum,)*
+                }
+            }
+
+            /// When it acts.
+            pub fn when(&self) -> When {
+                match self {
+                    $(keyword_table!(@pat $variant $value) => When::$when,)*
+                }
+            }
+
+            /// Adds it (as `ability` printed it, its cost included) to a
+            /// unit's keywords.
+            pub fn add_to(&self, k: &mut crate::unit::Keywords, ability: &Ability) {
+                match self {
+                    $(keyword_table!(@bind $variant $value) => {
+                        let f: fn(&mut crate::unit::Keywords, &Keyword, &Ability) = $add;
+                        f(k, self, ability)
+                    })*
+                }
+            }
+
+            /// Takes it away from a unit's keywords (the unit *loses* it).
+            pub fn lose_from(name: &str, k: &mut crate::unit::Keywords) -> bool {
+                let canonical = NAMES
+                    .iter()
+                    .find(|(n, _, _)| n.eq_ignore_ascii_case(name.trim()))
+                    .map(|(_, c, _)| *c);
+                match canonical {
+                    $(Some($name) => {
+                        let f: fn(&mut crate::unit::Keywords) = $lose;
+                        f(k);
+                        true
+                    })*
+                    _ => false,
+                }
+            }
+
+            /// Builds a keyword from its name and value as read.
+            fn build(name: &str, v: Read) -> Keyword {
+                $(if name == $name {
+                    return keyword_table!(@make $variant v $value);
+                })*
+                unreachable!("every name of NAMES is built with its value kind")
+            }
+
+            /// Its number: a count's or a signed keyword's (`None` for the
+            /// others).
+            pub fn number(&self) -> Option<i64> {
+                match self {
+                    $(keyword_table!(@bind_x $variant x $value) => keyword_table!(@num x $value),)*
+                }
+            }
+
+            /// The same keyword with its number replaced (keywords without a
+            /// number are unchanged): `Evade X` once X is known.
+            pub fn with_number(&self, n: u32) -> Keyword {
+                match self {
+                    $(keyword_table!(@bind_x $variant x $value) => keyword_table!(@with $variant x n $value),)*
+                }
+            }
+
+            /// One example of every keyword (for tests and documentation).
+            pub fn examples() -> Vec<Keyword> {
+                vec![$(keyword_table!(@example $variant $value),)*]
+            }
+        }
+    };
+    (@bind_x $variant:ident $x:ident None) => { Keyword::$variant };
+    (@bind_x $variant:ident $x:ident $kind:ident) => { Keyword::$variant($x) };
+    (@num $x:ident Count) => { Some(*$x as i64) };
+    (@num $x:ident Signed) => { Some(*$x as i64) };
+    (@num $x:ident SignedPlus) => { Some(*$x as i64) };
+    (@num $x:ident None) => { None };
+    (@num $x:ident $kind:ident) => {{ let _ = $x; None }};
+    (@with $variant:ident $x:ident $n:ident None) => { Keyword::$variant };
+    (@with $variant:ident $x:ident $n:ident Count) => {{ let _ = $x; Keyword::$variant($n) }};
+    (@with $variant:ident $x:ident $n:ident Signed) => {{ let _ = $x; Keyword::$variant($n as i32) }};
+    (@with $variant:ident $x:ident $n:ident SignedPlus) => {{ let _ = $x; Keyword::$variant($n as i32) }};
+    (@with $variant:ident $x:ident $n:ident $kind:ident) => { Keyword::$variant($x.clone()) };
+    (@pat $variant:ident None) => { Keyword::$variant };
+    (@pat $variant:ident $kind:ident) => { Keyword::$variant(_) };
+    (@bind $variant:ident None) => { Keyword::$variant };
+    (@bind $variant:ident $kind:ident) => { Keyword::$variant(_) };
+    (@make $variant:ident $v:ident None) => { Keyword::$variant };
+    (@make $variant:ident $v:ident Count) => {
+        match $v { Read::Count(x) => Keyword::$variant(x), _ => unreachable!("a count") }
+    };
+    (@make $variant:ident $v:ident Signed) => {
+        match $v { Read::Signed(x) => Keyword::$variant(x), _ => unreachable!("a signed number") }
+    };
+    (@make $variant:ident $v:ident SignedPlus) => {
+        match $v { Read::Signed(x) => Keyword::$variant(x), _ => unreachable!("a signed number") }
+    };
+    (@make $variant:ident $v:ident Text) => {
+        match $v { Read::Text(x) => Keyword::$variant(x), _ => unreachable!("a text") }
+    };
+    (@make $variant:ident $v:ident $kind:ident) => {
+        match $v { Read::List(x) => Keyword::$variant(x), _ => unreachable!("a list") }
+    };
+    (@example $variant:ident None) => { Keyword::$variant };
+    (@example $variant:ident Count) => { Keyword::$variant(2) };
+    (@example $variant:ident Signed) => { Keyword::$variant(-1) };
+    (@example $variant:ident SignedPlus) => { Keyword::$variant(1) };
+    (@example $variant:ident Text) => { Keyword::$variant("Gain 2 Force".into()) };
+    (@example $variant:ident $kind:ident) => { Keyword::$variant(vec!["Evade 1".into(), "Parry 1".into()]) };
+}
+
+/// A keyword's value as read.
+enum Read {
+    None,
+    Count(u32),
+    Signed(i32),
+    Text(String),
+    List(Vec<String>),
+}
+
+/// The number of a count keyword (0 for X, or another kind).
+fn n(k: &Keyword) -> u32 {
+    k.number().unwrap_or(0).max(0) as u32
+}
+
+/// The signed number of a keyword.
+fn s(k: &Keyword) -> i32 {
+    k.number()
+        .unwrap_or(0)
+        .clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+/// A paid ability's price and amount (X when its cost or number is X).
+fn priced(k: &Keyword, a: &Ability) -> crate::unit::Paid {
+    crate::unit::Paid {
+        amount: if a.x { 0 } else { n(k) },
+        cost: a.force().unwrap_or(0),
+        x: a.x || a.force().is_none(),
+    }
+}
+
+keyword_table! {
     /// Accuracy X (or −X): added to each attack die.
-    Accuracy(i32),
+    Accuracy(i32) = "Accuracy", Signed, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.accuracy = k.accuracy.saturating_add(s(kw)),
+        lose: |k| k.accuracy = 0;
     /// Armor: attack dice and dice of damage need 5+.
-    Armor,
+    Armor = "Armor", None, cumulative: false, when: Any,
+        add: |k, _, _| k.armor = true, lose: |k| k.armor = false;
     /// Shields X: X fewer attack dice against this unit.
-    Shields(u32),
+    Shields(u32) = "Shields", Count, cumulative: true, when: Defending,
+        add: |k, kw, _| k.shields = k.shields.saturating_add(n(kw)), lose: |k| k.shields = 0;
     /// Fury X: X more attack dice on a natural 4 in the first roll.
-    Fury(u32),
+    Fury(u32) = "Fury", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.fury = k.fury.saturating_add(n(kw)), lose: |k| k.fury = 0;
     /// Critical Hit X: X more damage on a natural 6.
-    CriticalHit(u32),
+    CriticalHit(u32) = "Critical Hit", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.crit = k.crit.saturating_add(n(kw)), lose: |k| k.crit = 0;
     /// Parry X: prevent X attack damage on a natural 1.
-    Parry(u32),
+    Parry(u32) = "Parry", Count, cumulative: true, when: Defending,
+        add: |k, kw, _| k.parry = k.parry.saturating_add(n(kw)), lose: |k| k.parry = 0;
     /// Evade X: prevent up to X damage, once per instance.
-    Evade(u32),
+    Evade(u32) = "Evade", Count, cumulative: true, when: Any,
+        add: |k, kw, a| {
+            if a.is_paid() || a.x {
+                k.paid_evades.push(priced(kw, a))
+            } else {
+                k.evade = k.evade.saturating_add(n(kw))
+            }
+        },
+        lose: |k| {
+            k.evade = k.absorb.saturating_add(k.persuade);
+            k.paid_evades.clear()
+        };
     /// Deflect X: prevent X and do it to a unit of the owner's choice.
-    Deflect(u32),
+    Deflect(u32) = "Deflect", Count, cumulative: true, when: Any,
+        add: |k, kw, a| {
+            if a.is_paid() || a.x {
+                k.paid_deflects.push(priced(kw, a))
+            } else {
+                k.deflect = k.deflect.saturating_add(n(kw))
+            }
+        },
+        lose: |k| {
+            k.deflect = 0;
+            k.paid_deflects.clear()
+        };
     /// Overkill: excess hits may go to another unit.
-    Overkill,
+    Overkill = "Overkill", None, cumulative: false, when: Attacking,
+        add: |k, _, _| k.overkill = true, lose: |k| k.overkill = false;
     /// Retaliate X: X dice of damage to the attacker when the attack ends.
-    Retaliate(u32),
+    Retaliate(u32) = "Retaliate", Count, cumulative: false, when: Defending,
+        add: |k, kw, a| k.retaliates.push(priced(kw, a)), lose: |k| k.retaliates.clear();
     /// Stun X: a unit this one damages gets −X power.
-    Stun(u32),
+    Stun(u32) = "Stun", Count, cumulative: true, when: Any,
+        add: |k, kw, _| k.stun = k.stun.saturating_add(n(kw)), lose: |k| k.stun = 0;
     /// Lucky X: re-roll up to X attack dice, once per attack.
-    Lucky(u32),
+    Lucky(u32) = "Lucky", Count, cumulative: true, when: Any,
+        add: |k, kw, _| k.lucky = k.lucky.saturating_add(n(kw)), lose: |k| k.lucky = 0;
     /// Ferocity: this unit's damage can't be prevented.
-    Ferocity,
+    Ferocity = "Ferocity", None, cumulative: false, when: Any,
+        add: |k, _, _| k.ferocity = true, lose: |k| k.ferocity = false;
     /// Fortitude: can prevent damage from Ferocity.
-    Fortitude,
+    Fortitude = "Fortitude", None, cumulative: false, when: Any,
+        add: |k, _, _| k.fortitude = true, lose: |k| k.fortitude = false;
     /// Intercept: may become the defender of an attack on its side.
-    Intercept,
+    Intercept = "Intercept", None, cumulative: false, when: Defending,
+        add: |k, _, _| k.intercept = true, lose: |k| k.intercept = false;
     /// Precision (old name Elude): can't be intercepted.
-    Precision,
+    Precision = "Precision" | "Elude", None, cumulative: false, when: Attacking,
+        add: |k, _, _| k.precision = true, lose: |k| k.precision = false;
     /// Foresight: \[effect\]: guess the attack's hits to gain the effect.
-    Foresight(String),
+    Foresight(String) = "Foresight", Text, cumulative: false, when: Attacking,
+        add: |k, kw, _| k.foresight = kw.text().map(str::to_string), lose: |k| k.foresight = None;
     /// Forewarning: \[effect\]: the defender's twin of Foresight.
-    Forewarning(String),
+    Forewarning(String) = "Forewarning", Text, cumulative: false, when: Defending,
+        add: |k, kw, _| k.forewarning = kw.text().map(str::to_string), lose: |k| k.forewarning = None;
     /// Stack: \[list\]: the listed cards may go beneath this one.
-    Stack(Vec<String>),
+    Stack(Vec<String>) = "Stack", ListComma, cumulative: true, when: Any,
+        add: |k, kw, _| k.stack.extend(kw.list().iter().cloned()), lose: |k| k.stack.clear();
     /// Backfire X: a natural 3 in the roll before re-rolls: X dice of damage
     /// to itself when the attack ends.
-    Backfire(u32),
+    Backfire(u32) = "Backfire", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.backfire = k.backfire.saturating_add(n(kw)), lose: |k| k.backfire = 0;
     /// Riposte X: a natural 2 in the final roll against it: X damage to the
     /// attacker when the attack ends (not if it was discarded).
-    Riposte(u32),
+    Riposte(u32) = "Riposte", Count, cumulative: true, when: Defending,
+        add: |k, kw, _| k.riposte = k.riposte.saturating_add(n(kw)), lose: |k| k.riposte = 0;
     /// Double Damage: one more counter on the defending unit per point of
     /// the attack's damage not prevented.
-    DoubleDamage,
+    DoubleDamage = "Double Damage", None, cumulative: false, when: Attacking,
+        add: |k, _, _| k.double_damage = true, lose: |k| k.double_damage = false;
     /// Overload X: when it attacks, it may take +X power; then X dice of
     /// damage to itself when the attack ends.
-    Overload(u32),
+    Overload(u32) = "Overload", Count, cumulative: false, when: Attacking,
+        add: |k, kw, _| {
+            let x = n(kw);
+            k.boosts.push(crate::unit::Boost {
+                cost: 0,
+                mine: crate::unit::Change {
+                    power: x.min(i32::MAX as u32) as i32,
+                    self_damage: Some((x, true)),
+                    ..crate::unit::Change::default()
+                },
+                theirs: crate::unit::Change::default(),
+                text: format!("Overload {x}"),
+            })
+        },
+        lose: |k| k.boosts.retain(|b| !b.text.starts_with("Overload"));
     /// Absorb X: prevent up to X damage (and gain that much power for the
     /// next attack).
-    Absorb(u32),
+    Absorb(u32) = "Absorb", Count, cumulative: true, when: Any,
+        add: |k, kw, _| {
+            k.absorb = k.absorb.saturating_add(n(kw));
+            k.evade = k.evade.saturating_add(n(kw));
+        },
+        lose: |k| {
+            k.evade = k.evade.saturating_sub(k.absorb);
+            k.absorb = 0
+        };
     /// Persuade X: prevent up to X damage (and the attacker loses that much
     /// power for its next attack).
-    Persuade(u32),
+    Persuade(u32) = "Persuade", Count, cumulative: true, when: Any,
+        add: |k, kw, _| {
+            k.persuade = k.persuade.saturating_add(n(kw));
+            k.evade = k.evade.saturating_add(n(kw));
+        },
+        lose: |k| {
+            k.evade = k.evade.saturating_sub(k.persuade);
+            k.persuade = 0
+        };
     /// Resilience ±X: power ±X as long as it has at least X damage counters.
-    Resilience(i32),
+    Resilience(i32) = "Resilience", SignedPlus, cumulative: true, when: Any,
+        add: |k, kw, _| k.resilience = k.resilience.saturating_add(s(kw)),
+        lose: |k| k.resilience = 0;
     /// Cunning: the defender's damage prevention is played before it sees
     /// the dice.
-    Cunning,
+    Cunning = "Cunning", None, cumulative: false, when: Attacking,
+        add: |k, _, _| k.cunning = true, lose: |k| k.cunning = false;
     /// Redirect: when attacked, its player may move the attack to another
     /// of its units.
-    Redirect,
+    Redirect = "Redirect", None, cumulative: false, when: Defending,
+        add: |k, _, _| k.redirect = true, lose: |k| k.redirect = false;
     /// Protect X: prevent up to X damage to one of its player's other units,
     /// once per instance.
-    Protect(u32),
+    Protect(u32) = "Protect", Count, cumulative: true, when: Any,
+        add: |k, kw, _| k.protect = k.protect.saturating_add(n(kw)), lose: |k| k.protect = 0;
     /// Intimidation: +1 power and +1 health for each opposing unit in the
     /// arena.
-    Intimidation,
+    Intimidation = "Intimidation", None, cumulative: false, when: Any,
+        add: |k, _, _| k.intimidation = true, lose: |k| k.intimidation = false;
     /// Inspiration: its player's other units in the arena get +1 power and
     /// +1 health.
-    Inspiration,
+    Inspiration = "Inspiration", None, cumulative: false, when: Any,
+        add: |k, _, _| k.inspiration = true, lose: |k| k.inspiration = false;
     /// Focus X: a natural 5 in the roll before re-rolls: +X power for its
     /// next attack.
-    Focus(u32),
+    Focus(u32) = "Focus", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.focus = k.focus.saturating_add(n(kw)), lose: |k| k.focus = 0;
     /// Surge X: when damaged, +X power to a unit of its player's choice
     /// until the end of the turn.
-    Surge(u32),
+    Surge(u32) = "Surge", Count, cumulative: true, when: Any,
+        add: |k, kw, _| k.surge = k.surge.saturating_add(n(kw)), lose: |k| k.surge = 0;
     /// Tenacity X: its first attack of a turn doing less than X damage may
     /// attack the same target again.
-    Tenacity(u32),
+    Tenacity(u32) = "Tenacity", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.tenacity = k.tenacity.saturating_add(n(kw)), lose: |k| k.tenacity = 0;
     /// Area Damage X: when its attack discards a unit, X dice of damage to
     /// another unit of that arena.
-    AreaDamage(u32),
+    AreaDamage(u32) = "Area Damage", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.area_damage = k.area_damage.saturating_add(n(kw)),
+        lose: |k| k.area_damage = 0;
     /// Avenge X: when an attack discards one of its player's other units in
     /// its arena, X dice of damage to the attacker when the attack ends.
-    Avenge(u32),
+    Avenge(u32) = "Avenge", Count, cumulative: true, when: Any,
+        add: |k, kw, _| k.avenge = k.avenge.saturating_add(n(kw)), lose: |k| k.avenge = 0;
     /// Bombard X: may attack a Ground unit with X power.
-    Bombard(u32),
+    Bombard(u32) = "Bombard", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.bombard = k.bombard.saturating_add(n(kw)), lose: |k| k.bombard = 0;
     /// Ion Cannon X: may attack a Space unit with X power.
-    IonCannon(u32),
+    IonCannon(u32) = "Ion Cannon", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.ion_cannon = k.ion_cannon.saturating_add(n(kw)),
+        lose: |k| k.ion_cannon = 0;
     /// Barrage X: may attack a Character with X power.
-    Barrage(u32),
+    Barrage(u32) = "Barrage", Count, cumulative: true, when: Attacking,
+        add: |k, kw, _| k.barrage = k.barrage.saturating_add(n(kw)), lose: |k| k.barrage = 0;
     /// Adapt: \[a/b/...\]: its player chooses one of the texts for the turn.
-    Adapt(Vec<String>),
+    Adapt(Vec<String>) = "Adapt", ListSlash, cumulative: false, when: Any,
+        add: |k, kw, _| k.adapt = kw.list().to_vec(), lose: |k| k.adapt.clear();
 }
 
 impl Keyword {
-    /// The same keyword with its number replaced (keywords without a number
-    /// are unchanged): `Evade X` once X is known.
-    pub fn with_number(&self, n: u32) -> Keyword {
+    /// The text of a text keyword (Foresight's effect).
+    pub fn text(&self) -> Option<&str> {
         match self {
-            Keyword::Accuracy(_) => Keyword::Accuracy(n as i32),
-            Keyword::Shields(_) => Keyword::Shields(n),
-            Keyword::Fury(_) => Keyword::Fury(n),
-            Keyword::CriticalHit(_) => Keyword::CriticalHit(n),
-            Keyword::Parry(_) => Keyword::Parry(n),
-            Keyword::Evade(_) => Keyword::Evade(n),
-            Keyword::Deflect(_) => Keyword::Deflect(n),
-            Keyword::Retaliate(_) => Keyword::Retaliate(n),
-            Keyword::Stun(_) => Keyword::Stun(n),
-            Keyword::Lucky(_) => Keyword::Lucky(n),
-            Keyword::Backfire(_) => Keyword::Backfire(n),
-            Keyword::Riposte(_) => Keyword::Riposte(n),
-            Keyword::Overload(_) => Keyword::Overload(n),
-            Keyword::Absorb(_) => Keyword::Absorb(n),
-            Keyword::Persuade(_) => Keyword::Persuade(n),
-            Keyword::Resilience(_) => Keyword::Resilience(n as i32),
-            Keyword::Protect(_) => Keyword::Protect(n),
-            Keyword::Focus(_) => Keyword::Focus(n),
-            Keyword::Surge(_) => Keyword::Surge(n),
-            Keyword::Tenacity(_) => Keyword::Tenacity(n),
-            Keyword::AreaDamage(_) => Keyword::AreaDamage(n),
-            Keyword::Avenge(_) => Keyword::Avenge(n),
-            Keyword::Bombard(_) => Keyword::Bombard(n),
-            Keyword::IonCannon(_) => Keyword::IonCannon(n),
-            Keyword::Barrage(_) => Keyword::Barrage(n),
-            k => k.clone(),
+            Keyword::Foresight(e) | Keyword::Forewarning(e) => Some(e),
+            _ => None,
         }
     }
 
-    /// The keyword's name as printed.
-    pub fn name(&self) -> &'static str {
+    /// The items of a list keyword (Stack's cards, Adapt's texts).
+    pub fn list(&self) -> &[String] {
         match self {
-            Keyword::Accuracy(_) => "Accuracy",
-            Keyword::Armor => "Armor",
-            Keyword::Shields(_) => "Shields",
-            Keyword::Fury(_) => "Fury",
-            Keyword::CriticalHit(_) => "Critical Hit",
-            Keyword::Parry(_) => "Parry",
-            Keyword::Evade(_) => "Evade",
-            Keyword::Deflect(_) => "Deflect",
-            Keyword::Overkill => "Overkill",
-            Keyword::Retaliate(_) => "Retaliate",
-            Keyword::Stun(_) => "Stun",
-            Keyword::Lucky(_) => "Lucky",
-            Keyword::Ferocity => "Ferocity",
-            Keyword::Fortitude => "Fortitude",
-            Keyword::Intercept => "Intercept",
-            Keyword::Precision => "Precision",
-            Keyword::Foresight(_) => "Foresight",
-            Keyword::Forewarning(_) => "Forewarning",
-            Keyword::Stack(_) => "Stack",
-            Keyword::Backfire(_) => "Backfire",
-            Keyword::Riposte(_) => "Riposte",
-            Keyword::DoubleDamage => "Double Damage",
-            Keyword::Overload(_) => "Overload",
-            Keyword::Absorb(_) => "Absorb",
-            Keyword::Persuade(_) => "Persuade",
-            Keyword::Resilience(_) => "Resilience",
-            Keyword::Cunning => "Cunning",
-            Keyword::Redirect => "Redirect",
-            Keyword::Protect(_) => "Protect",
-            Keyword::Intimidation => "Intimidation",
-            Keyword::Inspiration => "Inspiration",
-            Keyword::Focus(_) => "Focus",
-            Keyword::Surge(_) => "Surge",
-            Keyword::Tenacity(_) => "Tenacity",
-            Keyword::AreaDamage(_) => "Area Damage",
-            Keyword::Avenge(_) => "Avenge",
-            Keyword::Bombard(_) => "Bombard",
-            Keyword::IonCannon(_) => "Ion Cannon",
-            Keyword::Barrage(_) => "Barrage",
-            Keyword::Adapt(_) => "Adapt",
+            Keyword::Stack(l) | Keyword::Adapt(l) => l,
+            _ => &[],
         }
     }
 }
 
 impl fmt::Display for Keyword {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Keyword::Accuracy(x) => write!(f, "Accuracy {x}"),
-            Keyword::Shields(x)
-            | Keyword::Fury(x)
-            | Keyword::CriticalHit(x)
-            | Keyword::Parry(x)
-            | Keyword::Evade(x)
-            | Keyword::Deflect(x)
-            | Keyword::Retaliate(x)
-            | Keyword::Stun(x)
-            | Keyword::Lucky(x)
-            | Keyword::Backfire(x)
-            | Keyword::Riposte(x)
-            | Keyword::Overload(x)
-            | Keyword::Absorb(x)
-            | Keyword::Persuade(x)
-            | Keyword::Protect(x)
-            | Keyword::Focus(x)
-            | Keyword::Surge(x)
-            | Keyword::Tenacity(x)
-            | Keyword::AreaDamage(x)
-            | Keyword::Avenge(x)
-            | Keyword::Bombard(x)
-            | Keyword::IonCannon(x)
-            | Keyword::Barrage(x) => write!(f, "{} {x}", self.name()),
-            Keyword::Resilience(x) => write!(f, "Resilience {x:+}"),
-            Keyword::Adapt(list) => write!(f, "Adapt: {}", list.join("/")),
-            Keyword::Foresight(e) | Keyword::Forewarning(e) => write!(f, "{}: {e}", self.name()),
-            Keyword::Stack(list) => write!(f, "Stack: {}", list.join(", ")),
-            _ => f.write_str(self.name()),
+        let name = self.name();
+        match (self.value_kind(), self.number()) {
+            (Value::None, _) => f.write_str(name),
+            (Value::SignedPlus, Some(x)) => write!(f, "{name} {x:+}"),
+            (Value::Count | Value::Signed, Some(x)) => write!(f, "{name} {x}"),
+            (Value::Text, _) => write!(f, "{name}: {}", self.text().unwrap_or("")),
+            (Value::ListComma, _) => write!(f, "{name}: {}", self.list().join(", ")),
+            (Value::ListSlash, _) => write!(f, "{name}: {}", self.list().join("/")),
+            _ => f.write_str(name),
         }
     }
 }
@@ -376,51 +594,16 @@ impl fmt::Display for Ability {
     }
 }
 
-/// The keyword names, longest first so that `Critical Hit` wins over
-/// shorter prefixes.
-const NAMES: [&str; 41] = [
-    "Double Damage",
-    "Critical Hit",
-    "Intimidation",
-    "Forewarning",
-    "Area Damage",
-    "Inspiration",
-    "Ion Cannon",
-    "Resilience",
-    "Precision",
-    "Retaliate",
-    "Foresight",
-    "Fortitude",
-    "Intercept",
-    "Accuracy",
-    "Ferocity",
-    "Overkill",
-    "Backfire",
-    "Overload",
-    "Persuade",
-    "Redirect",
-    "Tenacity",
-    "Deflect",
-    "Shields",
-    "Riposte",
-    "Cunning",
-    "Protect",
-    "Bombard",
-    "Barrage",
-    "Absorb",
-    "Avenge",
-    "Elude",
-    "Armor",
-    "Evade",
-    "Lucky",
-    "Parry",
-    "Stack",
-    "Focus",
-    "Surge",
-    "Adapt",
-    "Fury",
-    "Stun",
-];
+/// The keyword names and older names, longest first (so that `Critical
+/// Hit` wins over shorter prefixes).
+fn names_longest_first() -> &'static [(&'static str, &'static str, Value)] {
+    static SORTED: std::sync::OnceLock<Vec<(&str, &str, Value)>> = std::sync::OnceLock::new();
+    SORTED.get_or_init(|| {
+        let mut v = NAMES.to_vec();
+        v.sort_by_key(|(n, _, _)| std::cmp::Reverse(n.len()));
+        v
+    })
+}
 
 /// Parses one keyword text, such as `Parry 3`, `Accuracy -1`,
 /// `Pay 1 Force -> Deflect 1`, `Foresight: Gain 2 Force.`. The error quotes
@@ -458,9 +641,9 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
     };
     let x_cost = cost.as_ref().is_some_and(|c| c.x) || any_x;
     let lower = effect.to_ascii_lowercase();
-    let name = NAMES
+    let &(name, canonical, kind) = names_longest_first()
         .iter()
-        .find(|n| {
+        .find(|(n, _, _)| {
             let n = n.to_ascii_lowercase();
             lower.starts_with(&n)
                 && lower[n.len()..]
@@ -470,28 +653,7 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
         })
         .ok_or_else(|| bad("not a keyword this solver knows"))?;
     let rest = effect[name.len()..].trim();
-    let number = || -> Result<u32> {
-        if rest.is_empty() {
-            return Err(bad(&format!("{name} needs a number")));
-        }
-        if rest.eq_ignore_ascii_case("x") && x_cost {
-            return Ok(0);
-        }
-        rest.parse::<u32>().map_err(|_| {
-            bad(&format!(
-                "'{}' is not a whole number",
-                crate::error::quote(rest)
-            ))
-        })
-    };
     let x = x_cost && rest.eq_ignore_ascii_case("x");
-    let none = || -> Result<()> {
-        if rest.is_empty() {
-            Ok(())
-        } else {
-            Err(bad(&format!("{name} takes no number, found '{rest}'")))
-        }
-    };
     let text_after_colon = || -> Result<String> {
         let t = rest.strip_prefix(':').map(str::trim).unwrap_or("");
         if t.is_empty() {
@@ -500,63 +662,29 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
             Ok(t.to_string())
         }
     };
-    let keyword = match *name {
-        "Accuracy" => {
-            let r = rest.replace(' ', "");
-            let v = r
-                .strip_prefix('+')
-                .unwrap_or(&r)
-                .parse::<i32>()
-                .map_err(|_| bad(&format!("'{rest}' is not a whole number")))?;
-            Keyword::Accuracy(v)
-        }
-        "Armor" => none().map(|_| Keyword::Armor)?,
-        "Shields" => Keyword::Shields(number()?),
-        "Fury" => Keyword::Fury(number()?),
-        "Critical Hit" => Keyword::CriticalHit(number()?),
-        "Parry" => Keyword::Parry(number()?),
-        "Evade" => Keyword::Evade(number()?),
-        "Deflect" => Keyword::Deflect(number()?),
-        "Overkill" => none().map(|_| Keyword::Overkill)?,
-        "Retaliate" => Keyword::Retaliate(number()?),
-        "Stun" => Keyword::Stun(number()?),
-        "Lucky" => Keyword::Lucky(number()?),
-        "Ferocity" => none().map(|_| Keyword::Ferocity)?,
-        "Fortitude" => none().map(|_| Keyword::Fortitude)?,
-        "Intercept" => none().map(|_| Keyword::Intercept)?,
-        "Precision" | "Elude" => none().map(|_| Keyword::Precision)?,
-        "Foresight" => Keyword::Foresight(text_after_colon()?),
-        "Forewarning" => Keyword::Forewarning(text_after_colon()?),
-        "Backfire" => Keyword::Backfire(number()?),
-        "Riposte" => Keyword::Riposte(number()?),
-        "Double Damage" => none().map(|_| Keyword::DoubleDamage)?,
-        "Overload" => Keyword::Overload(number()?),
-        "Absorb" => Keyword::Absorb(number()?),
-        "Persuade" => Keyword::Persuade(number()?),
-        "Resilience" => {
+    let read = match kind {
+        Value::None if rest.is_empty() => Read::None,
+        Value::None => return Err(bad(&format!("{name} takes no number, found '{rest}'"))),
+        Value::Count if rest.is_empty() => return Err(bad(&format!("{name} needs a number"))),
+        Value::Count if x => Read::Count(0),
+        Value::Count => Read::Count(rest.parse::<u32>().map_err(|_| {
+            bad(&format!(
+                "'{}' is not a whole number",
+                crate::error::quote(rest)
+            ))
+        })?),
+        Value::Signed | Value::SignedPlus => {
             let r = rest.replace(' ', "");
             let r = r.trim_matches('\'');
-            let v = r
-                .strip_prefix('+')
-                .unwrap_or(r)
-                .parse::<i32>()
-                .map_err(|_| bad(&format!("'{rest}' is not a whole number")))?;
-            Keyword::Resilience(v)
+            Read::Signed(
+                r.strip_prefix('+')
+                    .unwrap_or(r)
+                    .parse::<i32>()
+                    .map_err(|_| bad(&format!("'{rest}' is not a whole number")))?,
+            )
         }
-        "Cunning" => none().map(|_| Keyword::Cunning)?,
-        "Redirect" => none().map(|_| Keyword::Redirect)?,
-        "Protect" => Keyword::Protect(number()?),
-        "Intimidation" => none().map(|_| Keyword::Intimidation)?,
-        "Inspiration" => none().map(|_| Keyword::Inspiration)?,
-        "Focus" => Keyword::Focus(number()?),
-        "Surge" => Keyword::Surge(number()?),
-        "Tenacity" => Keyword::Tenacity(number()?),
-        "Area Damage" => Keyword::AreaDamage(number()?),
-        "Avenge" => Keyword::Avenge(number()?),
-        "Bombard" => Keyword::Bombard(number()?),
-        "Ion Cannon" => Keyword::IonCannon(number()?),
-        "Barrage" => Keyword::Barrage(number()?),
-        "Adapt" => {
+        Value::Text => Read::Text(text_after_colon()?),
+        Value::ListSlash => {
             let list = text_after_colon()?;
             let items: Vec<String> = list
                 .trim_matches(|c| c == '[' || c == ']')
@@ -565,22 +693,24 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
                 .filter(|s| !s.is_empty())
                 .collect();
             if items.len() < 2 {
-                return Err(bad("Adapt needs two or more texts separated by /"));
+                return Err(bad(&format!(
+                    "{name} needs two or more texts separated by /"
+                )));
             }
-            Keyword::Adapt(items)
+            Read::List(items)
         }
-        "Stack" => {
+        Value::ListComma => {
             let list = text_after_colon()?;
-            let items: Vec<String> = list
-                .replace(", and ", ", ")
-                .replace(" and ", ", ")
-                .split(',')
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect();
-            Keyword::Stack(items)
+            Read::List(
+                list.replace(", and ", ", ")
+                    .replace(" and ", ", ")
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect(),
+            )
         }
-        _ => unreachable!("every name in NAMES is matched"),
     };
+    let keyword = Keyword::build(canonical, read);
     Ok(Ability { keyword, cost, x })
 }

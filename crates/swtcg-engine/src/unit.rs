@@ -7,7 +7,7 @@
 //! message naming the unit and the field.
 
 use crate::error::Error;
-use crate::keywords::{Ability, Keyword};
+use crate::keywords::Ability;
 
 /// The largest power (attack dice) the solver accepts.
 pub const MAX_POWER: u32 = 1000;
@@ -319,127 +319,20 @@ impl Keywords {
         };
     }
 
-    /// Removes a keyword by name (`Elude` is Precision): the unit *loses*
-    /// it. Unknown names change nothing.
-    pub fn lose(&mut self, name: &str) {
-        let k = self;
-        match name.to_ascii_lowercase().as_str() {
-            "accuracy" => k.accuracy = 0,
-            "armor" => k.armor = false,
-            "shields" => k.shields = 0,
-            "fury" => k.fury = 0,
-            "critical hit" => k.crit = 0,
-            "parry" => k.parry = 0,
-            "evade" => {
-                k.evade = 0;
-                k.paid_evades.clear()
-            }
-            "deflect" => {
-                k.deflect = 0;
-                k.paid_deflects.clear()
-            }
-            "retaliate" => k.retaliates.clear(),
-            "stun" => k.stun = 0,
-            "lucky" => k.lucky = 0,
-            "overkill" => k.overkill = false,
-            "ferocity" => k.ferocity = false,
-            "fortitude" => k.fortitude = false,
-            "intercept" => k.intercept = false,
-            "precision" | "elude" => k.precision = false,
-            "foresight" => k.foresight = None,
-            "forewarning" => k.forewarning = None,
-            "backfire" => k.backfire = 0,
-            "riposte" => k.riposte = 0,
-            "double damage" => k.double_damage = false,
-            "absorb" | "persuade" => {
-                k.evade = k.evade.saturating_sub(k.absorb + k.persuade);
-                k.absorb = 0;
-                k.persuade = 0
-            }
-            "resilience" => k.resilience = 0,
-            "cunning" => k.cunning = false,
-            "redirect" => k.redirect = false,
-            "protect" => k.protect = 0,
-            "intimidation" => k.intimidation = false,
-            "inspiration" => k.inspiration = false,
-            "focus" => k.focus = 0,
-            "surge" => k.surge = 0,
-            "tenacity" => k.tenacity = 0,
-            "area damage" => k.area_damage = 0,
-            "avenge" => k.avenge = 0,
-            _ => {}
-        }
+    /// Removes a keyword by name (`Elude` is Precision), as the keyword
+    /// table says it is lost: the unit *loses* it. Returns whether the name
+    /// is a keyword's.
+    pub fn lose(&mut self, name: &str) -> bool {
+        crate::keywords::Keyword::lose_from(name, self)
     }
 
-    /// Adds abilities to the sums.
+    /// Adds abilities to the sums, each as the keyword table adds it
+    /// ([`crate::keywords::Keyword::add_to`]): cumulative keywords add up,
+    /// an Evade or Deflect with a cost other than `Pay 0 Force` is kept
+    /// apart with its cost, every Retaliate is its own ability.
     pub fn add(&mut self, abilities: &[Ability]) {
-        let k = self;
         for a in abilities {
-            let paid = a.is_paid();
-            let priced = |amount: u32| Paid {
-                amount: if a.x { 0 } else { amount },
-                cost: a.force().unwrap_or(0),
-                x: a.x || a.force().is_none(),
-            };
-            match &a.keyword {
-                Keyword::Accuracy(x) => k.accuracy = k.accuracy.saturating_add(*x),
-                Keyword::Armor => k.armor = true,
-                Keyword::Shields(x) => k.shields = k.shields.saturating_add(*x),
-                Keyword::Fury(x) => k.fury = k.fury.saturating_add(*x),
-                Keyword::CriticalHit(x) => k.crit = k.crit.saturating_add(*x),
-                Keyword::Parry(x) => k.parry = k.parry.saturating_add(*x),
-                Keyword::Evade(x) if paid || a.x => k.paid_evades.push(priced(*x)),
-                Keyword::Evade(x) => k.evade = k.evade.saturating_add(*x),
-                Keyword::Deflect(x) if paid || a.x => k.paid_deflects.push(priced(*x)),
-                Keyword::Deflect(x) => k.deflect = k.deflect.saturating_add(*x),
-                Keyword::Retaliate(x) => k.retaliates.push(priced(*x)),
-                Keyword::Overkill => k.overkill = true,
-                Keyword::Stun(x) => k.stun = k.stun.saturating_add(*x),
-                Keyword::Lucky(x) => k.lucky = k.lucky.saturating_add(*x),
-                Keyword::Ferocity => k.ferocity = true,
-                Keyword::Fortitude => k.fortitude = true,
-                Keyword::Intercept => k.intercept = true,
-                Keyword::Precision => k.precision = true,
-                Keyword::Foresight(e) => k.foresight = Some(e.clone()),
-                Keyword::Forewarning(e) => k.forewarning = Some(e.clone()),
-                Keyword::Stack(list) => k.stack.extend(list.iter().cloned()),
-                Keyword::Backfire(x) => k.backfire = k.backfire.saturating_add(*x),
-                Keyword::Riposte(x) => k.riposte = k.riposte.saturating_add(*x),
-                Keyword::DoubleDamage => k.double_damage = true,
-                Keyword::Overload(x) => k.boosts.push(Boost {
-                    cost: 0,
-                    mine: Change {
-                        power: (*x).min(i32::MAX as u32) as i32,
-                        self_damage: Some((*x, true)),
-                        ..Change::default()
-                    },
-                    theirs: Change::default(),
-                    text: format!("Overload {x}"),
-                }),
-                Keyword::Absorb(x) => {
-                    k.absorb = k.absorb.saturating_add(*x);
-                    k.evade = k.evade.saturating_add(*x);
-                }
-                Keyword::Persuade(x) => {
-                    k.persuade = k.persuade.saturating_add(*x);
-                    k.evade = k.evade.saturating_add(*x);
-                }
-                Keyword::Resilience(x) => k.resilience = k.resilience.saturating_add(*x),
-                Keyword::Cunning => k.cunning = true,
-                Keyword::Redirect => k.redirect = true,
-                Keyword::Protect(x) => k.protect = k.protect.saturating_add(*x),
-                Keyword::Intimidation => k.intimidation = true,
-                Keyword::Inspiration => k.inspiration = true,
-                Keyword::Focus(x) => k.focus = k.focus.saturating_add(*x),
-                Keyword::Surge(x) => k.surge = k.surge.saturating_add(*x),
-                Keyword::Tenacity(x) => k.tenacity = k.tenacity.saturating_add(*x),
-                Keyword::AreaDamage(x) => k.area_damage = k.area_damage.saturating_add(*x),
-                Keyword::Avenge(x) => k.avenge = k.avenge.saturating_add(*x),
-                Keyword::Bombard(x) => k.bombard = k.bombard.saturating_add(*x),
-                Keyword::IonCannon(x) => k.ion_cannon = k.ion_cannon.saturating_add(*x),
-                Keyword::Barrage(x) => k.barrage = k.barrage.saturating_add(*x),
-                Keyword::Adapt(list) => k.adapt = list.clone(),
-            }
+            a.keyword.add_to(self, a);
         }
     }
 }

@@ -89,18 +89,7 @@ pub enum Subject {
     Both,
 }
 
-/// When an effect applies: while the card's unit attacks, defends, or in any
-/// attack it takes part in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum When {
-    /// This unit is the attacker.
-    Attacking,
-    /// This unit is the defender.
-    Defending,
-    /// Either.
-    Any,
-}
+pub use crate::keywords::When;
 
 /// A description of a unit in card text: `a unique Character`, `a non-Jedi
 /// Character`, `a Clone, Jedi or Rebel`, `a Dark Side unit`, `Jango`.
@@ -1156,32 +1145,7 @@ const UNMODELLED_KEYWORDS: &[&str] = &["Consume"];
 
 /// When a keyword acts: in attacks by the unit, on it, or both.
 pub fn keyword_when(k: &Keyword) -> When {
-    match k {
-        Keyword::Accuracy(_)
-        | Keyword::Fury(_)
-        | Keyword::CriticalHit(_)
-        | Keyword::Overkill
-        | Keyword::Precision
-        | Keyword::Foresight(_)
-        | Keyword::Backfire(_)
-        | Keyword::DoubleDamage
-        | Keyword::Overload(_)
-        | Keyword::Cunning
-        | Keyword::Focus(_)
-        | Keyword::Tenacity(_)
-        | Keyword::AreaDamage(_)
-        | Keyword::Bombard(_)
-        | Keyword::IonCannon(_)
-        | Keyword::Barrage(_) => When::Attacking,
-        Keyword::Shields(_)
-        | Keyword::Parry(_)
-        | Keyword::Retaliate(_)
-        | Keyword::Intercept
-        | Keyword::Forewarning(_)
-        | Keyword::Riposte(_)
-        | Keyword::Redirect => When::Defending,
-        _ => When::Any,
-    }
+    k.when()
 }
 
 fn starts_with_word(lower: &str, word: &str) -> bool {
