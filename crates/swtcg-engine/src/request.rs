@@ -212,11 +212,7 @@ impl AttackRequest {
         let (a, d) = self.units()?;
         let outcome = attack(&a, &d)?;
         Ok(AttackAnswer::Static {
-            report: Box::new(AttackReport::of(
-                &outcome,
-                [a.keywords.stun > 0, d.keywords.stun > 0],
-            )),
-            text: attack_text(&outcome, [a.keywords.stun > 0, d.keywords.stun > 0]),
+            stun: [a.keywords.stun > 0, d.keywords.stun > 0],
             outcome: Box::new(outcome),
         })
     }
@@ -225,14 +221,13 @@ impl AttackRequest {
 /// The answer to an [`AttackRequest`].
 #[derive(Clone, Debug)]
 pub enum AttackAnswer {
-    /// A static attack: its report, its text, and the exact outcome.
+    /// A static attack: the exact outcome, and whether each side (the
+    /// attacker, the defender) has Stun (its figure is reported only then).
     Static {
-        /// The typed result (`attack --json`).
-        report: Box<AttackReport>,
-        /// The human report.
-        text: String,
         /// The exact outcome.
         outcome: Box<crate::attack::AttackOutcome>,
+        /// Whether the attacker, then the defender, has Stun.
+        stun: [bool; 2],
     },
     /// An attack with choices, solved as a scenario.
     Game(Box<ScenarioReport>),
@@ -242,7 +237,7 @@ impl AttackAnswer {
     /// The JSON text (`attack --json`, and the web API's answer).
     pub fn json_text(&self) -> String {
         match self {
-            AttackAnswer::Static { report, .. } => to_json_text(report),
+            AttackAnswer::Static { outcome, stun } => to_json_text(&AttackReport::of(outcome, *stun)),
             AttackAnswer::Game(r) => to_json_text(&r.json()),
         }
     }
@@ -250,7 +245,7 @@ impl AttackAnswer {
     /// The human report.
     pub fn text(&self) -> String {
         match self {
-            AttackAnswer::Static { text, .. } => text.clone(),
+            AttackAnswer::Static { outcome, stun } => attack_text(outcome, *stun),
             AttackAnswer::Game(r) => r.to_text(),
         }
     }
