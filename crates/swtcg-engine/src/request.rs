@@ -237,7 +237,9 @@ impl AttackAnswer {
     /// The JSON text (`attack --json`, and the web API's answer).
     pub fn json_text(&self) -> String {
         match self {
-            AttackAnswer::Static { outcome, stun } => to_json_text(&AttackReport::of(outcome, *stun)),
+            AttackAnswer::Static { outcome, stun } => {
+                to_json_text(&AttackReport::of(outcome, *stun))
+            }
             AttackAnswer::Game(r) => to_json_text(&r.json()),
         }
     }

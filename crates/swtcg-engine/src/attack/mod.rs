@@ -392,6 +392,10 @@ pub struct Fight<'a> {
     /// Search nodes the optimal play of this arena may still visit (see
     /// [`MAX_SEARCH_NODES`]).
     pub(crate) budget: std::cell::Cell<u64>,
+    /// Use the tight path of static play when no unit has a paid ability,
+    /// a toll, Protect or all its damage prevented (off: the general path,
+    /// to check the two agree).
+    pub fast_path: bool,
 }
 
 /// Most nodes (packets and choices) the optimal play of one attack may
@@ -438,6 +442,7 @@ impl<'a> Fight<'a> {
             committed: None,
             play: Play::Static,
             budget: std::cell::Cell::new(MAX_SEARCH_NODES),
+            fast_path: true,
         }
     }
 
@@ -680,7 +685,19 @@ pub fn resolve_from_roll<W: Weight>(
     defender: &Unit,
     roll: &Joint<Roll, W>,
 ) -> Joint<Tally, W> {
-    let arena = Fight::duel(attacker, defender);
+    resolve_from_roll_with(attacker, defender, roll, true)
+}
+
+/// [`resolve_from_roll`], with the tight path of static play or without
+/// it (`fast_path`: see [`Fight::fast_path`]); the two must agree exactly.
+pub fn resolve_from_roll_with<W: Weight>(
+    attacker: &Unit,
+    defender: &Unit,
+    roll: &Joint<Roll, W>,
+    fast_path: bool,
+) -> Joint<Tally, W> {
+    let mut arena = Fight::duel(attacker, defender);
+    arena.fast_path = fast_path;
     let parry = defender.keywords.parry > 0;
     arena.resolve_strikes(&strikes(roll, attacker.keywords.crit, false, parry))
 }

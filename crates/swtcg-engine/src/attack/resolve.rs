@@ -217,14 +217,15 @@ impl<'a> Fight<'a> {
                 }
             })
             .collect();
-        let plain = self.units.iter().all(|u| {
-            let k = &u.keywords;
-            k.paid_evades.is_empty()
-                && k.paid_deflects.is_empty()
-                && k.tolls.is_empty()
-                && !k.harmless
-                && k.protect == 0
-        });
+        let plain = self.fast_path
+            && self.units.iter().all(|u| {
+                let k = &u.keywords;
+                k.paid_evades.is_empty()
+                    && k.paid_deflects.is_empty()
+                    && k.tolls.is_empty()
+                    && !k.harmless
+                    && k.protect == 0
+            });
         let mut hot = [Hot::default(); MAX_UNITS];
         for (h, u) in hot.iter_mut().zip(&self.units) {
             let k = &u.keywords;

@@ -271,6 +271,7 @@ pub fn aimed_foresight(
         committed: None,
         play: Play::Optimal(game.policy.objective),
         budget: std::cell::Cell::new(MAX_SEARCH_NODES),
+        fast_path: true,
     };
     aimed_guess(&arena, &game.policy, guesser)
 }
@@ -531,6 +532,7 @@ impl Game {
             committed: None,
             play: Play::Optimal(self.policy.objective),
             budget: std::cell::Cell::new(MAX_SEARCH_NODES),
+            fast_path: true,
         }
     }
 
