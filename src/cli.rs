@@ -16,9 +16,8 @@ use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::error::{Error, Result, read_file};
 use crate::matchups::{
-    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, PageHeader, ROWS_MARKDOWN_HEADER,
-    SortBy, Summary, count, docs_page, duel, field_line, rank, rankings_markdown, row_markdown,
-    stream_with_progress,
+    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, SortBy, Summary, count, duel,
+    field_line, rank, stream_with_progress,
 };
 use crate::plot::{Series, svg};
 use crate::policy::{LuckyOrder, LuckyPolicy, Policy};
@@ -26,9 +25,13 @@ use crate::report::to_json_text;
 use crate::request::{AttackAnswer, AttackRequest, PolicyRequest};
 use crate::sample::{Model, Quantity, Variant};
 use crate::scenario::ScenarioReport;
-use crate::table::{Format, Grid, Param, ValueKind, parse_values, pivot, render};
+use crate::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
 use crate::verify::{check, exact_law, parse_counts};
 use crate::words::Words;
+use crate::writers::{
+    PageHeader, docs_page, markdown_header, markdown_row, matchup_cells, matchups_table,
+    rankings_markdown,
+};
 use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
 
 /// The value parser of a choice typed as a word ([`Words`]): its words are
@@ -366,9 +369,12 @@ impl TableCmd {
             };
             let (r, c) = (name(r)?, name(c)?);
             let rows = grid.rows()?;
-            return Ok(pivot(&grid, &rows, r, c)?.render(self.format));
+            return Ok(crate::writers::pivot(
+                &pivot(&grid, &rows, r, c)?,
+                self.format,
+            ));
         }
-        Ok(render(&grid.rows()?, self.format))
+        Ok(crate::writers::rows(&grid.rows()?, self.format))
     }
 }
 
@@ -737,9 +743,6 @@ fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Str
     }
 }
 
-/// The header of a CSV matchup listing (the fields of [`MatchupRow`]).
-const MATCHUP_CSV_HEADER: &str = "attacker,defender,arena,mean,mean_f64,p_discard,p_discard_f64,damage_back,damage_back_f64,error\n";
-
 fn matchups_cmd(
     cmd: &MatchupsCmd,
     db: &DbArgs,
@@ -901,17 +904,9 @@ fn matchups_body(
                 Format::Csv => {
                     if header {
                         header = false;
-                        w.write_all(MATCHUP_CSV_HEADER.as_bytes())?;
+                        w.write_all(crate::writers::matchup_csv_header().as_bytes())?;
                     }
-                    let mut c = csv::WriterBuilder::new()
-                        .has_headers(false)
-                        .buffer_capacity(256)
-                        .from_writer(Vec::with_capacity(256));
-                    c.serialize(&r).map_err(std::io::Error::other)?;
-                    let bytes = c
-                        .into_inner()
-                        .map_err(|e| std::io::Error::other(e.to_string()))?;
-                    w.write_all(&bytes)
+                    w.write_all(crate::writers::matchup_csv(&r).as_bytes())
                 }
                 Format::Jsonl => {
                     serde_json::to_writer(&mut *w, &r)?;
@@ -928,9 +923,9 @@ fn matchups_body(
                 Format::Markdown => {
                     if header {
                         header = false;
-                        w.write_all(ROWS_MARKDOWN_HEADER.as_bytes())?;
+                        w.write_all(markdown_header(&matchups_table()).as_bytes())?;
                     }
-                    w.write_all(row_markdown(&r).as_bytes())
+                    w.write_all(markdown_row(&matchup_cells(&r)).as_bytes())
                 }
             }
         };
@@ -952,7 +947,9 @@ fn matchups_body(
     bar.finish();
     match format {
         Format::Json => w.write_all(b"\n]\n").map_err(io)?,
-        Format::Markdown if header => w.write_all(ROWS_MARKDOWN_HEADER.as_bytes()).map_err(io)?,
+        Format::Markdown if header => w
+            .write_all(markdown_header(&matchups_table()).as_bytes())
+            .map_err(io)?,
         _ => {}
     }
     let (line, status) = matchups_summary(&total, cmd.keep_going);

@@ -31,6 +31,7 @@ pub mod cli;
 pub mod output;
 pub mod plot;
 pub mod web;
+pub mod writers;
 
 /// The names most programs need.
 ///

@@ -31,7 +31,7 @@ fn rules_md_names_existing_tests() {
 #[test]
 fn matchups_page_is_fresh() {
     use swtcg_odds::cards::CardDb;
-    use swtcg_odds::matchups::{PAGE_COMMAND, PAGE_SOURCE, docs_page};
+    use swtcg_odds::writers::{PAGE_COMMAND, PAGE_SOURCE, docs_page};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/").to_string() + PAGE_SOURCE;
     let db = CardDb::from_file(&path).unwrap();
     let page = docs_page(&db, PAGE_SOURCE).unwrap();

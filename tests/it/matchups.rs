@@ -252,7 +252,7 @@ fn units_with_no_opponent_say_so() {
         tower_space.note.as_deref(),
         Some("no unit of the field can attack it")
     );
-    let md = swtcg_odds::matchups::rankings_markdown(&ranked, &Default::default());
+    let md = swtcg_odds::writers::rankings_markdown(&ranked, &Default::default());
     assert!(md.contains("| — | — |"), "{md}");
     assert!(!md.contains("| 0.000 | 0.0% | 1 / 0"), "{md}");
 }

@@ -166,9 +166,8 @@ fn every_shared_unit_fights() {
 #[test]
 #[ignore = "needs ../shared; run by .ci/run"]
 fn rankings_page_is_fresh() {
-    use swtcg_odds::matchups::{
-        DATE_LINE, PageHeader, RANKINGS_COMMAND, SortBy, rank, rankings_markdown,
-    };
+    use swtcg_odds::matchups::{SortBy, rank};
+    use swtcg_odds::writers::{DATE_LINE, PageHeader, RANKINGS_COMMAND, rankings_markdown};
     let db = lackey();
     let cards: Vec<_> = db.units().collect();
     let ranked = rank(

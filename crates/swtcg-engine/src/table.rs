@@ -27,11 +27,11 @@ use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
 use crate::policy::{Game, Policy, solve};
 use crate::unit::{MAX_GAME_WORK, MAX_STATIC_WORK, Unit, attack_work};
+use ndarray::Array2;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde::Serialize;
 use serde::ser::SerializeMap;
-use std::fmt::Write;
 
 /// Most values one range may expand to.
 pub const MAX_RANGE_LEN: usize = 10_000;
@@ -769,101 +769,6 @@ pub enum Format {
     Jsonl,
 }
 
-/// The columns of the rows in `format`: for machine formats every core
-/// parameter and each one given; for Markdown the ones given that vary or
-/// differ from neutral, and power.
-fn columns(rows: &[Row], format: Format) -> Vec<Param> {
-    let given: Vec<Param> = rows
-        .first()
-        .map(|r| r.values.iter().map(|(p, _)| *p).collect())
-        .unwrap_or_default();
-    Param::ALL
-        .iter()
-        .copied()
-        .filter(|p| match format {
-            Format::Markdown => {
-                *p == Param::Power
-                    || (given.contains(p) && rows.iter().any(|r| r.get(*p) != p.neutral()))
-                    || (given.contains(p) && rows.iter().any(|r| r.get(*p) != rows[0].get(*p)))
-            }
-            _ => CORE.contains(p) || given.contains(p),
-        })
-        .collect()
-}
-
-/// Renders rows in `format`: Markdown shows the parameters given that vary
-/// or differ from neutral; CSV and JSON carry every core parameter and each
-/// one given.
-pub fn render(rows: &[Row], format: Format) -> String {
-    match format {
-        Format::Json => crate::report::to_json_text(rows),
-        Format::Jsonl => {
-            let mut out = String::new();
-            for r in rows {
-                out.push_str(&serde_json::to_string(r).unwrap_or_default());
-                out.push('\n');
-            }
-            out
-        }
-        Format::Csv => {
-            let cols = columns(rows, format);
-            let mut out: Vec<&str> = cols.iter().map(|p| p.name()).collect();
-            out.extend(["mean", "mean_f64", "p_discard", "p_discard_f64"]);
-            let mut text = out.join(",") + "\n";
-            for r in rows {
-                let (pd, pdf) = match &r.p_discard {
-                    Some(p) => (p.to_string(), format!("{}", p.to_f64())),
-                    None => (String::new(), String::new()),
-                };
-                let cells: Vec<String> = cols.iter().map(|p| p.cell(r.get(*p))).collect();
-                let _ = writeln!(
-                    text,
-                    "{},{},{},{},{}",
-                    cells.join(","),
-                    r.mean,
-                    r.mean.to_f64(),
-                    pd,
-                    pdf
-                );
-            }
-            text
-        }
-        Format::Markdown => {
-            let cols = columns(rows, format);
-            let with_discard = rows.iter().any(|r| r.p_discard.is_some());
-            let mut header: Vec<String> = cols.iter().map(|p| p.name().to_string()).collect();
-            header.push("E[damage]".into());
-            header.push("exact".into());
-            if with_discard {
-                header.push("P(discard)".into());
-                header.push("exact".into());
-            }
-            let mut out = format!("| {} |\n", header.join(" | "));
-            let _ = writeln!(
-                out,
-                "|{}",
-                header.iter().map(|_| "---:|").collect::<String>()
-            );
-            for r in rows {
-                let mut cells: Vec<String> = cols.iter().map(|p| p.cell(r.get(*p))).collect();
-                cells.push(format!("{:.4}", r.mean.to_f64()));
-                cells.push(r.mean.to_string());
-                if with_discard {
-                    match &r.p_discard {
-                        Some(p) => {
-                            cells.push(format!("{:.2}%", 100.0 * p.to_f64()));
-                            cells.push(p.to_string());
-                        }
-                        None => cells.extend([String::new(), String::new()]),
-                    }
-                }
-                let _ = writeln!(out, "| {} |", cells.join(" | "));
-            }
-            out
-        }
-    }
-}
-
 /// A grid of one parameter (rows) against another (columns): each cell the
 /// expected damage, and a second grid of P(discard) when health is given.
 /// Every other parameter must take one value.
@@ -877,11 +782,37 @@ pub struct Pivot {
     pub row_values: Vec<i64>,
     /// Its values across the columns.
     pub column_values: Vec<i64>,
-    /// Expected damage, `[row][column]`.
-    pub mean: Vec<Vec<Fraction>>,
-    /// P(discard), `[row][column]`, when health is given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub p_discard: Option<Vec<Vec<Fraction>>>,
+    /// Expected damage, `[row, column]` (written as rows of cells).
+    #[serde(serialize_with = "grid_rows")]
+    pub mean: Array2<Fraction>,
+    /// P(discard), `[row, column]`, when health is given.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "grid_rows_opt"
+    )]
+    pub p_discard: Option<Array2<Fraction>>,
+}
+
+/// A grid as rows of cells (the JSON of a pivot).
+fn grid_rows<S: serde::Serializer>(
+    a: &Array2<Fraction>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    let (n, m) = a.dim();
+    let rows: Vec<Vec<&Fraction>> = (0..n)
+        .map(|i| (0..m).map(|j| &a[(i, j)]).collect())
+        .collect();
+    rows.serialize(s)
+}
+
+fn grid_rows_opt<S: serde::Serializer>(
+    a: &Option<Array2<Fraction>>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match a {
+        Some(a) => grid_rows(a, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// Lays `rows` of `grid` out as a [`Pivot`] of `row` against `column`.
@@ -908,25 +839,20 @@ pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Piv
     }
     let (rv, cv) = (values(row), values(column));
     let find = |r: i64, c: i64| rows.iter().find(|x| x.get(row) == r && x.get(column) == c);
-    let mut mean = Vec::new();
-    let mut disc = Vec::new();
-    for &r in &rv {
-        let mut m = Vec::new();
-        let mut p = Vec::new();
-        for &c in &cv {
+    let mut mean = Array2::from_elem((rv.len(), cv.len()), Fraction::default());
+    let mut disc: Array2<Option<Fraction>> = Array2::from_elem((rv.len(), cv.len()), None);
+    for (i, &r) in rv.iter().enumerate() {
+        for (j, &c) in cv.iter().enumerate() {
             let x = find(r, c)
                 .ok_or_else(|| Error::conflict("a cell has no row").at_param("pivot", None))?;
-            m.push(x.mean.clone());
-            p.push(x.p_discard.clone());
+            mean[(i, j)] = x.mean.clone();
+            disc[(i, j)] = x.p_discard.clone();
         }
-        mean.push(m);
-        disc.push(p);
     }
-    let p_discard = disc.iter().all(|r| r.iter().all(Option::is_some)).then(|| {
-        disc.into_iter()
-            .map(|r| r.into_iter().flatten().collect())
-            .collect()
-    });
+    let p_discard = disc
+        .iter()
+        .all(Option::is_some)
+        .then(|| disc.mapv(|p| p.unwrap_or_default()));
     Ok(Pivot {
         row: row.name(),
         column: column.name(),
@@ -935,64 +861,4 @@ pub fn pivot(grid: &Grid, rows: &[Row], row: Param, column: Param) -> Result<Piv
         mean,
         p_discard,
     })
-}
-
-impl Pivot {
-    /// The pivot in `format` (JSON formats: one object).
-    pub fn render(&self, format: Format) -> String {
-        let row_cell = |v: i64| Param::from_name(self.row).map_or(v.to_string(), |p| p.cell(v));
-        let col_cell = |v: i64| Param::from_name(self.column).map_or(v.to_string(), |p| p.cell(v));
-        let grid = |title: &str, cells: &[Vec<Fraction>], md: bool, percent: bool| -> String {
-            let mut out = String::new();
-            let head: Vec<String> = self
-                .column_values
-                .iter()
-                .map(|&c| format!("{} {}", self.column, col_cell(c)))
-                .collect();
-            if md {
-                let _ = writeln!(out, "{title}\n");
-                let _ = writeln!(out, "| {} | {} |", self.row, head.join(" | "));
-                let _ = writeln!(
-                    out,
-                    "|---:|{}",
-                    head.iter().map(|_| "---:|").collect::<String>()
-                );
-            } else {
-                let _ = writeln!(out, "{},{}", self.row, head.join(","));
-            }
-            for (r, line) in self.row_values.iter().zip(cells) {
-                let vals: Vec<String> = line
-                    .iter()
-                    .map(|f| match (md, percent) {
-                        (true, true) => format!("{:.2}%", 100.0 * f.to_f64()),
-                        (true, false) => format!("{:.4}", f.to_f64()),
-                        (false, _) => f.to_string(),
-                    })
-                    .collect();
-                if md {
-                    let _ = writeln!(out, "| {} | {} |", row_cell(*r), vals.join(" | "));
-                } else {
-                    let _ = writeln!(out, "{},{}", row_cell(*r), vals.join(","));
-                }
-            }
-            out
-        };
-        match format {
-            Format::Json | Format::Jsonl => crate::report::to_json_text(self),
-            Format::Markdown | Format::Csv => {
-                let md = format == Format::Markdown;
-                let mut out = grid(
-                    "Expected damage (exact values: --format csv or json)",
-                    &self.mean,
-                    md,
-                    false,
-                );
-                if let Some(p) = &self.p_discard {
-                    out.push('\n');
-                    out.push_str(&grid("P(discard)", p, md, true));
-                }
-                out
-            }
-        }
-    }
 }

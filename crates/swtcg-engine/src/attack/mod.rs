@@ -566,6 +566,13 @@ impl<W: Weight> AttackOutcome<W> {
         self.tallies.prob(|t| t.damaged_by & (1 << DEFENDER) != 0)
     }
 
+    /// The joint law of the counters placed on the defender (rows, from 0)
+    /// and on the attacker (columns, from 0): `P(defender = i, attacker =
+    /// j)`, exact.
+    pub fn joint_damage(&self) -> ndarray::Array2<BigRational> {
+        joint_damage(&self.tallies, DEFENDER, ATTACKER)
+    }
+
     /// The same outcome with weights of another type.
     pub fn convert<V: Weight>(&self) -> AttackOutcome<V> {
         AttackOutcome {
@@ -752,3 +759,25 @@ pub fn attack(attacker: &Unit, defender: &Unit) -> Result<AttackOutcome> {
 
 mod resolve;
 pub(crate) use resolve::purchases;
+
+/// The joint law of the counters placed on units `rows` and `columns` by
+/// an attack's tallies: `P(rows = i, columns = j)`, exact, as a grid.
+pub fn joint_damage<W: Weight>(
+    tallies: &Joint<Tally, W>,
+    rows: usize,
+    columns: usize,
+) -> ndarray::Array2<BigRational> {
+    let (mut n, mut m) = (0usize, 0usize);
+    for (t, _) in tallies.entries() {
+        n = n.max(t.damage[rows] as usize + 1);
+        m = m.max(t.damage[columns] as usize + 1);
+    }
+    let zero = BigRational::from_integer(0.into());
+    let mut grid = ndarray::Array2::from_elem((n.max(1), m.max(1)), zero);
+    let denom = tallies.denom().to_big();
+    for (t, w) in tallies.entries() {
+        let p = BigRational::new(w.to_big().into(), denom.clone().into());
+        grid[(t.damage[rows] as usize, t.damage[columns] as usize)] += p;
+    }
+    grid
+}

@@ -1,0 +1,482 @@
+//! The writers: typed results out as JSON (serde), CSV (the `csv` crate)
+//! and Markdown (one writer, [`markdown`], for every table), each format
+//! written in one place.
+//!
+//! A result that is a table becomes a [`Table`] of cells (its columns named
+//! and aligned), which [`markdown`] and [`csv`] write; a result written as
+//! JSON is its serde form ([`json`], [`jsonl`]).
+//!
+//! ```
+//! use swtcg_odds::writers::{Table, markdown, csv};
+//! let mut t = Table::new(&["unit", "damage"]);
+//! t.push(vec!["Trooper | A".into(), "1.500".into()]);
+//! assert_eq!(markdown(&t), "| unit | damage |\n|---|---:|\n| Trooper \\| A | 1.500 |\n");
+//! assert_eq!(csv(&t), "unit,damage\nTrooper | A,1.500\n");
+//! ```
+
+use crate::cards::{Arena, CardDb};
+use crate::dist::Fraction;
+use crate::error::Result;
+use crate::matchups::{MatchupRow, Options, Rankings, field_line, stream};
+use crate::table::{CORE, Format, Param, Pivot, Row};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// A table of text cells: its columns' names and, per column, whether its
+/// cells are numbers (right-aligned in Markdown).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    /// The columns' names.
+    pub columns: Vec<String>,
+    /// Whether each column holds numbers.
+    pub numeric: Vec<bool>,
+    /// The rows.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these columns: the first is text, the others numbers.
+    pub fn new(columns: &[&str]) -> Table {
+        Table {
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            numeric: (0..columns.len()).map(|i| i > 0).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// A table whose columns are numbers or text as `numeric` says.
+    pub fn with(columns: Vec<String>, numeric: Vec<bool>) -> Table {
+        Table {
+            columns,
+            numeric,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row.
+    pub fn push(&mut self, row: Vec<String>) {
+        self.rows.push(row);
+    }
+}
+
+/// A Markdown cell: `|` escaped, one line.
+fn md_cell(c: &str) -> String {
+    c.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The header and rule of a Markdown table.
+pub fn markdown_header(t: &Table) -> String {
+    let head: Vec<String> = t.columns.iter().map(|c| md_cell(c)).collect();
+    let rule: Vec<&str> = t
+        .numeric
+        .iter()
+        .map(|&n| if n { "---:" } else { "---" })
+        .collect();
+    format!("| {} |\n|{}|\n", head.join(" | "), rule.join("|"))
+}
+
+/// One row of a Markdown table.
+pub fn markdown_row(row: &[String]) -> String {
+    let cells: Vec<String> = row.iter().map(|c| md_cell(c)).collect();
+    format!("| {} |\n", cells.join(" | "))
+}
+
+/// A table as Markdown.
+pub fn markdown(t: &Table) -> String {
+    let mut out = markdown_header(t);
+    for r in &t.rows {
+        out.push_str(&markdown_row(r));
+    }
+    out
+}
+
+/// A table as CSV (the `csv` crate: quoting where a cell needs it).
+pub fn csv(t: &Table) -> String {
+    let mut w = ::csv::WriterBuilder::new().from_writer(Vec::new());
+    // Writing to memory cannot fail.
+    let _ = w.write_record(&t.columns);
+    for r in &t.rows {
+        let _ = w.write_record(r);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// A value as pretty JSON, with a final newline.
+pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
+    crate::report::to_json_text(value)
+}
+
+/// Values as JSON Lines.
+pub fn jsonl<T: Serialize>(values: &[T]) -> String {
+    values
+        .iter()
+        .map(|v| serde_json::to_string(v).unwrap_or_default() + "\n")
+        .collect()
+}
+
+/// The parameters a table shows: in Markdown, those given that vary or
+/// differ from neutral (and power); in CSV and JSON every core parameter
+/// and each one given.
+fn columns(rows: &[Row], format: Format) -> Vec<Param> {
+    let given: Vec<Param> = rows
+        .first()
+        .map(|r| r.values.iter().map(|(p, _)| *p).collect())
+        .unwrap_or_default();
+    Param::ALL
+        .iter()
+        .copied()
+        .filter(|p| match format {
+            Format::Markdown => {
+                *p == Param::Power
+                    || (given.contains(p) && rows.iter().any(|r| r.get(*p) != p.neutral()))
+                    || (given.contains(p) && rows.iter().any(|r| r.get(*p) != rows[0].get(*p)))
+            }
+            _ => CORE.contains(p) || given.contains(p),
+        })
+        .collect()
+}
+
+/// Rows of a table of attacks in `format`.
+pub fn rows(rows: &[Row], format: Format) -> String {
+    match format {
+        Format::Json => json(rows),
+        Format::Jsonl => jsonl(rows),
+        Format::Csv => {
+            let cols = columns(rows, format);
+            let mut names: Vec<String> = cols.iter().map(|p| p.name().to_string()).collect();
+            names.extend(["mean", "mean_f64", "p_discard", "p_discard_f64"].map(String::from));
+            let n = names.len();
+            let mut t = Table::with(names, vec![true; n]);
+            for r in rows {
+                let mut cells: Vec<String> = cols.iter().map(|p| p.cell(r.get(*p))).collect();
+                cells.push(r.mean.to_string());
+                cells.push(format!("{}", r.mean.to_f64()));
+                match &r.p_discard {
+                    Some(p) => cells.extend([p.to_string(), format!("{}", p.to_f64())]),
+                    None => cells.extend([String::new(), String::new()]),
+                }
+                t.push(cells);
+            }
+            csv(&t)
+        }
+        Format::Markdown => {
+            let cols = columns(rows, format);
+            let with_discard = rows.iter().any(|r| r.p_discard.is_some());
+            let mut names: Vec<String> = cols.iter().map(|p| p.name().to_string()).collect();
+            names.extend(["E[damage]".into(), "exact".into()]);
+            if with_discard {
+                names.extend(["P(discard)".into(), "exact".into()]);
+            }
+            let n = names.len();
+            let mut t = Table::with(names, vec![true; n]);
+            for r in rows {
+                let mut cells: Vec<String> = cols.iter().map(|p| p.cell(r.get(*p))).collect();
+                cells.push(format!("{:.4}", r.mean.to_f64()));
+                cells.push(r.mean.to_string());
+                if with_discard {
+                    match &r.p_discard {
+                        Some(p) => {
+                            cells.push(format!("{:.2}%", 100.0 * p.to_f64()));
+                            cells.push(p.to_string());
+                        }
+                        None => cells.extend([String::new(), String::new()]),
+                    }
+                }
+                t.push(cells);
+            }
+            markdown(&t)
+        }
+    }
+}
+
+/// A pivot in `format` (JSON formats: one object): the grid of expected
+/// damage, then of P(discard) when health is given.
+pub fn pivot(p: &Pivot, format: Format) -> String {
+    if matches!(format, Format::Json | Format::Jsonl) {
+        return json(p);
+    }
+    let cell = |name: &str, v: i64| Param::from_name(name).map_or(v.to_string(), |q| q.cell(v));
+    let grid = |cells: &ndarray::Array2<Fraction>, percent: bool| -> Table {
+        let mut names = vec![p.row.to_string()];
+        names.extend(
+            p.column_values
+                .iter()
+                .map(|&c| format!("{} {}", p.column, cell(p.column, c))),
+        );
+        let n = names.len();
+        let mut t = Table::with(names, vec![true; n]);
+        for (r, line) in p.row_values.iter().zip(cells.rows()) {
+            let mut row = vec![cell(p.row, *r)];
+            row.extend(line.iter().map(|f| match (format, percent) {
+                (Format::Markdown, true) => format!("{:.2}%", 100.0 * f.to_f64()),
+                (Format::Markdown, false) => format!("{:.4}", f.to_f64()),
+                _ => f.to_string(),
+            }));
+            t.push(row);
+        }
+        t
+    };
+    let write = |title: &str, t: &Table| match format {
+        Format::Markdown => format!("{title}\n\n{}", markdown(t)),
+        _ => csv(t),
+    };
+    let mut out = write(
+        "Expected damage (exact values: --format csv or json)",
+        &grid(&p.mean, false),
+    );
+    if let Some(d) = &p.p_discard {
+        out.push('\n');
+        out.push_str(&write("P(discard)", &grid(d, true)));
+    }
+    out
+}
+
+/// The columns of a listing of matchups (and of `MatchupRow`'s fields).
+pub const MATCHUP_FIELDS: [&str; 10] = [
+    "attacker",
+    "defender",
+    "arena",
+    "mean",
+    "mean_f64",
+    "p_discard",
+    "p_discard_f64",
+    "damage_back",
+    "damage_back_f64",
+    "error",
+];
+
+/// The Markdown table of matchup rows: its columns.
+pub fn matchups_table() -> Table {
+    Table::with(
+        [
+            "attacker",
+            "defender",
+            "arena",
+            "E[damage]",
+            "P(discard)",
+            "damage back",
+        ]
+        .map(String::from)
+        .to_vec(),
+        vec![false, false, false, true, true, true],
+    )
+}
+
+/// One matchup row as Markdown cells: a row without a result shows "—"
+/// and its reason.
+pub fn matchup_cells(r: &MatchupRow) -> Vec<String> {
+    let cell = |f: Option<f64>, pct: bool| match f {
+        Some(v) if pct => format!("{:.1}%", 100.0 * v),
+        Some(v) => format!("{v:.3}"),
+        None => "—".into(),
+    };
+    let mut back = cell(r.damage_back_f64, false);
+    if let Some(e) = &r.error {
+        back = format!("{back} {e}");
+    }
+    vec![
+        r.attacker.clone(),
+        r.defender.clone(),
+        r.arena.name().to_string(),
+        cell(r.mean_f64, false),
+        cell(r.p_discard_f64, true),
+        back,
+    ]
+}
+
+/// One matchup row as a CSV record (the fields of [`MatchupRow`]).
+pub fn matchup_csv(r: &MatchupRow) -> String {
+    let mut w = ::csv::WriterBuilder::new()
+        .has_headers(false)
+        .buffer_capacity(256)
+        .from_writer(Vec::with_capacity(256));
+    let _ = w.serialize(r);
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// The CSV header of a listing of matchups.
+pub fn matchup_csv_header() -> String {
+    MATCHUP_FIELDS.join(",") + "\n"
+}
+
+/// What the header of a rankings page says of its data.
+#[derive(Clone, Debug, Default)]
+pub struct PageHeader {
+    /// The page's title (by default "Rankings of SETS").
+    pub title: Option<String>,
+    /// The set codes of the pool.
+    pub sets: Vec<String>,
+    /// The date of the data (the newest of the files read), `YYYY-MM-DD`.
+    pub date: Option<String>,
+}
+
+impl PageHeader {
+    /// The header of the cards of `db`: its sets, and the newest
+    /// modification date of its files.
+    pub fn of(db: &CardDb, title: Option<String>) -> PageHeader {
+        let mut sets: Vec<String> = db.cards.iter().map(|c| c.set.clone()).collect();
+        sets.sort();
+        sets.dedup();
+        let newest = db
+            .files
+            .iter()
+            .filter(|f| f.card_list)
+            .filter_map(|f| std::fs::metadata(&f.file).ok()?.modified().ok())
+            .max();
+        PageHeader {
+            title,
+            sets,
+            date: newest.map(date_of),
+        }
+    }
+}
+
+/// A time as its UTC date, `YYYY-MM-DD` (the civil calendar from days since
+/// 1970, Howard Hinnant's algorithm).
+pub fn date_of(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The line of a rankings page that gives the date of the data (the one
+/// line that changes from machine to machine).
+pub const DATE_LINE: &str = "Data as of";
+
+/// Rankings as a Markdown page: a title, what the figures are (the pool's
+/// sets, the date of the data, the tool's version), the field line, one
+/// table per arena. A figure without data is "—", with the reason in the
+/// last column; a unit with pairings left without a result is marked.
+pub fn rankings_markdown(r: &Rankings, header: &PageHeader) -> String {
+    let mut out = String::new();
+    let sets = if header.sets.is_empty() {
+        "no set".to_string()
+    } else {
+        header.sets.join(", ")
+    };
+    let title = header
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("Rankings of {sets}"));
+    let _ = writeln!(out, "# {}\n", title.replace('\n', " "));
+    let _ = writeln!(
+        out,
+        "Each unit is ranked against the field of each arena it fights in: the means, over the units of that arena, of its expected damage dealt and P(discard) when attacking them, and of the expected damage taken and P(survive) when they attack it. Every attack is solved exactly, both sides playing optimally for expected damage, with the conditions the two cards decide applied.\n"
+    );
+    let _ = writeln!(out, "- Sets: {sets}");
+    let _ = writeln!(
+        out,
+        "- {DATE_LINE}: {}",
+        header.date.as_deref().unwrap_or("unknown")
+    );
+    let _ = writeln!(
+        out,
+        "- Made by swtcg-odds {}, `matchups --rank`",
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(out, "- {}", field_line(&r.fields));
+    let s = &r.summary;
+    let _ = writeln!(
+        out,
+        "- {} pairings, {} with a result{}",
+        s.rows,
+        s.rows - s.errors,
+        if s.errors > 0 {
+            format!(
+                "; **{} without a result**, left out of the means of the units marked †",
+                s.errors
+            )
+        } else {
+            String::new()
+        }
+    );
+    let arenas: Vec<Arena> = {
+        let mut a: Vec<Arena> = r.rows.iter().map(|x| x.arena).collect();
+        a.dedup();
+        a
+    };
+    for arena in arenas {
+        let _ = writeln!(out, "\n### {} arena\n", arena.name());
+        let mut t = Table::with(
+            [
+                "rank",
+                "unit",
+                "damage dealt",
+                "P(discard) attacking",
+                "damage taken",
+                "P(survive) attacked",
+                "pairings attacking / attacked",
+                "note",
+            ]
+            .map(String::from)
+            .to_vec(),
+            vec![true, false, true, true, true, true, true, false],
+        );
+        for row in r.rows.iter().filter(|x| x.arena == arena) {
+            let num = |v: Option<f64>| v.map_or("—".to_string(), |x| format!("{x:.3}"));
+            let pct =
+                |v: Option<f64>| v.map_or("—".to_string(), |x| format!("{:.1}%", 100.0 * x));
+            let mut note = row.note.clone().unwrap_or_default();
+            if row.missing > 0 {
+                if !note.is_empty() {
+                    note.push_str("; ");
+                }
+                note.push_str(&format!("† {} pairings without a result", row.missing));
+            }
+            t.push(vec![
+                row.rank.to_string(),
+                format!("{}{}", row.unit, if row.missing > 0 { " †" } else { "" }),
+                num(row.damage_dealt),
+                pct(row.p_discard),
+                num(row.damage_taken),
+                pct(row.p_survive),
+                format!("{} / {}", row.attacking, row.attacked),
+                note,
+            ]);
+        }
+        out.push_str(&markdown(&t));
+    }
+    out
+}
+
+/// The command that regenerates `docs/rankings.md` from the shared card
+/// files beside the repository.
+pub const RANKINGS_COMMAND: &str = "cargo run --release -- matchups --db ../shared/reference/lackey --rank --output docs/rankings.md";
+
+/// The card file the documentation page is generated from: an extract of
+/// the real *A New Hope* set kept in the repository.
+pub const PAGE_SOURCE: &str = "tests/fixtures/lackey/ANH.txt";
+
+/// The command that regenerates `docs/matchups.md`.
+pub const PAGE_COMMAND: &str = "cargo run --release -- matchups --db tests/fixtures/lackey/ANH.txt --page --output docs/matchups.md";
+
+/// The generated documentation page of matchups for a database read from
+/// `source`: every unit against every other of its arena, with the command
+/// that regenerates it.
+pub fn docs_page(db: &CardDb, source: &str) -> Result<String> {
+    let cards: Vec<_> = db.units().collect();
+    let mut t = matchups_table();
+    stream(&cards, &cards, &Options::default(), |r| {
+        t.push(matchup_cells(&r));
+        Ok(())
+    })?;
+    let mut out = String::new();
+    let _ = writeln!(out, "# Matchups of sample cards\n");
+    let _ = writeln!(
+        out,
+        "Generated from `{source}` ({} unit cards) by\n\n```sh\n{PAGE_COMMAND}\n```\n\nand checked by `tests/it/docs.rs::matchups_page_is_fresh`. Units attack units of their arena; every attack is solved exactly with both sides playing optimally for expected damage, the conditions the two cards decide applied; the tables round the exact values.\n",
+        cards.len()
+    );
+    out.push_str(&markdown(&t));
+    Ok(out)
+}
