@@ -31,10 +31,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::matchups::duel;
 use crate::plan::Plan;
 use crate::policy::Policy;
-use crate::report::DistReport;
-use crate::request::AttackRequest;
+use crate::report::{AttackReport, DistReport};
+use crate::request::{AttackAnswer, AttackRequest};
 use crate::scenario::Scenario;
-use crate::table::{Param, ValueKind, units_of};
+use crate::table::{Format, Param, ValueKind, units_of};
+use crate::writers::{self, Distributions, distributions_table};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
@@ -42,6 +43,13 @@ use std::time::Duration;
 
 /// The page.
 pub const INDEX: &str = include_str!("web/index.html");
+
+/// The page's script: one state object, one request and one render
+/// function per mode, the exports fetched from the API.
+pub const APP_JS: &str = include_str!("web/app.js");
+
+/// The page's style sheet.
+pub const APP_CSS: &str = include_str!("web/app.css");
 
 pub mod server;
 
@@ -72,14 +80,24 @@ impl Response {
         Response::json_text(serde_json::to_vec(value).unwrap_or_default())
     }
 
-    fn json_text(body: Vec<u8>) -> Response {
+    /// A 200 with this body.
+    fn ok(body: Vec<u8>, content_type: &'static str) -> Response {
         Response {
             status: 200,
-            content_type: "application/json",
+            content_type,
             body,
             head_only: false,
             extra: Vec::new(),
         }
+    }
+
+    /// One of the page's embedded files.
+    fn page(text: &'static str, content_type: &'static str) -> Response {
+        Response::ok(text.as_bytes().to_vec(), content_type)
+    }
+
+    fn json_text(body: Vec<u8>) -> Response {
+        Response::ok(body, "application/json")
     }
 
     /// An error answer: `{"error": message}`, the message one line of at
@@ -347,7 +365,20 @@ struct Combined {
     attacks: Vec<DistReport>,
 }
 
-fn combine(body: &[u8]) -> Result<Response> {
+impl Distributions for Combined {
+    fn distributions(&self) -> Vec<(String, &DistReport)> {
+        let mut out = vec![("total damage".to_string(), &self.total)];
+        out.extend(
+            self.attacks
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (format!("attack {}", i + 1), d)),
+        );
+        out
+    }
+}
+
+fn combine(body: &[u8], format: Option<Format>) -> Result<Response> {
     let req: CombineRequest =
         serde_json::from_slice(body).map_err(|e| Error::json("the body", &e))?;
     if req.attacks.is_empty() || req.attacks.len() > 20 {
@@ -369,11 +400,14 @@ fn combine(body: &[u8]) -> Result<Response> {
                 // Independent attacks: the exact law of the sum.
                 total = total.convolve(&out.defender_damage.to_big());
             }
-            Ok(Response::json(&Combined {
-                total: DistReport::of(&total),
-                discarded: None,
-                attacks: reports,
-            }))
+            Ok(answer(
+                &Combined {
+                    total: DistReport::of(&total),
+                    discarded: None,
+                    attacks: reports,
+                },
+                format,
+            ))
         }
         "plan" => {
             let mut attackers = Vec::new();
@@ -388,18 +422,21 @@ fn combine(body: &[u8]) -> Result<Response> {
             let n = attackers.len();
             let plan = Plan::new(d, attackers, (0..n).collect(), Policy::default())?;
             let report = plan.solve()?;
-            Ok(Response::json(&Combined {
-                total: DistReport::of(&report.total_damage),
-                discarded: report
-                    .steps
-                    .last()
-                    .map(|s| Fraction(s.defender_discarded.clone())),
-                attacks: report
-                    .steps
-                    .iter()
-                    .map(|s| DistReport::of(&s.total_so_far))
-                    .collect(),
-            }))
+            Ok(answer(
+                &Combined {
+                    total: DistReport::of(&report.total_damage),
+                    discarded: report
+                        .steps
+                        .last()
+                        .map(|s| Fraction(s.defender_discarded.clone())),
+                    attacks: report
+                        .steps
+                        .iter()
+                        .map(|s| DistReport::of(&s.total_so_far))
+                        .collect(),
+                },
+                format,
+            ))
         }
         other => Err(Error::unknown(format!(
             "how '{}': convolve or plan",
@@ -408,7 +445,11 @@ fn combine(body: &[u8]) -> Result<Response> {
     }
 }
 
-fn cards_attack(state: &State, pairs: &[(String, String)]) -> Result<Response> {
+fn cards_attack(
+    state: &State,
+    pairs: &[(String, String)],
+    format: Option<Format>,
+) -> Result<Response> {
     let db = state
         .db
         .as_ref()
@@ -446,7 +487,7 @@ fn cards_attack(state: &State, pairs: &[(String, String)]) -> Result<Response> {
     let d = db.piece(&defender)?;
     let switches = Switches::parse(&conditions)?;
     let report = duel(&a, &d, &switches, arena, &Policy::default())?.solve()?;
-    Ok(Response::json(&report.json()))
+    Ok(answer(&report.json(), format))
 }
 
 /// Answers one request.
@@ -458,35 +499,113 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
         return Response::error(413, &format!("the body is longer than {MAX_BODY} bytes"));
     }
     let path = url.split('?').next().unwrap_or("");
-    let pairs = query(url);
-    let result: Result<Response> = match (method, path) {
-        ("GET", "/") | ("GET", "/index.html") => Ok(Response {
-            status: 200,
-            content_type: "text/html; charset=utf-8",
-            body: INDEX.as_bytes().to_vec(),
-            head_only: false,
-            extra: Vec::new(),
-        }),
-        ("GET", "/api/params") => Ok(Response::json(&params_spec(state))),
+    let mut pairs = query(url);
+    let result = export_format(&mut pairs)
+        .and_then(|format| route(state, method, path, &pairs, body, format));
+    match result {
+        Ok(r) => r,
+        Err(e) => error_response(&e),
+    }
+}
+
+/// Takes `format=` out of a query: `json` (the default), or `csv` or `md`
+/// for the distributions of a result as one table
+/// ([`crate::writers::distributions_table`]).
+fn export_format(pairs: &mut Vec<(String, String)>) -> Result<Option<Format>> {
+    let mut format = None;
+    let mut bad = None;
+    pairs.retain(|(k, v)| {
+        if k != "format" {
+            return true;
+        }
+        match <Format as crate::words::Words>::from_word(v) {
+            Some(f @ (Format::Json | Format::Csv | Format::Markdown)) if format.is_none() => {
+                format = Some(f)
+            }
+            _ => bad = Some(v.clone()),
+        }
+        false
+    });
+    match bad {
+        Some(v) => Err(Error::unknown(format!(
+            "format '{}': json, csv or md, given once",
+            crate::error::quote(&v)
+        ))
+        .at_param("format", None)),
+        None => Ok(format),
+    }
+}
+
+/// A result in the format asked for: its JSON, or its distributions as
+/// CSV or Markdown.
+fn answer<T: Serialize + Distributions>(value: &T, format: Option<Format>) -> Response {
+    match format {
+        None | Some(Format::Json) | Some(Format::Jsonl) => Response::json(value),
+        Some(f) => exported(value.distributions(), f),
+    }
+}
+
+/// Distributions written as CSV or Markdown.
+fn exported(list: Vec<(String, &DistReport)>, format: Format) -> Response {
+    let t = distributions_table(&list);
+    let (body, content_type) = match format {
+        Format::Csv => (writers::csv(&t), "text/csv; charset=utf-8"),
+        _ => (writers::markdown(&t), "text/markdown; charset=utf-8"),
+    };
+    Response::ok(body.into_bytes(), content_type)
+}
+
+/// The answer of an attack: `attack --json`'s text, or its exports.
+fn attack_answer(req: &AttackRequest, format: Option<Format>) -> Result<Response> {
+    let answer = req.solve()?;
+    Ok(match (format, &answer) {
+        (None | Some(Format::Json), _) => Response::json_text(answer.json_text().into_bytes()),
+        (Some(f), AttackAnswer::Static { outcome, stun }) => {
+            exported(AttackReport::of(outcome, *stun).distributions(), f)
+        }
+        (Some(f), AttackAnswer::Game(r)) => exported(r.json().distributions(), f),
+    })
+}
+
+/// Routes a request.
+fn route(
+    state: &State,
+    method: &str,
+    path: &str,
+    pairs: &[(String, String)],
+    body: &[u8],
+    format: Option<Format>,
+) -> Result<Response> {
+    let no_export = || match format {
+        None | Some(Format::Json) => Ok(()),
+        Some(_) => Err(Error::unknown("format: this answer is JSON only").at_param("format", None)),
+    };
+    match (method, path) {
+        ("GET", "/") | ("GET", "/index.html") => {
+            Ok(Response::page(INDEX, "text/html; charset=utf-8"))
+        }
+        ("GET", "/app.js") => Ok(Response::page(APP_JS, "text/javascript; charset=utf-8")),
+        ("GET", "/app.css") => Ok(Response::page(APP_CSS, "text/css; charset=utf-8")),
+        ("GET", "/api/params") => no_export().map(|()| Response::json(&params_spec(state))),
         ("GET", "/api/attack") => AttackRequest::from_pairs(pairs.iter().map(|(k, v)| (k, v)))
-            .and_then(|req| Ok(Response::json_text(req.solve()?.json_text().into_bytes()))),
+            .and_then(|req| attack_answer(&req, format)),
         // Units given as `"card"` come from the server's --db.
         ("POST", "/api/scenario") => no_files(body).and_then(|t| {
             let s = match &state.db {
                 Some(db) => crate::cards::files::scenario_from_json_with_cards(t, db)?,
                 None => Scenario::from_json(t)?,
             };
-            Ok(Response::json(&s.solve()?.json()))
+            Ok(answer(&s.solve()?.json(), format))
         }),
         ("POST", "/api/plan") => no_files(body).and_then(|t| {
             let p = match &state.db {
                 Some(db) => crate::cards::files::plan_from_json_with_cards(t, db)?,
                 None => Plan::from_json(t)?,
             };
-            Ok(Response::json(&p.solve()?.json()))
+            Ok(answer(&p.solve()?.json(), format))
         }),
-        ("POST", "/api/combine") => combine(body),
-        ("GET", "/api/cards") => match &state.db {
+        ("POST", "/api/combine") => combine(body, format),
+        ("GET", "/api/cards") => no_export().and_then(|()| match &state.db {
             None => Err(Error::missing(
                 "no card database: start the server with --db",
             )),
@@ -498,24 +617,20 @@ pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
                 let found: Vec<_> = db.find(&q).into_iter().take(200).collect();
                 Ok(Response::json(&found))
             }
-        },
-        ("GET", "/api/cards/check") => match &state.db {
+        }),
+        ("GET", "/api/cards/check") => no_export().and_then(|()| match &state.db {
             None => Err(Error::missing(
                 "no card database: start the server with --db",
             )),
             Some(db) => Ok(Response::json(&crate::cards::check::check(db))),
-        },
-        ("GET", "/api/cards/attack") => cards_attack(state, &pairs),
+        }),
+        ("GET", "/api/cards/attack") => cards_attack(state, pairs, format),
         (_, p) if p == "/" || p.starts_with("/api/") => Err(Error::unknown(format!(
             "{} {}: not served",
             crate::error::quote(method),
             crate::error::quote(p)
         ))),
-        _ => return Response::error(404, "not found"),
-    };
-    match result {
-        Ok(r) => r,
-        Err(e) => error_response(&e),
+        _ => Ok(Response::error(404, "not found")),
     }
 }
 

@@ -15,9 +15,12 @@
 //! ```
 
 use crate::cards::{Arena, CardDb};
-use crate::dist::Fraction;
+use crate::dist::{Fraction, fraction_string};
 use crate::error::Result;
 use crate::matchups::{MatchupRow, Options, Rankings, field_line, stream};
+use crate::plan::PlanJson;
+use crate::report::{AttackReport, DistReport, percent};
+use crate::scenario::ScenarioJson;
 use crate::table::{CORE, Format, Param, Pivot, Row};
 use serde::Serialize;
 use std::fmt::Write;
@@ -479,4 +482,104 @@ pub fn docs_page(db: &CardDb, source: &str) -> Result<String> {
     );
     out.push_str(&markdown(&t));
     Ok(out)
+}
+
+/// The distributions a result reports, each with its title: what the CSV
+/// and Markdown exports of the result hold (the web API's `format=csv` and
+/// `format=md`, the page's export buttons).
+pub trait Distributions {
+    /// Each distribution with its title, in the order the result gives them.
+    fn distributions(&self) -> Vec<(String, &DistReport)>;
+}
+
+impl Distributions for AttackReport {
+    fn distributions(&self) -> Vec<(String, &DistReport)> {
+        vec![
+            ("damage to the defender".into(), &self.defender_damage),
+            ("damage to the attacker".into(), &self.attacker_damage),
+            ("hits of the final roll".into(), &self.hits),
+        ]
+    }
+}
+
+impl Distributions for ScenarioJson {
+    fn distributions(&self) -> Vec<(String, &DistReport)> {
+        let mut out = self.attack.distributions();
+        out.extend(
+            self.damage_by_unit
+                .iter()
+                .map(|(name, d)| (format!("damage to {name}"), d)),
+        );
+        out
+    }
+}
+
+impl Distributions for PlanJson {
+    fn distributions(&self) -> Vec<(String, &DistReport)> {
+        let mut out = vec![
+            ("total damage".to_string(), &self.total_damage),
+            ("damage taken back".to_string(), &self.damage_taken_back),
+        ];
+        out.extend(
+            self.damage_taken_back_by_unit
+                .iter()
+                .map(|(name, d)| (format!("damage taken back by {name}"), d)),
+        );
+        out
+    }
+}
+
+/// Distributions as one table: for each, every outcome `k` with P(= k)
+/// and P(≥ k), as exact fractions and as percentages.
+///
+/// ```
+/// use swtcg_odds::attack::attack;
+/// use swtcg_odds::report::AttackReport;
+/// use swtcg_odds::unit::Unit;
+/// use swtcg_odds::writers::{Distributions, csv, distributions_table};
+/// // One die hitting on 4+.
+/// let out = attack(&Unit::new("A", 1), &Unit::new("D", 0)).unwrap();
+/// let report = AttackReport::of(&out, [false, false]);
+/// let text = csv(&distributions_table(&report.distributions()[..1]));
+/// assert_eq!(text, "distribution,k,P(= k),P(≥ k),P(= k) %,P(≥ k) %\n\
+///     damage to the defender,0,1/2,1/1,50.00%,100.00%\n\
+///     damage to the defender,1,1/2,1/2,50.00%,50.00%\n");
+/// ```
+pub fn distributions_table(list: &[(String, &DistReport)]) -> Table {
+    let mut t = Table::with(
+        [
+            "distribution",
+            "k",
+            "P(= k)",
+            "P(≥ k)",
+            "P(= k) %",
+            "P(≥ k) %",
+        ]
+        .map(String::from)
+        .to_vec(),
+        vec![false, true, true, true, true, true],
+    );
+    for (title, d) in list {
+        let mut ks: Vec<(i64, &String)> = d
+            .pmf
+            .keys()
+            .filter_map(|k| k.parse().ok().map(|n| (n, k)))
+            .collect();
+        ks.sort();
+        for (_, k) in ks {
+            let eq = &d.pmf[k].0;
+            // A report's `at_least` has the keys of its `pmf`
+            // ([`DistReport::of`]); a cell it lacks is left empty.
+            let ge = d.at_least.get(k).map(|f| &f.0);
+            t.push(vec![
+                title.clone(),
+                k.clone(),
+                fraction_string(eq),
+                ge.map(fraction_string).unwrap_or_default(),
+                percent(eq),
+                ge.map(percent).unwrap_or_default(),
+            ]);
+        }
+    }
+    t
 }

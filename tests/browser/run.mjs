@@ -82,6 +82,21 @@ try {
   check(ge1 === expected.p_ge_1, `P(damage >= 1) ${ge1} != ${expected.p_ge_1}`);
   await page.screenshot({ path: `${outDir}/page-1280.png`, fullPage: true });
 
+  // The exports are the API's: Copy CSV gives what /api/attack?...&format=csv
+  // answers for the attack shown, byte for byte.
+  for (const kind of ["csv", "md"]) {
+    await page.click(`button[data-export='${kind}']`);
+    await page.waitForFunction((k) => window.LAST_EXPORT && window.LAST_EXPORT.startsWith(k === "csv" ? "distribution," : "| distribution"), {}, kind);
+    const [shown, api] = await page.evaluate(async (k) => {
+      const q = new URLSearchParams(location.search);
+      q.set("format", k);
+      return [window.LAST_EXPORT, await (await fetch("/api/attack?" + q)).text()];
+    }, kind);
+    check(shown === api, `${kind} export differs from the API's`);
+    check(shown.includes(`damage to the defender,1,`) || kind === "md", `${kind} export: ${shown.slice(0, 200)}`);
+    await page.evaluate(() => { window.LAST_EXPORT = undefined; });
+  }
+
   // The URL holds the state: a new page from it shows the same result.
   const search = await page.evaluate(() => location.search);
   check(search.includes("power=6") && search.includes("crit=2"), `URL ${search}`);
@@ -166,8 +181,13 @@ try {
     await settle();
     const stacked = await page.$eval("#card-att", (el) => el.value);
     check(stacked.includes(" + "), `stack built by the picker: '${stacked}'`);
+    // Typing in the search box right after changing a card no longer
+    // cancels the pending result: each has its own debounce timer.
     await page.$eval("#card-att", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.card.attacker);
+    await page.type("#card-q", "a");
     await settle();
+    const afterSearch = await exactMean();
+    check(afterSearch === expected.card.mean, `a search while a result is pending: ${afterSearch} != ${expected.card.mean}`);
     // The cards and the mode are in the URL: a new page shows the same.
     const search = await page.evaluate(() => location.search);
     const p = await browser.newPage();

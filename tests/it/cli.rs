@@ -1,6 +1,7 @@
 //! The command line: output shapes, exact fractions, and one-line errors for
 //! bad input.
 
+use num_rational::BigRational;
 use serde_json::Value;
 use std::process::{Command, Output};
 
@@ -77,7 +78,28 @@ fn attack_json_has_the_documented_keys() {
             assert!(is_reduced_fraction(p.as_str().unwrap()), "{key}: {p}");
         }
         assert!(d["mean"].as_str().unwrap().contains('/'));
+        // P(X >= k) is given for the same outcomes, and is the sum of the
+        // P(X = j), j >= k, summed here independently.
+        let at_least = d["at_least"].as_object().unwrap();
+        assert_eq!(
+            at_least.keys().collect::<Vec<_>>(),
+            pmf.keys().collect::<Vec<_>>(),
+            "{key}"
+        );
+        let frac = |s: &serde_json::Value| s.as_str().unwrap().parse::<BigRational>().unwrap();
+        for (k, p) in at_least {
+            let k: i64 = k.parse().unwrap();
+            let sum: BigRational = pmf
+                .iter()
+                .filter(|(j, _)| j.parse::<i64>().unwrap() >= k)
+                .map(|(_, q)| frac(q))
+                .sum();
+            assert_eq!(frac(p), sum, "{key}: P(>= {k})");
+        }
     }
+    // 5 dice on 4+: P(>= 4 hits) = 6/32, P(>= 0) = 1.
+    assert_eq!(v["hits"]["at_least"]["4"], "3/16");
+    assert_eq!(v["hits"]["at_least"]["0"], "1/1");
     for key in ["defender_discarded", "attacker_discarded"] {
         assert!(is_reduced_fraction(v[key].as_str().unwrap()), "{key}");
     }

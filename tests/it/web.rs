@@ -152,6 +152,117 @@ fn combining_attacks_is_exact() {
     assert_eq!(v["discarded"], "21/32");
 }
 
+/// The page's exports come from the API: `format=csv` or `format=md` on
+/// any result gives its distributions as one table, with P(= k) and
+/// P(≥ k) summed by the server; an unknown format, or one asked of an
+/// answer that has no distributions, is an error naming `format`.
+#[test]
+fn exports_come_from_the_api() {
+    let s = state();
+    let r = handle(&s, "GET", "/api/attack?power=3&format=csv", b"");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.content_type, "text/csv; charset=utf-8");
+    let text = String::from_utf8(r.body).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("distribution,k,P(= k),P(≥ k),P(= k) %,P(≥ k) %")
+    );
+    // Three dice hitting on 4+, against every face: the damage to the
+    // defender is the number of hits.
+    let mut counts = [0u32; 4];
+    for faces in 0..216u32 {
+        let hits = (0..3).filter(|i| faces / 6u32.pow(*i) % 6 >= 3).count();
+        counts[hits] += 1;
+    }
+    let frac = |n: u32| {
+        let r = num_rational::Ratio::new(n, 216);
+        format!("{}/{}", r.numer(), r.denom())
+    };
+    for k in 0..4 {
+        let at_least: u32 = counts[k..].iter().sum();
+        let line = lines.next().unwrap();
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(
+            cells[..4],
+            [
+                "damage to the defender",
+                &k.to_string(),
+                &frac(counts[k]),
+                &frac(at_least)
+            ],
+            "{line}"
+        );
+    }
+    // Every distribution of the JSON is in the export, row for row.
+    let json: serde_json::Value =
+        serde_json::from_slice(&handle(&s, "GET", "/api/attack?power=3", b"").body).unwrap();
+    let rows = text.lines().count() - 1;
+    let expected: usize = ["defender_damage", "attacker_damage", "hits"]
+        .iter()
+        .map(|k| json[k]["pmf"].as_object().unwrap().len())
+        .sum();
+    assert_eq!(rows, expected);
+
+    let r = handle(
+        &s,
+        "POST",
+        "/api/combine?format=md",
+        br#"{"attacks": [{"power": "3"}, {"power": "2", "crit": "1"}]}"#,
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.content_type, "text/markdown; charset=utf-8");
+    let md = String::from_utf8(r.body).unwrap();
+    assert!(
+        md.starts_with("| distribution | k | P(= k) | P(≥ k) |"),
+        "{md}"
+    );
+    // The Markdown row of a total of 5 carries the JSON's exact P(= 5)
+    // and P(≥ 5).
+    let v: serde_json::Value = serde_json::from_slice(
+        &handle(
+            &s,
+            "POST",
+            "/api/combine",
+            br#"{"attacks": [{"power": "3"}, {"power": "2", "crit": "1"}]}"#,
+        )
+        .body,
+    )
+    .unwrap();
+    let ge5 = v["total"]["at_least"]["5"].as_str().unwrap();
+    assert!(
+        md.contains(&format!(
+            "| total damage | 5 | {} | {ge5} |",
+            v["total"]["pmf"]["5"].as_str().unwrap()
+        )),
+        "{md}"
+    );
+
+    for url in [
+        "/api/attack?power=3&format=xml",
+        "/api/attack?power=3&format=csv&format=md",
+        "/api/params?format=csv",
+        "/api/cards?q=luke&format=md",
+    ] {
+        let r = handle(&s, "GET", url, b"");
+        assert_eq!(r.status, 400, "{url}");
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(v["origin"]["param"], "format", "{url}");
+    }
+    let r = handle(
+        &s,
+        "GET",
+        "/api/cards/attack?attacker=Jango%20Fett%20(A)&defender=Obi-Wan%20Kenobi%20(A)&format=csv",
+        b"",
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert!(
+        String::from_utf8(r.body)
+            .unwrap()
+            .contains("damage to the defender,0,")
+    );
+}
+
 /// What `cards attack` prints for the fixture pair the web tests use (an
 /// expected damage of 52639/17496, so a page showing nothing cannot pass).
 fn cli_card_attack() -> serde_json::Value {

@@ -9,12 +9,16 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// A distribution in a result: `{"pmf": {"<k>": "<p>", ...}, "mean":
-/// "<p>"}`, every outcome with non-zero probability, as reduced fractions.
+/// A distribution in a result: `{"pmf": {"<k>": "<p>", ...}, "at_least":
+/// {"<k>": "<p>", ...}, "mean": "<p>"}`, every outcome with non-zero
+/// probability, as reduced fractions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DistReport {
     /// P(X = k) for each outcome `k` with non-zero probability.
     pub pmf: BTreeMap<String, Fraction>,
+    /// P(X >= k) for the same outcomes `k`: the tail the page draws and
+    /// tables show, summed exactly here so no reader re-derives it.
+    pub at_least: BTreeMap<String, Fraction>,
     /// The expectation.
     pub mean: Fraction,
 }
@@ -28,6 +32,12 @@ impl DistReport {
                 .pmf()
                 .into_iter()
                 .filter(|(_, p)| *p != zero)
+                .map(|(k, p)| (k.to_string(), Fraction(p)))
+                .collect(),
+            at_least: d
+                .tail()
+                .into_iter()
+                .filter(|(k, _)| d.prob(*k) != zero)
                 .map(|(k, p)| (k.to_string(), Fraction(p)))
                 .collect(),
             mean: Fraction(d.mean()),
