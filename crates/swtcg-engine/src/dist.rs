@@ -88,24 +88,31 @@ pub trait Weight: Clone + Debug + Eq + Ord + Hash + Send + Sync + 'static {
 }
 
 impl Weight for u128 {
+    #[inline]
     fn zero() -> Self {
         0
     }
+    #[inline]
     fn one() -> Self {
         1
     }
+    #[inline]
     fn from_u64(x: u64) -> Self {
         x as u128
     }
+    #[inline]
     fn is_zero(&self) -> bool {
         *self == 0
     }
+    #[inline]
     fn add_assign_ref(&mut self, other: &Self) {
         *self += *other;
     }
+    #[inline]
     fn sub_assign_ref(&mut self, other: &Self) {
         *self -= *other;
     }
+    #[inline]
     fn mul_ref(&self, other: &Self) -> Self {
         self * other
     }
@@ -137,24 +144,31 @@ impl Weight for u128 {
 }
 
 impl Weight for BigUint {
+    #[inline]
     fn zero() -> Self {
         Zero::zero()
     }
+    #[inline]
     fn one() -> Self {
         One::one()
     }
+    #[inline]
     fn from_u64(x: u64) -> Self {
         BigUint::from(x)
     }
+    #[inline]
     fn is_zero(&self) -> bool {
         Zero::is_zero(self)
     }
+    #[inline]
     fn add_assign_ref(&mut self, other: &Self) {
         *self += other;
     }
+    #[inline]
     fn sub_assign_ref(&mut self, other: &Self) {
         *self -= other;
     }
+    #[inline]
     fn mul_ref(&self, other: &Self) -> Self {
         self * other
     }
@@ -197,6 +211,20 @@ pub enum Num {
 }
 
 impl Num {
+    /// The sum past `u128`, out of the inlined fast path.
+    #[cold]
+    #[inline(never)]
+    fn add_big(&self, other: &Num) -> Num {
+        Num::big(self.to_big() + other.to_big())
+    }
+
+    /// The product past `u128`, out of the inlined fast path.
+    #[cold]
+    #[inline(never)]
+    fn mul_big(&self, other: &Num) -> Num {
+        Num::big(self.to_big() * other.to_big())
+    }
+
     /// A [`BigUint`] as a `Num`, small when it fits.
     pub fn big(b: BigUint) -> Num {
         match u128::try_from(&b) {
@@ -225,18 +253,23 @@ impl Ord for Num {
 }
 
 impl Weight for Num {
+    #[inline]
     fn zero() -> Self {
         Num::Small(0)
     }
+    #[inline]
     fn one() -> Self {
         Num::Small(1)
     }
+    #[inline]
     fn from_u64(x: u64) -> Self {
         Num::Small(x as u128)
     }
+    #[inline]
     fn is_zero(&self) -> bool {
         matches!(self, Num::Small(0))
     }
+    #[inline]
     fn add_assign_ref(&mut self, other: &Self) {
         if let (Num::Small(a), Num::Small(b)) = (&mut *self, other)
             && let Some(c) = a.checked_add(*b)
@@ -244,21 +277,23 @@ impl Weight for Num {
             *a = c;
             return;
         }
-        *self = Num::big(self.to_big() + other.to_big());
+        *self = self.add_big(other);
     }
+    #[inline]
     fn sub_assign_ref(&mut self, other: &Self) {
         *self = match (&*self, other) {
             (Num::Small(a), Num::Small(b)) => Num::Small(a - b),
             _ => Num::big(self.to_big() - other.to_big()),
         };
     }
+    #[inline]
     fn mul_ref(&self, other: &Self) -> Self {
         if let (Num::Small(a), Num::Small(b)) = (self, other)
             && let Some(c) = a.checked_mul(*b)
         {
             return Num::Small(c);
         }
-        Num::big(self.to_big() * other.to_big())
+        self.mul_big(other)
     }
     fn div_exact(&self, other: &Self) -> Self {
         match (self, other) {

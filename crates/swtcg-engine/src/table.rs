@@ -528,24 +528,45 @@ impl Grid {
 
     /// Computes every row exactly. Refuses grids of more than [`MAX_ROWS`]
     /// rows, out-of-range values (naming them) and too much work, before
-    /// any work and in constant memory (each row's units are built, counted
-    /// and dropped).
+    /// any work: a table of more than 10,000 rows is counted in constant
+    /// memory (each row's units are built, counted and dropped), a smaller
+    /// one keeps the units it counted.
     pub fn rows(&self) -> Result<Vec<Row>> {
+        /// Tables up to this many rows are built in one pass.
+        const KEEP_ROWS: usize = 10_000;
         if self.len() > MAX_ROWS {
             return Err(Error::limit(format!(
                 "the table would have {} rows; the limit is {MAX_ROWS}",
                 self.len()
             )));
         }
+        // Tables of up to KEEP_ROWS rows keep the units built while the work
+        // is counted; larger ones are counted in constant memory and built
+        // again once accepted.
+        let keep = self.len() <= KEEP_ROWS;
+        let mut rows: Vec<(Row, Unit, Unit)> =
+            Vec::with_capacity(if keep { self.len() } else { 0 });
         let (mut work, mut game_work) = (0u64, 0u64);
         for i in 0..self.len() {
-            let (a, d) = units_of(&self.assignment(i))?;
+            let values = self.assignment(i);
+            let (a, d) = units_of(&values)?;
             let dice = attack_dice(&a, &d) + a.keywords.fury;
             if a.keywords.lucky > 0 || d.keywords.lucky > 0 {
                 game_work = game_work
                     .saturating_add(attack_work(dice + a.keywords.lucky + d.keywords.lucky));
             } else {
                 work = work.saturating_add(attack_work(dice));
+            }
+            if keep {
+                rows.push((
+                    Row {
+                        values,
+                        mean: Fraction::default(),
+                        p_discard: None,
+                    },
+                    a,
+                    d,
+                ));
             }
         }
         if work > MAX_STATIC_WORK || game_work > MAX_GAME_WORK {
@@ -554,16 +575,18 @@ impl Grid {
                 work, game_work
             )));
         }
-        let mut rows: Vec<(Row, Unit, Unit)> = Vec::with_capacity(self.len());
-        for i in 0..self.len() {
-            let values = self.assignment(i);
-            let (a, d) = units_of(&values)?;
-            let row = Row {
-                values,
-                mean: Fraction::default(),
-                p_discard: None,
-            };
-            rows.push((row, a, d));
+        if !keep {
+            rows.reserve_exact(self.len());
+            for i in 0..self.len() {
+                let values = self.assignment(i);
+                let (a, d) = units_of(&values)?;
+                let row = Row {
+                    values,
+                    mean: Fraction::default(),
+                    p_discard: None,
+                };
+                rows.push((row, a, d));
+            }
         }
         // Rows are computed on every core; within a thread, dice laws and
         // damage steps are shared.
