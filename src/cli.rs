@@ -16,8 +16,8 @@ use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
 use crate::error::{Error, Result, read_file};
 use crate::matchups::{
-    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, SortBy, Summary, count, duel,
-    field_line, rank, stream_with_progress,
+    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, RowRef, SortBy, Summary, count,
+    duel, field_line, rank, stream_rows,
 };
 use crate::plot::{Series, svg};
 use crate::policy::{LuckyOrder, LuckyPolicy, Policy};
@@ -29,8 +29,8 @@ use crate::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
 use crate::verify::{check, exact_law, parse_counts};
 use crate::words::Words;
 use crate::writers::{
-    PageHeader, docs_page, markdown_header, markdown_row, matchup_cells, matchups_table,
-    rankings_markdown,
+    ListingWriter, PageHeader, docs_page, markdown_header, markdown_row, matchup_cells,
+    matchups_table, rankings_markdown,
 };
 use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
 
@@ -856,10 +856,10 @@ fn matchups_body(
             |d, t| bar.tick(d, t),
         )?;
         bar.finish();
+        notes.push(field_line(&ranked));
         let text = match cmd.format {
             Format::Markdown => rankings_markdown(&ranked, &PageHeader::of(db, cmd.title.clone())),
             Format::Csv => {
-                notes.push(field_line(&ranked.fields));
                 let mut c = csv::Writer::from_writer(Vec::new());
                 for r in &ranked.rows {
                     c.serialize(r).map_err(|e| Error::range(e.to_string()))?;
@@ -867,18 +867,12 @@ fn matchups_body(
                 String::from_utf8(c.into_inner().map_err(|e| Error::range(e.to_string()))?)
                     .unwrap_or_default()
             }
-            Format::Json => {
-                notes.push(field_line(&ranked.fields));
-                to_json_text(&ranked.rows)
-            }
-            Format::Jsonl => {
-                notes.push(field_line(&ranked.fields));
-                ranked
-                    .rows
-                    .iter()
-                    .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
-                    .collect()
-            }
+            Format::Json => to_json_text(&ranked.rows),
+            Format::Jsonl => ranked
+                .rows
+                .iter()
+                .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
+                .collect(),
         };
         w.write_all(text.as_bytes()).map_err(io)?;
         let (line, status) = matchups_summary(&ranked.summary, cmd.keep_going);
@@ -898,26 +892,28 @@ fn matchups_body(
         w.write_all(b"[\n").map_err(io)?;
     }
     let mut total = Summary::default();
+    let mut done = 0;
+    for (att, def) in [(&attackers, &defenders), (&defenders, &attackers)]
+        .into_iter()
+        .take(if both { 2 } else { 1 })
     {
-        let mut sink = |r: MatchupRow| -> std::io::Result<()> {
+        // CSV and JSON Lines format each distinct result once.
+        let mut listing = ListingWriter::new(format, att.len(), def.len());
+        let mut sink = |r: RowRef| -> std::io::Result<()> {
             match format {
-                Format::Csv => {
-                    if header {
-                        header = false;
+                Format::Csv | Format::Jsonl => {
+                    if header && format == Format::Csv {
                         w.write_all(crate::writers::matchup_csv_header().as_bytes())?;
                     }
-                    w.write_all(crate::writers::matchup_csv(&r).as_bytes())
-                }
-                Format::Jsonl => {
-                    serde_json::to_writer(&mut *w, &r)?;
-                    w.write_all(b"\n")
+                    header = false;
+                    listing.write(&mut *w, &r)
                 }
                 Format::Json => {
                     if !header {
                         w.write_all(b",\n")?;
                     }
                     header = false;
-                    serde_json::to_writer_pretty(&mut *w, &r)?;
+                    serde_json::to_writer_pretty(&mut *w, &MatchupRow::of_ref(&r))?;
                     Ok(())
                 }
                 Format::Markdown => {
@@ -925,23 +921,17 @@ fn matchups_body(
                         header = false;
                         w.write_all(markdown_header(&matchups_table()).as_bytes())?;
                     }
-                    w.write_all(markdown_row(&matchup_cells(&r)).as_bytes())
+                    w.write_all(markdown_row(&matchup_cells(&MatchupRow::of_ref(&r))).as_bytes())
                 }
             }
         };
-        let mut done = 0;
-        for (att, def) in [(&attackers, &defenders), (&defenders, &attackers)]
-            .into_iter()
-            .take(if both { 2 } else { 1 })
-        {
-            let s = stream_with_progress(att, def, &opts, &mut sink, |d, _| bar.tick(done + d, n))?;
-            done += s.rows;
-            total.rows += s.rows;
-            total.solved += s.solved;
-            total.errors += s.errors;
-            for (r, k) in s.reasons {
-                *total.reasons.entry(r).or_default() += k;
-            }
+        let s = stream_rows(att, def, &opts, &mut sink, |d, _| bar.tick(done + d, n))?;
+        done += s.rows;
+        total.rows += s.rows;
+        total.solved += s.solved;
+        total.errors += s.errors;
+        for (r, k) in s.reasons {
+            *total.reasons.entry(r).or_default() += k;
         }
     }
     bar.finish();
@@ -1157,7 +1147,8 @@ where
 /// Standard output, remembering whether the reader went away (a closed
 /// pipe ends the program quietly, as ripgrep does).
 struct Stdout {
-    inner: std::io::StdoutLock<'static>,
+    /// Buffered: a listing of millions of rows is not a write per line.
+    inner: std::io::BufWriter<std::io::StdoutLock<'static>>,
     closed: bool,
 }
 
@@ -1189,7 +1180,7 @@ pub fn main() -> ExitCode {
         }
     };
     let mut out = Stdout {
-        inner: std::io::stdout().lock(),
+        inner: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
         closed: false,
     };
     let mut notes = Vec::new();

@@ -17,7 +17,7 @@
 use crate::cards::{Arena, CardDb};
 use crate::dist::{Fraction, fraction_string};
 use crate::error::Result;
-use crate::matchups::{MatchupRow, Options, Rankings, field_line, stream};
+use crate::matchups::{MatchupRow, Options, Rankings, RowRef, field_line, stream};
 use crate::plan::PlanJson;
 use crate::report::{AttackReport, DistReport, percent};
 use crate::scenario::ScenarioJson;
@@ -311,6 +311,10 @@ pub struct PageHeader {
     pub sets: Vec<String>,
     /// The date of the data (the newest of the files read), `YYYY-MM-DD`.
     pub date: Option<String>,
+    /// Unit cards read.
+    pub units: usize,
+    /// Unit rows that were the same card as an earlier row, read once.
+    pub repeated: usize,
 }
 
 impl PageHeader {
@@ -330,6 +334,8 @@ impl PageHeader {
             title,
             sets,
             date: newest.map(date_of),
+            units: db.cards.len(),
+            repeated: db.repeated,
         }
     }
 }
@@ -387,7 +393,12 @@ pub fn rankings_markdown(r: &Rankings, header: &PageHeader) -> String {
         "- Made by swtcg-odds {}, `matchups --rank`",
         env!("CARGO_PKG_VERSION")
     );
-    let _ = writeln!(out, "- {}", field_line(&r.fields));
+    let _ = writeln!(
+        out,
+        "- {} unit cards read ({} more rows were the same card as an earlier row, read once)",
+        header.units, header.repeated
+    );
+    let _ = writeln!(out, "- {}", field_line(r));
     let s = &r.summary;
     let _ = writeln!(
         out,
@@ -582,4 +593,139 @@ pub fn distributions_table(list: &[(String, &DistReport)]) -> Table {
         }
     }
     t
+}
+
+/// The rows of a listing in CSV or JSON Lines, written fast: each card's
+/// name is escaped once, and each distinct result is formatted once (its
+/// text kept with the shared result), so a row costs a few copies. The
+/// bytes are those of [`matchup_csv`] and of serde's JSON of a
+/// [`MatchupRow`] (checked in `tests/it/matchups.rs`).
+pub struct ListingWriter {
+    format: Format,
+    attackers: Vec<Option<String>>,
+    defenders: Vec<Option<String>>,
+    arenas: Vec<(Arena, String)>,
+}
+
+/// A result's fields after the arena, in a listing's order.
+#[derive(Serialize)]
+struct ResultFields<'a> {
+    mean: Option<&'a Fraction>,
+    mean_f64: Option<f64>,
+    p_discard: Option<&'a Fraction>,
+    p_discard_f64: Option<f64>,
+    damage_back: Option<&'a Fraction>,
+    damage_back_f64: Option<f64>,
+    error: Option<String>,
+}
+
+impl ListingWriter {
+    /// A writer of `format` (CSV or JSON Lines) for rows of `attackers`
+    /// against `defenders` counts of cards.
+    pub fn new(format: Format, attackers: usize, defenders: usize) -> ListingWriter {
+        ListingWriter {
+            format,
+            attackers: vec![None; attackers],
+            defenders: vec![None; defenders],
+            arenas: Vec::new(),
+        }
+    }
+
+    /// Whether this format is written fast (CSV and JSON Lines).
+    pub fn fast(format: Format) -> bool {
+        matches!(format, Format::Csv | Format::Jsonl)
+    }
+
+    /// One value as a CSV field, or as JSON (with the separator after it).
+    fn field<T: Serialize + ?Sized>(&self, v: &T) -> String {
+        match self.format {
+            Format::Csv => {
+                let mut w = ::csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(Vec::new());
+                let _ = w.serialize((v,));
+                let mut s =
+                    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default();
+                s.pop();
+                s.push(',');
+                s
+            }
+            _ => serde_json::to_string(v).unwrap_or_default() + ",",
+        }
+    }
+
+    /// The text of a result after the arena, through the end of the row.
+    fn result_text(&self, r: &RowRef) -> String {
+        let o = &r.result.outcome;
+        let s = o.as_ref().ok();
+        let fields = ResultFields {
+            mean: s.map(|s| &s.mean),
+            mean_f64: s.map(|s| s.mean.to_f64()),
+            p_discard: s.map(|s| &s.p_discard),
+            p_discard_f64: s.map(|s| s.p_discard.to_f64()),
+            damage_back: s.map(|s| &s.back),
+            damage_back_f64: s.map(|s| s.back.to_f64()),
+            error: o.as_ref().err().map(|e| e.to_string()),
+        };
+        match self.format {
+            Format::Csv => {
+                let mut w = ::csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(Vec::new());
+                let _ = w.serialize(&fields);
+                String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+            }
+            _ => {
+                let mut s = serde_json::to_string(&fields).unwrap_or_default();
+                s.remove(0);
+                s.push('\n');
+                s
+            }
+        }
+    }
+
+    /// Writes one row.
+    pub fn write(&mut self, w: &mut dyn std::io::Write, r: &RowRef) -> std::io::Result<()> {
+        let json = self.format != Format::Csv;
+        if self.attackers[r.attacker_index].is_none() {
+            let key = self.field(&r.attacker.key());
+            self.attackers[r.attacker_index] = Some(if json {
+                format!("{{\"attacker\":{key}")
+            } else {
+                key
+            });
+        }
+        if self.defenders[r.defender_index].is_none() {
+            let key = self.field(&r.defender.key());
+            self.defenders[r.defender_index] = Some(if json {
+                format!("\"defender\":{key}")
+            } else {
+                key
+            });
+        }
+        let arena = match self.arenas.iter().find(|(a, _)| *a == r.arena) {
+            Some((_, t)) => t,
+            None => {
+                let t = self.field(&r.arena);
+                let t = if json { format!("\"arena\":{t}") } else { t };
+                self.arenas.push((r.arena, t));
+                &self.arenas[self.arenas.len() - 1].1
+            }
+        };
+        let text = r.result.text.get_or_init(|| self.result_text(r));
+        w.write_all(
+            self.attackers[r.attacker_index]
+                .as_deref()
+                .unwrap_or_default()
+                .as_bytes(),
+        )?;
+        w.write_all(
+            self.defenders[r.defender_index]
+                .as_deref()
+                .unwrap_or_default()
+                .as_bytes(),
+        )?;
+        w.write_all(arena.as_bytes())?;
+        w.write_all(text.as_bytes())
+    }
 }

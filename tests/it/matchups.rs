@@ -258,8 +258,8 @@ fn units_with_no_opponent_say_so() {
 }
 
 /// No pairing comes back without a result, whatever the size of the shared
-/// table of solves: with blocks of 64 and a table of 7 (cleared after
-/// every block)
+/// tables of solves: with blocks of 64, a table of 7 solves and one of 5
+/// pairs of signatures (cleared after every block)
 /// every row is the row of the default run, and none is missing. (Before
 /// issue 18 a cleared table dropped the pairings that had found their solve
 /// in it: `not solved`.)
@@ -271,6 +271,7 @@ fn a_cleared_shared_table_drops_no_pairing() {
     let mut small = Vec::new();
     let opts = Options {
         max_shared: 7,
+        max_pairs: 5,
         block: 64,
         ..Options::default()
     };
@@ -293,5 +294,218 @@ fn a_cleared_shared_table_drops_no_pairing() {
         // A row has its numbers or its reason, never neither.
         assert_eq!(a.mean.is_some(), a.error.is_none(), "{a:?}");
         assert!(a.error.as_deref() != Some("not solved"), "{a:?}");
+    }
+}
+
+/// A pool of copies: the fixture sets of ANH and AOTC three times under
+/// other set codes, the third copy with every printed power and health
+/// moved by +1 (so its signatures differ), and a unit no attack can be
+/// solved for (power past the bound), so that rows without a result are
+/// counted with their multiplicities too.
+fn copies_pool() -> (tempfile::TempDir, CardDb) {
+    let dir = tempfile::tempdir().unwrap();
+    for set in ["ANH", "AOTC"] {
+        let text = std::fs::read_to_string(format!(
+            "{}/tests/fixtures/lackey/{set}.txt",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let mut lines = text.lines();
+        let header = lines.next().unwrap();
+        let cols: Vec<&str> = header.split('\t').collect();
+        let at = |n: &str| cols.iter().position(|c| *c == n).unwrap();
+        let (set_col, power, health) = (at("Set"), at("Power"), at("Health"));
+        for k in 0..3 {
+            let mut out = format!("{header}\n");
+            for row in text.lines().skip(1) {
+                let mut cells: Vec<String> = row.split('\t').map(String::from).collect();
+                if k > 0 {
+                    cells[set_col] = format!("{set}{k}");
+                }
+                if k == 2 {
+                    for c in [power, health] {
+                        if let Ok(v) = cells[c].trim().parse::<u32>() {
+                            cells[c] = (v + 1).to_string();
+                        }
+                    }
+                }
+                out.push_str(&cells.join("\t"));
+                out.push('\n');
+            }
+            if k == 1 {
+                let mut cells = vec![String::new(); cols.len()];
+                cells[at("Name")] = "Too Strong".into();
+                cells[set_col] = format!("{set}{k}");
+                cells[at("Type")] = "Character".into();
+                cells[power] = "5000".into();
+                cells[health] = "3".into();
+                out.push_str(&cells.join("\t"));
+                out.push('\n');
+            }
+            std::fs::write(dir.path().join(format!("{set}{k}.txt")), out).unwrap();
+        }
+    }
+    let db = CardDb::load(&[dir.path().to_str().unwrap()]).unwrap();
+    (dir, db)
+}
+
+/// Rankings folded from pairs of signatures with their multiplicities are
+/// exactly the rankings of the pairings added one by one: every unit's
+/// four figures as fractions, and its counts.
+#[test]
+fn rankings_from_signatures_equal_pair_by_pair() {
+    use num_rational::BigRational;
+    use std::collections::BTreeMap;
+    let (_dir, db) = copies_pool();
+    let cards: Vec<_> = db.units().collect();
+    let ranked = rank(
+        &cards,
+        &cards,
+        &Options::default(),
+        SortBy::default(),
+        |_, _| {},
+    )
+    .unwrap();
+    // Fewer signatures than units: two of the three copies share theirs
+    // (at most two thirds of the units, and the card past the bound).
+    let units: usize = ranked.fields.values().sum();
+    let sigs: usize = ranked.signatures.values().sum();
+    assert!(
+        sigs * 3 <= units * 2 + 3,
+        "{sigs} signatures for {units} units"
+    );
+    // The pairings one by one, summed exactly.
+    #[derive(Default)]
+    struct S {
+        dealt: BigRational,
+        discard: BigRational,
+        attacking: usize,
+        taken: BigRational,
+        survive: BigRational,
+        attacked: usize,
+        missing: usize,
+    }
+    let mut by: BTreeMap<(String, Arena), S> = BTreeMap::new();
+    let mut rows = 0;
+    let mut errors = 0;
+    stream(&cards, &cards, &Options::default(), |r| {
+        rows += 1;
+        let one = BigRational::from_integer(1.into());
+        match (&r.mean, &r.p_discard) {
+            (Some(m), Some(p)) => {
+                let a = by.entry((r.attacker.clone(), r.arena)).or_default();
+                a.dealt += &m.0;
+                a.discard += &p.0;
+                a.attacking += 1;
+                let d = by.entry((r.defender.clone(), r.arena)).or_default();
+                d.taken += &m.0;
+                d.survive += one - &p.0;
+                d.attacked += 1;
+            }
+            _ => {
+                errors += 1;
+                by.entry((r.attacker.clone(), r.arena)).or_default().missing += 1;
+                by.entry((r.defender.clone(), r.arena)).or_default().missing += 1;
+            }
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert!(errors > 0, "the pool has rows without a result");
+    assert_eq!(ranked.summary.rows, rows);
+    assert_eq!(ranked.summary.errors, errors);
+    let mut checked = 0;
+    for r in &ranked.rows {
+        let Some(s) = by.get(&(r.unit.clone(), r.arena)) else {
+            assert_eq!(
+                (r.attacking, r.attacked, r.missing),
+                (0, 0, 0),
+                "{}",
+                r.unit
+            );
+            continue;
+        };
+        let mean =
+            |x: &BigRational, n: usize| (n > 0).then(|| x / BigRational::from_integer(n.into()));
+        assert_eq!(
+            r.exact.damage_dealt,
+            mean(&s.dealt, s.attacking),
+            "{}",
+            r.unit
+        );
+        assert_eq!(
+            r.exact.p_discard,
+            mean(&s.discard, s.attacking),
+            "{}",
+            r.unit
+        );
+        assert_eq!(
+            r.exact.damage_taken,
+            mean(&s.taken, s.attacked),
+            "{}",
+            r.unit
+        );
+        assert_eq!(
+            r.exact.p_survive,
+            mean(&s.survive, s.attacked),
+            "{}",
+            r.unit
+        );
+        assert_eq!(
+            (r.attacking, r.attacked, r.missing),
+            (s.attacking, s.attacked, s.missing),
+            "{}",
+            r.unit
+        );
+        checked += 1;
+    }
+    // Every unit with a pairing was compared, none left out.
+    assert_eq!(checked, by.len());
+}
+
+/// The fast listing writes the bytes of the row-by-row writers: CSV as
+/// `writers::matchup_csv`, JSON Lines as serde's JSON of each row, rows
+/// without a result included.
+#[test]
+fn fast_listing_writes_the_rows_bytes() {
+    use swtcg_odds::matchups::stream_rows;
+    use swtcg_odds::table::Format;
+    use swtcg_odds::writers::{ListingWriter, matchup_csv};
+    let (_dir, db) = copies_pool();
+    let cards: Vec<_> = db.units().collect();
+    let rows = {
+        let mut rows = Vec::new();
+        stream(&cards, &cards, &Options::default(), |r| {
+            rows.push(r);
+            Ok(())
+        })
+        .unwrap();
+        rows
+    };
+    assert!(rows.iter().any(|r| r.error.is_some()));
+    for format in [Format::Csv, Format::Jsonl] {
+        let mut fast: Vec<u8> = Vec::new();
+        let mut lw = ListingWriter::new(format, cards.len(), cards.len());
+        stream_rows(
+            &cards,
+            &cards,
+            &Options::default(),
+            &mut |r| lw.write(&mut fast, &r),
+            |_, _| {},
+        )
+        .unwrap();
+        let slow: String = rows
+            .iter()
+            .map(|r| match format {
+                Format::Csv => matchup_csv(r),
+                _ => serde_json::to_string(r).unwrap() + "\n",
+            })
+            .collect();
+        let fast = String::from_utf8(fast).unwrap();
+        assert_eq!(fast.lines().count(), rows.len(), "{format:?}");
+        for (f, s) in fast.lines().zip(slow.lines()) {
+            assert_eq!(f, s, "{format:?}");
+        }
+        assert_eq!(fast, slow, "{format:?}");
     }
 }

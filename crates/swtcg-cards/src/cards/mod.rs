@@ -319,6 +319,9 @@ pub struct CardDb {
     /// What the reader says of the files as a whole: names in one set that
     /// differ only in case, card lists with no card.
     pub notes: Vec<String>,
+    /// Unit rows that were the same card as a row read before (the same
+    /// name, set and text: a set file beside an all-sets file), read once.
+    pub repeated: usize,
     /// Each loaded unit by (name, set in lowercase): a card read twice is
     /// found in constant time.
     by_name: std::collections::HashMap<(String, String), usize>,
@@ -538,6 +541,7 @@ impl CardDb {
         let key = (name.clone(), set.to_lowercase());
         if let Some(c) = self.by_name.get(&key).map(|&i| &self.cards[i]) {
             let reason = if c.text == text {
+                self.repeated += 1;
                 format!("the same card as {} row {}", c.file, c.row)
             } else {
                 format!(

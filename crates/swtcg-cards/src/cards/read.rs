@@ -16,7 +16,7 @@ pub const REQUIRED: [&str; 4] = ["Name", "Type", "Power", "Health"];
 
 /// A number printed on a card: a whole number, or a value set by its text
 /// (`*`, `X`), or nothing.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(untagged)]
 pub enum Stat {
     /// A whole number (`6` or `6.0`).
