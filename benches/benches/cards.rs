@@ -1,18 +1,84 @@
 //! Criterion benchmarks of issue 10: the matchups of a card pool, every
 //! unit against every unit of its arena, both directions, streamed (the
 //! repository's extracts of six sets; SWTCG_CARDS=path for another pool,
-//! such as the shared files), and its rankings.
+//! such as the shared files), and its rankings. Issue 24: the rankings
+//! and the CSV listing of a synthetic pool of ten copies of that pool
+//! (generated into a temporary folder, never committed), the copies the
+//! same or with perturbed stats.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use swtcg_odds::cards::CardDb;
-use swtcg_odds::matchups::{Options, SortBy, rank, stream};
+use swtcg_odds::matchups::{Options, SortBy, rank, stream, stream_rows};
+use swtcg_odds::table::Format;
+use swtcg_odds::writers::ListingWriter;
+
+fn pool_path() -> String {
+    std::env::var("SWTCG_CARDS")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/lackey").into())
+}
 
 fn pool() -> CardDb {
-    let path = std::env::var("SWTCG_CARDS").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/lackey").into()
-    });
-    CardDb::load(&[path.as_str()]).expect("a card file or folder (set SWTCG_CARDS)")
+    CardDb::load(&[pool_path().as_str()]).expect("a card file or folder (set SWTCG_CARDS)")
+}
+
+/// Ten copies of the pool, the same or perturbed, in a temporary folder.
+fn copies(perturb: bool) -> (std::path::PathBuf, CardDb) {
+    let dir = std::env::temp_dir().join(format!(
+        "swtcg-pool-{}-{}",
+        std::process::id(),
+        if perturb { "perturbed" } else { "same" }
+    ));
+    swtcg_odds_bench::synthetic_pool(pool_path().as_ref(), &dir, 10, perturb, 1)
+        .expect("the synthetic pool");
+    let db = CardDb::load(&[dir.to_str().expect("a UTF-8 path")]).expect("the synthetic pool");
+    (dir, db)
+}
+
+fn whole_game(c: &mut Criterion) {
+    let mut g = c.benchmark_group("whole game");
+    g.sample_size(10);
+    for perturb in [false, true] {
+        let (dir, db) = copies(perturb);
+        let cards: Vec<_> = db.units().collect();
+        let what = if perturb { "perturbed" } else { "same" };
+        g.bench_function(
+            format!("ten copies ({what}), {} units, rankings", cards.len()),
+            |b| {
+                b.iter(|| {
+                    rank(
+                        black_box(&cards),
+                        black_box(&cards),
+                        &Options::default(),
+                        SortBy::DamageDealt,
+                        |_, _| {},
+                    )
+                    .unwrap()
+                })
+            },
+        );
+        if !perturb {
+            g.bench_function(
+                format!("ten copies, {} units, CSV listing", cards.len()),
+                |b| {
+                    b.iter(|| {
+                        let mut w = ListingWriter::new(Format::Csv, cards.len(), cards.len());
+                        let mut sink = std::io::sink();
+                        stream_rows(
+                            &cards,
+                            &cards,
+                            &Options::default(),
+                            &mut |r| w.write(&mut sink, &r),
+                            |_, _| {},
+                        )
+                        .unwrap()
+                    })
+                },
+            );
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    g.finish();
 }
 
 fn matchups(c: &mut Criterion) {
@@ -49,5 +115,5 @@ fn matchups(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, matchups);
+criterion_group!(benches, matchups, whole_game);
 criterion_main!(benches);

@@ -427,30 +427,15 @@ fn rankings_from_signatures_equal_pair_by_pair() {
         };
         let mean =
             |x: &BigRational, n: usize| (n > 0).then(|| x / BigRational::from_integer(n.into()));
-        assert_eq!(
-            r.exact.damage_dealt,
+        let expected = [
             mean(&s.dealt, s.attacking),
-            "{}",
-            r.unit
-        );
-        assert_eq!(
-            r.exact.p_discard,
             mean(&s.discard, s.attacking),
-            "{}",
-            r.unit
-        );
-        assert_eq!(
-            r.exact.damage_taken,
             mean(&s.taken, s.attacked),
-            "{}",
-            r.unit
-        );
-        assert_eq!(
-            r.exact.p_survive,
             mean(&s.survive, s.attacked),
-            "{}",
-            r.unit
-        );
+        ];
+        let e = &r.exact;
+        let got = [&e.damage_dealt, &e.p_discard, &e.damage_taken, &e.p_survive];
+        assert_eq!(got.map(Clone::clone), expected, "{}", r.unit);
         assert_eq!(
             (r.attacking, r.attacked, r.missing),
             (s.attacking, s.attacked, s.missing),
@@ -473,15 +458,7 @@ fn fast_listing_writes_the_rows_bytes() {
     use swtcg_odds::writers::{ListingWriter, matchup_csv};
     let (_dir, db) = copies_pool();
     let cards: Vec<_> = db.units().collect();
-    let rows = {
-        let mut rows = Vec::new();
-        stream(&cards, &cards, &Options::default(), |r| {
-            rows.push(r);
-            Ok(())
-        })
-        .unwrap();
-        rows
-    };
+    let rows = all(&db);
     assert!(rows.iter().any(|r| r.error.is_some()));
     for format in [Format::Csv, Format::Jsonl] {
         let mut fast: Vec<u8> = Vec::new();
