@@ -314,7 +314,8 @@ pub struct Waiting {
 }
 
 impl ScenarioReport {
-    fn units(&self) -> &[Unit] {
+    /// The scenario's units, in order (the attacker first).
+    pub fn units(&self) -> &[Unit] {
         &self.scenario.game.units
     }
 

@@ -1,0 +1,928 @@
+//! The native half of the `swtcg_odds` Python package: thin bindings of
+//! `swtcg-engine` and `swtcg-cards` (never the command line). Python's
+//! `swtcg_odds/__init__.py` gives them their keyword signatures; this file
+//! turns typed results into Python objects lazily (a result converts its
+//! fractions only when asked), releases the GIL while solving, and turns
+//! typed errors into `swtcg_odds.Error` subclasses that carry their kind
+//! and origin.
+
+use ndarray::{Array1, Array2};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::BTreeMap;
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::cards::stack::Switches;
+use swtcg_cards::matchups::{Options, SortBy, duel, rank, stream};
+use swtcg_engine::attack::{ATTACKER, Side, joint_damage};
+use swtcg_engine::dist::{Dist, Weight};
+use swtcg_engine::error::{ErrorKind, Origin};
+use swtcg_engine::plan::{Plan, PlanReport};
+use swtcg_engine::policy::Policy;
+use swtcg_engine::request::{AttackAnswer, AttackRequest};
+use swtcg_engine::sample::{Model, Quantity, Variant};
+use swtcg_engine::scenario::{Scenario, ScenarioReport};
+use swtcg_engine::table::{Grid, Param, ValueKind};
+use swtcg_engine::words::Words;
+
+create_exception!(
+    swtcg_odds,
+    Error,
+    PyException,
+    "An error of swtcg_odds: `.kind` says what went wrong, `.origin` where (a parameter, a file's row and column, a unit, a card's text)."
+);
+create_exception!(
+    swtcg_odds,
+    ParameterError,
+    Error,
+    "A bad parameter: an unknown name, a value out of range, a conflict. `.origin['param']` names it."
+);
+create_exception!(
+    swtcg_odds,
+    CardFileError,
+    Error,
+    "A card file, or a card's text, that can't be read. `.origin` names the file, row and column, or the card."
+);
+create_exception!(
+    swtcg_odds,
+    RefusedError,
+    Error,
+    "Work refused before it starts (beyond the bounds), rules not modelled, or a solve stopped at its deadline."
+);
+
+/// A typed error as a Python exception of its class, with `kind` and
+/// `origin` attributes.
+fn py_err(py: Python<'_>, e: swtcg_engine::error::Error) -> PyErr {
+    let kind = e.kind();
+    let origin = e.origin().clone();
+    // A parameter is named as Python names it (snake_case, with its value).
+    let message = match &origin {
+        Origin::Param { param, value } => format!(
+            "{}{}: {}",
+            param.replace('-', "_"),
+            value.as_ref().map_or(String::new(), |v| format!("={v}")),
+            e.words()
+        ),
+        _ => e.to_string(),
+    };
+    let err = match (&origin, kind) {
+        (Origin::Row { .. } | Origin::Path { .. } | Origin::Card { .. }, _) => {
+            CardFileError::new_err(message)
+        }
+        (Origin::Param { .. }, _) => ParameterError::new_err(message),
+        (
+            _,
+            ErrorKind::Limit | ErrorKind::Refused | ErrorKind::Cancelled | ErrorKind::NotModelled,
+        ) => RefusedError::new_err(message),
+        (
+            _,
+            ErrorKind::Syntax
+            | ErrorKind::Unknown
+            | ErrorKind::Missing
+            | ErrorKind::Conflict
+            | ErrorKind::Range,
+        ) => ParameterError::new_err(message),
+        _ => Error::new_err(message),
+    };
+    let value = err.value(py);
+    let kind_word = serde_json::to_value(kind)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    let _ = value.setattr("kind", kind_word);
+    let _ = json_to_py(py, &serde_json::to_string(&origin).unwrap_or_default())
+        .and_then(|o| value.setattr("origin", o));
+    err
+}
+
+type PyRes<T> = PyResult<T>;
+
+/// Runs `f` without the GIL, its typed error turned into a Python one.
+fn solve<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> swtcg_engine::error::Result<T> + Send,
+) -> PyRes<T> {
+    py.detach(f).map_err(|e| py_err(py, e))
+}
+
+/// JSON text as Python objects.
+fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyRes<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// The exact law of a distribution: its outcomes with non-zero
+/// probability, in order, and its mean.
+#[derive(Clone, Debug)]
+struct Law {
+    pmf: Vec<(i64, BigRational)>,
+    mean: BigRational,
+}
+
+impl Law {
+    fn of<W: Weight>(d: &Dist<W>) -> Law {
+        Law {
+            pmf: d.pmf().into_iter().filter(|(_, p)| !p.is_zero()).collect(),
+            mean: d.mean(),
+        }
+    }
+}
+
+/// A distribution of whole numbers with exact probabilities.
+///
+/// `.pmf`, `.cdf` (P(X <= k)) and `.tail` (P(X >= k)) are dicts of int to
+/// `fractions.Fraction`; `.mean` is a Fraction; `float(d)` is the mean as
+/// a float; `.pmf_array()` is a numpy array indexed by outcome.
+#[pyclass(frozen, module = "swtcg_odds")]
+#[derive(Clone)]
+struct Distribution {
+    law: Law,
+}
+
+#[pymethods]
+impl Distribution {
+    /// P(X = k) for every k with non-zero probability.
+    #[getter]
+    fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, p) in &self.law.pmf {
+            d.set_item(k, p.clone())?;
+        }
+        Ok(d)
+    }
+
+    /// P(X <= k) for the same k.
+    #[getter]
+    fn cdf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let mut acc = BigRational::zero();
+        for (k, p) in &self.law.pmf {
+            acc += p;
+            d.set_item(k, acc.clone())?;
+        }
+        Ok(d)
+    }
+
+    /// P(X >= k) for the same k.
+    #[getter]
+    fn tail<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let mut acc = BigRational::zero();
+        let mut out = Vec::with_capacity(self.law.pmf.len());
+        for (k, p) in self.law.pmf.iter().rev() {
+            acc += p;
+            out.push((*k, acc.clone()));
+        }
+        for (k, p) in out.into_iter().rev() {
+            d.set_item(k, p)?;
+        }
+        Ok(d)
+    }
+
+    /// The expectation, exactly.
+    #[getter]
+    fn mean(&self) -> BigRational {
+        self.law.mean.clone()
+    }
+
+    /// The expectation as a float.
+    fn __float__(&self) -> f64 {
+        self.law.mean.to_f64().unwrap_or(f64::NAN)
+    }
+
+    /// P(X = k) as a numpy array of floats, index k from 0 to the largest
+    /// outcome.
+    fn pmf_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        let n = self
+            .law
+            .pmf
+            .last()
+            .map_or(0, |(k, _)| (*k).max(0) as usize + 1);
+        let mut a = Array1::<f64>::zeros(n);
+        for (k, p) in &self.law.pmf {
+            if *k >= 0 {
+                a[*k as usize] = p.to_f64().unwrap_or(f64::NAN);
+            }
+        }
+        a.into_pyarray(py)
+    }
+
+    /// Outcomes with non-zero probability.
+    fn __len__(&self) -> usize {
+        self.law.pmf.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let shown: Vec<String> = self
+            .law
+            .pmf
+            .iter()
+            .take(8)
+            .map(|(k, p)| format!("{k}: {p}"))
+            .collect();
+        format!(
+            "Distribution(mean={} ≈ {:.4}, pmf={{{}{}}})",
+            self.law.mean,
+            self.__float__(),
+            shown.join(", "),
+            if self.law.pmf.len() > 8 { ", ..." } else { "" }
+        )
+    }
+}
+
+/// One side's damage and P(discarded).
+#[pyclass(frozen, module = "swtcg_odds")]
+struct SideResult {
+    damage: Distribution,
+    discarded: Option<BigRational>,
+}
+
+#[pymethods]
+impl SideResult {
+    /// The law of the damage placed on this side's unit.
+    #[getter]
+    fn damage(&self) -> Distribution {
+        self.damage.clone()
+    }
+    #[getter]
+    fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        self.damage.pmf(py)
+    }
+    #[getter]
+    fn cdf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        self.damage.cdf(py)
+    }
+    #[getter]
+    fn tail<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        self.damage.tail(py)
+    }
+    #[getter]
+    fn mean(&self) -> BigRational {
+        self.damage.mean()
+    }
+    /// P(discarded), when its health is known.
+    #[getter]
+    fn p_discard(&self) -> Option<BigRational> {
+        self.discarded.clone()
+    }
+    fn __float__(&self) -> f64 {
+        self.damage.__float__()
+    }
+    fn pmf_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.damage.pmf_array(py)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Side(mean={} ≈ {:.4}, p_discard={})",
+            self.damage.law.mean,
+            self.__float__(),
+            self.discarded
+                .as_ref()
+                .map_or("None".to_string(), |p| p.to_string())
+        )
+    }
+}
+
+/// The result of an attack (or a scenario): the damage to the defender
+/// (`.pmf`, `.cdf`, `.tail`, `.mean`, `.p_discard`), `.attacker` the same
+/// way, `.hits`, `.used`, `.to_dict()` (the keys of `attack --json`) and
+/// `.joint_array()`. Fractions are made when asked for.
+#[pyclass(frozen, module = "swtcg_odds")]
+struct AttackResult {
+    answer: AttackAnswer,
+}
+
+impl AttackResult {
+    fn side(&self, defender: bool) -> SideResult {
+        match &self.answer {
+            AttackAnswer::Static { outcome, .. } => {
+                if defender {
+                    SideResult {
+                        damage: Distribution {
+                            law: Law::of(&outcome.defender_damage),
+                        },
+                        discarded: outcome.defender_discarded(),
+                    }
+                } else {
+                    SideResult {
+                        damage: Distribution {
+                            law: Law::of(&outcome.attacker_damage),
+                        },
+                        discarded: outcome.attacker_discarded(),
+                    }
+                }
+            }
+            AttackAnswer::Game(r) => {
+                let i = if defender {
+                    r.outcome.declared.defending
+                } else {
+                    ATTACKER
+                };
+                let health = r.units()[i].remaining_health();
+                SideResult {
+                    damage: Distribution {
+                        law: Law::of(&r.damage(i)),
+                    },
+                    discarded: health.map(|_| r.discarded(i)),
+                }
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl AttackResult {
+    /// The defender's side: its damage and P(discarded).
+    #[getter]
+    fn defender(&self) -> SideResult {
+        self.side(true)
+    }
+    /// The attacker's side.
+    #[getter]
+    fn attacker(&self) -> SideResult {
+        self.side(false)
+    }
+    /// P(damage to the defender = k).
+    #[getter]
+    fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        self.side(true).damage.pmf(py)
+    }
+    /// P(damage to the defender <= k).
+    #[getter]
+    fn cdf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        self.side(true).damage.cdf(py)
+    }
+    /// P(damage to the defender >= k).
+    #[getter]
+    fn tail<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        self.side(true).damage.tail(py)
+    }
+    /// Expected damage to the defender.
+    #[getter]
+    fn mean(&self) -> BigRational {
+        self.side(true).damage.mean()
+    }
+    /// P(the defender is discarded), when its health is given.
+    #[getter]
+    fn p_discard(&self) -> Option<BigRational> {
+        self.side(true).discarded
+    }
+    /// The law of the hits of the final roll.
+    #[getter]
+    fn hits(&self) -> Distribution {
+        let law = match &self.answer {
+            AttackAnswer::Static { outcome, .. } => Law::of(&outcome.hits),
+            AttackAnswer::Game(r) => Law::of(&r.hits()),
+        };
+        Distribution { law }
+    }
+    /// How often each optional ability was used (`"unit: ability"`).
+    #[getter]
+    fn used<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        if let AttackAnswer::Game(r) = &self.answer {
+            for (k, p) in r.used() {
+                d.set_item(k, p)?;
+            }
+        }
+        Ok(d)
+    }
+    /// The damage to each unit by name (a scenario's units).
+    #[getter]
+    fn damage_by_unit<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        if let AttackAnswer::Game(r) = &self.answer {
+            for (i, u) in r.units().iter().enumerate() {
+                d.set_item(
+                    u.name.clone(),
+                    Distribution {
+                        law: Law::of(&r.damage(i)),
+                    },
+                )?;
+            }
+        }
+        Ok(d)
+    }
+    /// The result as `attack --json` prints it (fractions as "n/d").
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyAny>> {
+        json_to_py(py, &self.answer.json_text())
+    }
+    /// The joint law of (damage to the defender, damage to the attacker):
+    /// a 2-D numpy array, `[i, j]` = P(i on the defender and j on the
+    /// attacker).
+    fn joint_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let exact: Array2<BigRational> = match &self.answer {
+            AttackAnswer::Static { outcome, .. } => outcome.joint_damage(),
+            AttackAnswer::Game(r) => joint_damage(
+                &r.outcome.solution.tallies,
+                r.outcome.declared.defending,
+                ATTACKER,
+            ),
+        };
+        exact
+            .mapv(|p| p.to_f64().unwrap_or(f64::NAN))
+            .into_pyarray(py)
+    }
+    /// Expected damage to the defender, as a float.
+    fn __float__(&self) -> f64 {
+        self.side(true).damage.__float__()
+    }
+    /// P(damage to the defender = k) as a numpy array, index k.
+    fn pmf_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.side(true).damage.pmf_array(py)
+    }
+    fn __repr__(&self) -> String {
+        let d = self.side(true);
+        let a = self.side(false);
+        format!(
+            "AttackResult(defender: mean {} ≈ {:.4}{}; attacker: mean {} ≈ {:.4})",
+            d.damage.law.mean,
+            d.__float__(),
+            d.discarded
+                .as_ref()
+                .map_or(String::new(), |p| format!(", P(discard) {p}")),
+            a.damage.law.mean,
+            a.__float__()
+        )
+    }
+}
+
+/// The Python value of a parameter (a switch `true`/`false`).
+fn attack_request(pairs: Vec<(String, String)>) -> swtcg_engine::error::Result<AttackRequest> {
+    AttackRequest::from_pairs(pairs)
+}
+
+/// Solves one attack from its parameters (names as the command line's
+/// flags without `--`, values as text).
+#[pyfunction]
+fn attack(py: Python<'_>, pairs: Vec<(String, String)>) -> PyRes<AttackResult> {
+    let answer = solve(py, move || attack_request(pairs)?.solve())?;
+    Ok(AttackResult { answer })
+}
+
+/// For the package's benchmark (`python/benches/bench.py`): the mean seconds of
+/// the Rust call alone (parse the pairs into a request, solve it), over
+/// `n` runs, so that the Python layer's overhead can be told apart.
+#[pyfunction]
+fn _rust_attack_seconds(py: Python<'_>, pairs: Vec<(String, String)>, n: u32) -> PyRes<f64> {
+    let n = n.max(1);
+    solve(py, move || {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(attack_request(pairs.clone())?.solve()?);
+        }
+        Ok(start.elapsed().as_secs_f64() / f64::from(n))
+    })
+}
+
+/// The parameters of an attack: (name, kind, side, doc) for each unit
+/// parameter, then the choices.
+#[pyfunction]
+fn params() -> Vec<(String, &'static str, &'static str, &'static str)> {
+    let mut out: Vec<(String, &'static str, &'static str, &'static str)> = Param::ALL
+        .iter()
+        .map(|p| {
+            (
+                p.name().to_string(),
+                match p.kind() {
+                    ValueKind::Count => "count",
+                    ValueKind::Signed => "signed",
+                    ValueKind::Switch => "switch",
+                    ValueKind::Health => "health",
+                },
+                match p.side() {
+                    Side::Attacking => "attacker",
+                    Side::Defending => "defender",
+                },
+                p.doc(),
+            )
+        })
+        .collect();
+    for (name, kind, doc) in [
+        (
+            "overkill",
+            "switch",
+            "The attacker has Overkill (damage past the defender's health goes to a third unit).",
+        ),
+        (
+            "other-health",
+            "health",
+            "Health of a third unit on the defender's side (for Overkill).",
+        ),
+        (
+            "lucky-policy",
+            "word",
+            "How Lucky is played: optimal or simple.",
+        ),
+        (
+            "lucky-order",
+            "word",
+            "How the two Lucky take turns: pop, pop-defender-first, attacker-first, defender-first.",
+        ),
+        (
+            "objective",
+            "word",
+            "What each side plays for: damage, discard or net.",
+        ),
+        ("force-attacker", "count", "Force the attacker may spend."),
+        ("force-defender", "count", "Force the defender may spend."),
+    ] {
+        out.push((name.to_string(), kind, "choice", doc));
+    }
+    out
+}
+
+/// A scenario file's JSON, solved (units `{"card": ...}` from `cards`).
+#[pyfunction]
+#[pyo3(signature = (text, cards=None))]
+fn scenario(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<AttackResult> {
+    let db = cards.map(|c| &c.db);
+    let report = solve(py, move || {
+        let s = match db {
+            Some(db) => swtcg_cards::cards::files::scenario_from_json_with_cards(&text, db)?,
+            None => Scenario::from_json(&text)?,
+        };
+        s.solve()
+    })?;
+    Ok(AttackResult {
+        answer: AttackAnswer::Game(Box::new(report)),
+    })
+}
+
+/// The result of a battle plan.
+#[pyclass(frozen, module = "swtcg_odds")]
+struct PlanResult {
+    report: PlanReport,
+}
+
+#[pymethods]
+impl PlanResult {
+    /// The law of all the counters placed on the defender.
+    #[getter]
+    fn total(&self) -> Distribution {
+        Distribution {
+            law: Law::of(&self.report.total_damage),
+        }
+    }
+    /// The law of the counters the attackers took back.
+    #[getter]
+    fn damage_taken_back(&self) -> Distribution {
+        Distribution {
+            law: Law::of(&self.report.total_taken_back),
+        }
+    }
+    /// P(the defender is discarded by the end of each step).
+    #[getter]
+    fn p_discard_by_step(&self) -> Vec<BigRational> {
+        self.report
+            .steps
+            .iter()
+            .map(|s| s.defender_discarded.clone())
+            .collect()
+    }
+    /// The result as `plan --json` prints it.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyAny>> {
+        json_to_py(
+            py,
+            &serde_json::to_string(&self.report.json()).unwrap_or_default(),
+        )
+    }
+    fn __repr__(&self) -> String {
+        let t = &self.report.total_damage;
+        format!(
+            "PlanResult(total damage: mean {} ≈ {:.4}, {} steps)",
+            t.mean(),
+            t.mean().to_f64().unwrap_or(f64::NAN),
+            self.report.steps.len()
+        )
+    }
+}
+
+/// A plan file's JSON, solved.
+#[pyfunction]
+#[pyo3(signature = (text, cards=None))]
+fn plan(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<PlanResult> {
+    let db = cards.map(|c| &c.db);
+    let report = solve(py, move || {
+        let p: Plan = match db {
+            Some(db) => swtcg_cards::cards::files::plan_from_json_with_cards(&text, db)?,
+            None => Plan::from_json(&text)?,
+        };
+        p.solve()
+    })?;
+    Ok(PlanResult { report })
+}
+
+/// A table: each parameter with its values; returns the parameters' names
+/// and the rows as (values, mean, P(discard) or None).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn table(
+    py: Python<'_>,
+    axes: Vec<(String, Vec<i64>)>,
+) -> PyRes<(
+    Vec<String>,
+    Vec<(Vec<i64>, BigRational, Option<BigRational>)>,
+)> {
+    let rows = solve(py, move || {
+        let mut grid = Grid::new();
+        for (name, values) in axes {
+            let p = Param::from_name(&name).ok_or_else(|| {
+                swtcg_engine::error::Error::unknown(format!(
+                    "'{name}' is not a parameter of a table"
+                ))
+                .at_param(&name, None)
+            })?;
+            grid = grid.with(p, values);
+        }
+        grid.rows()
+    })?;
+    let names = rows
+        .first()
+        .map(|r| r.values.iter().map(|(p, _)| p.name().to_string()).collect())
+        .unwrap_or_default();
+    Ok((
+        names,
+        rows.into_iter()
+            .map(|r| {
+                (
+                    r.values.iter().map(|(_, v)| *v).collect(),
+                    r.mean.0,
+                    r.p_discard.map(|p| p.0),
+                )
+            })
+            .collect(),
+    ))
+}
+
+/// A check of a simulator's counts against the exact law: `bool(v)` is the
+/// verdict, so `assert verify(...)` fails with the verdict as its message.
+#[pyclass(frozen, module = "swtcg_odds")]
+struct Verification {
+    v: swtcg_engine::verify::Verification,
+    quantity: String,
+}
+
+#[pymethods]
+impl Verification {
+    /// Pearson's chi-square statistic.
+    #[getter]
+    fn statistic(&self) -> f64 {
+        self.v.pearson.statistic
+    }
+    /// Its degrees of freedom.
+    #[getter]
+    fn dof(&self) -> usize {
+        self.v.pearson.df
+    }
+    /// Its p-value.
+    #[getter]
+    fn p_value(&self) -> f64 {
+        self.v.pearson.p_value
+    }
+    /// The significance level.
+    #[getter]
+    fn alpha(&self) -> f64 {
+        self.v.alpha
+    }
+    /// Whether the counts are consistent with the exact law at alpha.
+    #[getter]
+    fn consistent(&self) -> bool {
+        self.v.consistent()
+    }
+    /// The verdict in one line.
+    #[getter]
+    fn verdict(&self) -> String {
+        self.v.verdict()
+    }
+    /// Outcomes observed that the exact law calls impossible.
+    #[getter]
+    fn impossible(&self) -> Vec<i64> {
+        self.v.impossible.clone()
+    }
+    /// The outcomes that disagree most: (outcome, observed, expected,
+    /// residual), the largest |residual| first.
+    #[getter]
+    fn worst(&self) -> Vec<(i64, u64, f64, f64)> {
+        self.v
+            .worst(5)
+            .into_iter()
+            .map(|r| (r.outcome, r.observed, r.expected, r.residual))
+            .collect()
+    }
+    /// Total variation distance between the counts' frequencies and the law.
+    #[getter]
+    fn total_variation(&self) -> f64 {
+        self.v.total_variation
+    }
+    /// The result as `verify --json` prints it.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyAny>> {
+        json_to_py(
+            py,
+            &serde_json::to_string(&self.v.json(&self.quantity)).unwrap_or_default(),
+        )
+    }
+    fn __bool__(&self) -> bool {
+        self.v.consistent()
+    }
+    fn __repr__(&self) -> String {
+        format!("Verification({}: {})", self.quantity, self.v.verdict())
+    }
+}
+
+/// Checks `counts` (outcome, count) against the exact law of the attack.
+#[pyfunction]
+fn verify(
+    py: Python<'_>,
+    counts: Vec<(i64, u64)>,
+    pairs: Vec<(String, String)>,
+    quantity: String,
+    alpha: f64,
+) -> PyRes<Verification> {
+    let q = quantity.clone();
+    let v = solve(py, move || {
+        let mut map: BTreeMap<i64, u64> = BTreeMap::new();
+        for (k, c) in counts {
+            *map.entry(k).or_default() += c;
+        }
+        let exact = match attack_request(pairs)?.solve()? {
+            AttackAnswer::Game(r) => swtcg_engine::verify::exact_law(&r, &q)?,
+            AttackAnswer::Static { outcome, .. } => swtcg_engine::verify::attack_law(&outcome, &q)?,
+        };
+        swtcg_engine::verify::check(&exact, &map, alpha)
+    })?;
+    Ok(Verification { v, quantity })
+}
+
+/// Samples `trials` attacks die by die (the crate's independent sampler)
+/// and counts `quantity`.
+#[pyfunction]
+#[pyo3(signature = (pairs, trials, seed, quantity, variant=None))]
+fn sample(
+    py: Python<'_>,
+    pairs: Vec<(String, String)>,
+    trials: u64,
+    seed: u64,
+    quantity: String,
+    variant: Option<String>,
+) -> PyRes<BTreeMap<i64, u64>> {
+    solve(py, move || {
+        let q = Quantity::from_word(&quantity).ok_or_else(|| {
+            swtcg_engine::error::Error::unknown(format!(
+                "quantity '{quantity}': hits, defender_damage or attacker_damage"
+            ))
+            .at_param("quantity", Some(&quantity))
+        })?;
+        let variant = match variant {
+            Some(w) => Some(Variant::from_word(&w).ok_or_else(|| {
+                swtcg_engine::error::Error::unknown(format!(
+                    "variant '{w}': {}",
+                    Variant::all_words().join(", ")
+                ))
+                .at_param("variant", Some(&w))
+            })?),
+            None => None,
+        };
+        let req = attack_request(pairs)?;
+        let (a, d) = req.units()?;
+        let model = Model::for_flags(
+            a,
+            d,
+            &req.policy.policy(),
+            req.policy.lucky.is_some(),
+            variant,
+        )?;
+        model.sample_bounded(q, trials, seed)
+    })
+}
+
+/// A card database: LackeyCCG set files.
+#[pyclass(frozen, module = "swtcg_odds")]
+struct Cards {
+    db: CardDb,
+}
+
+#[pymethods]
+impl Cards {
+    /// Reads card files and folders.
+    #[staticmethod]
+    fn load(py: Python<'_>, paths: Vec<String>) -> PyRes<Cards> {
+        let db = solve(py, move || CardDb::load(&paths))?;
+        Ok(Cards { db })
+    }
+    /// The cards whose name contains `text` (folded for case and accents),
+    /// as dicts.
+    fn find<'py>(&self, py: Python<'py>, text: &str) -> PyRes<Bound<'py, PyAny>> {
+        let found = self.db.find(text);
+        json_to_py(py, &serde_json::to_string(&found).unwrap_or_default())
+    }
+    /// Unit cards read.
+    fn __len__(&self) -> usize {
+        self.db.cards.len()
+    }
+    /// Coverage: rows, units, abilities by class, not understood.
+    fn check<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyAny>> {
+        json_to_py(
+            py,
+            &serde_json::to_string(&swtcg_cards::cards::check::check(&self.db)).unwrap_or_default(),
+        )
+    }
+    /// One card (or stack, or pilot) attacking another, solved as
+    /// `cards attack` solves it.
+    #[pyo3(signature = (attacker, defender, conditions=Vec::new(), arena=None))]
+    fn attack(
+        &self,
+        py: Python<'_>,
+        attacker: String,
+        defender: String,
+        conditions: Vec<String>,
+        arena: Option<String>,
+    ) -> PyRes<AttackResult> {
+        let db = &self.db;
+        let report: ScenarioReport = solve(py, move || {
+            let arena = match arena {
+                Some(w) => Some(
+                    <swtcg_cards::cards::Arena as Words>::from_word(&w.to_lowercase()).ok_or_else(
+                        || {
+                            swtcg_engine::error::Error::unknown(format!(
+                                "arena '{w}': Space, Ground or Character"
+                            ))
+                            .at_param("arena", Some(&w))
+                        },
+                    )?,
+                ),
+                None => None,
+            };
+            let a = db.piece(&attacker)?;
+            let d = db.piece(&defender)?;
+            let switches = Switches::parse(&conditions)?;
+            duel(&a, &d, &switches, arena, &Policy::default())?.solve()
+        })?;
+        Ok(AttackResult {
+            answer: AttackAnswer::Game(Box::new(report)),
+        })
+    }
+    /// Every pairing of the selected cards (`all`, `set:ANH`, ...) as JSON
+    /// rows; with `ranked`, the rankings' rows instead.
+    #[pyo3(signature = (attackers="all".to_string(), defenders="all".to_string(), ranked=false))]
+    fn matchups_json(
+        &self,
+        py: Python<'_>,
+        attackers: String,
+        defenders: String,
+        ranked: bool,
+    ) -> PyRes<String> {
+        let db = &self.db;
+        solve(py, move || {
+            let a = db.select(&attackers)?;
+            let d = db.select(&defenders)?;
+            if ranked {
+                let r = rank(&a, &d, &Options::default(), SortBy::default(), |_, _| {})?;
+                return Ok(serde_json::to_string(&r.rows).unwrap_or_default());
+            }
+            let mut rows = Vec::new();
+            stream(&a, &d, &Options::default(), |r| {
+                rows.push(r);
+                Ok(())
+            })?;
+            Ok(serde_json::to_string(&rows).unwrap_or_default())
+        })
+    }
+}
+
+/// The exact integer `n` as a Python int (for tests of big values).
+#[pyfunction]
+fn _big(n: String) -> PyRes<BigInt> {
+    n.parse::<BigInt>()
+        .map_err(|e| Error::new_err(format!("not an integer: {e}")))
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("ParameterError", py.get_type::<ParameterError>())?;
+    m.add("CardFileError", py.get_type::<CardFileError>())?;
+    m.add("RefusedError", py.get_type::<RefusedError>())?;
+    m.add_class::<Distribution>()?;
+    m.add_class::<SideResult>()?;
+    m.add_class::<AttackResult>()?;
+    m.add_class::<PlanResult>()?;
+    m.add_class::<Verification>()?;
+    m.add_class::<Cards>()?;
+    m.add_function(wrap_pyfunction!(attack, m)?)?;
+    m.add_function(wrap_pyfunction!(params, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(table, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(sample, m)?)?;
+    m.add_function(wrap_pyfunction!(_big, m)?)?;
+    m.add_function(wrap_pyfunction!(_rust_attack_seconds, m)?)?;
+    Ok(())
+}

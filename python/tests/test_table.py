@@ -1,0 +1,50 @@
+"""Tables: rows equal the command line's table, and a DataFrame round trip."""
+
+from fractions import Fraction
+
+import pandas as pd
+
+import swtcg_odds
+
+
+def test_rows_equal_the_cli(cli):
+    rows = swtcg_odds.table(power=range(1, 6), crit=range(0, 3), health=4)
+    expected = cli("table", "--power", "1..5", "--crit", "0..2", "--health", "4", "--format", "json")
+    assert len(rows) == len(expected) == 15
+    for r, e in zip(rows, expected):
+        assert r["power"] == e["power"] and r["crit"] == e["crit"]
+        assert r["mean"] == Fraction(e["mean"])
+        assert r["p_discard"] == Fraction(e["p_discard"])
+
+
+def test_dataframe_round_trip(tmp_path):
+    df = swtcg_odds.table(power=range(1, 41), crit=range(0, 5), parry=range(0, 4), as_frame=True)
+    assert len(df) == 800
+    assert list(df.columns[:3]) == ["power", "crit", "parry"]
+    rows = swtcg_odds.table(power=range(1, 41), crit=range(0, 5), parry=range(0, 4))
+    assert list(df["mean"]) == [r["mean"] for r in rows]
+    path = tmp_path / "t.csv"
+    df.to_csv(path, index=False)
+    back = pd.read_csv(path)
+    assert list(back["power"]) == list(df["power"])
+    assert [Fraction(x) for x in back["mean"]] == list(df["mean"])
+    assert (back["mean_f64"] - df["mean_f64"]).abs().max() < 1e-12
+
+
+def test_cards(fixtures):
+    cards = swtcg_odds.Cards.load(fixtures / "lackey")
+    assert len(cards) > 100
+    found = cards.find("Jango")
+    assert any(c["name"].startswith("Jango Fett") for c in found)
+    r = cards.attack("Jango Fett (A)", "Obi-Wan Kenobi (A)")
+    assert sum(r.pmf.values()) == 1
+    check = cards.check()
+    # Every unit card read is listed once; the sets count it either as a unit
+    # that can attack or as skipped (stats set by its text), never neither.
+    assert len(check["units"]) == len(cards)
+    assert sum(s["units"] + s["skipped"] for s in check["sets"]) == len(cards)
+    assert sum(s["skipped"] for s in check["sets"]) == len(check["skipped"])
+    rows = list(cards.matchups("set:ANH", "set:ANH"))
+    assert rows and all(isinstance(r["mean"], Fraction) for r in rows if r["error"] is None)
+    ranked = list(cards.matchups("set:ANH", "set:ANH", ranked=True))
+    assert ranked and ranked[0]["rank"] == 1
