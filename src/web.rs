@@ -295,6 +295,10 @@ fn units_of_query(pairs: &[(String, String)]) -> Result<(crate::unit::Unit, crat
     units_of(&values)
 }
 
+/// One unit parameter as the page shows it: its name, its label in a
+/// player's words without whose it is (the form groups by side), how it
+/// is written, whose it is, its help text and the values it may take (the
+/// page words a range error from them and the error's typed origin).
 #[derive(Serialize)]
 struct ParamSpec {
     name: &'static str,
@@ -302,11 +306,16 @@ struct ParamSpec {
     kind: &'static str,
     side: &'static str,
     doc: &'static str,
+    min: i64,
+    max: i64,
 }
 
+/// `/api/params`: the unit parameters, the choices, whether the server has
+/// cards.
 #[derive(Serialize)]
 struct Spec {
     params: Vec<ParamSpec>,
+    choices: &'static [crate::request::ChoiceParam],
     cards: bool,
 }
 
@@ -316,7 +325,7 @@ fn params_spec(state: &State) -> Spec {
             .iter()
             .map(|p| ParamSpec {
                 name: p.name(),
-                label: p.name().replace('-', " "),
+                label: p.short_label(),
                 kind: match p.kind() {
                     ValueKind::Count => "count",
                     ValueKind::Signed => "signed",
@@ -328,8 +337,11 @@ fn params_spec(state: &State) -> Spec {
                     Side::Defending => "defender",
                 },
                 doc: p.doc(),
+                min: p.bounds().0,
+                max: p.bounds().1,
             })
             .collect(),
+        choices: crate::request::CHOICE_PARAMS,
         cards: state.db.is_some(),
     }
 }
@@ -490,6 +502,58 @@ fn cards_attack(
     Ok(answer(&report.json(), format))
 }
 
+/// One card of a unit, as `/api/cards/piece` shows it.
+#[derive(Serialize)]
+struct PieceCard<'a> {
+    /// `top`, `beneath` or `pilot`.
+    role: &'static str,
+    card: &'a crate::cards::Card,
+    /// Per ability of the card, in its order: whether it is in play.
+    in_play: Vec<bool>,
+}
+
+/// `/api/cards/piece?spec=...`: the cards a unit is made of, as the card
+/// language reads its name (`Top + Beneath`, `Unit with Pilot`): each
+/// card with its abilities, and for each ability whether it is in play
+/// (the top card's abilities, `INSERT:` text, a pilot's grants that fit).
+fn cards_piece(state: &State, pairs: &[(String, String)]) -> Result<Response> {
+    let db = state
+        .db
+        .as_ref()
+        .ok_or_else(|| Error::missing("no card database: start the server with --db"))?;
+    let spec = pairs
+        .iter()
+        .find(|(k, _)| k == "spec")
+        .map(|(_, v)| v.as_str())
+        .ok_or_else(|| Error::missing("spec= is required").at_param("spec", None))?;
+    let piece = db.piece(spec).map_err(|e| e.at_param("spec", Some(spec)))?;
+    let live = piece.abilities();
+    let in_play = |card: &crate::cards::Card| -> Vec<bool> {
+        (0..card.abilities.len())
+            .map(|i| {
+                live.iter()
+                    .any(|s| std::ptr::eq(s.card, card) && s.index == i)
+            })
+            .collect()
+    };
+    let roles = piece
+        .cards
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (if i == 0 { "top" } else { "beneath" }, *c))
+        .chain(piece.pilot.map(|p| ("pilot", p)));
+    let cards: Vec<PieceCard> = roles
+        .map(|(role, card)| PieceCard {
+            role,
+            card,
+            in_play: in_play(card),
+        })
+        .collect();
+    Ok(Response::json(
+        &serde_json::json!({ "spec": spec, "cards": cards }),
+    ))
+}
+
 /// Answers one request.
 pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
     if url.len() > MAX_URL {
@@ -625,6 +689,7 @@ fn route(
             Some(db) => Ok(Response::json(&crate::cards::check::check(db))),
         }),
         ("GET", "/api/cards/attack") => cards_attack(state, pairs, format),
+        ("GET", "/api/cards/piece") => no_export().and_then(|()| cards_piece(state, pairs)),
         (_, p) if p == "/" || p.starts_with("/api/") => Err(Error::unknown(format!(
             "{} {}: not served",
             crate::error::quote(method),
@@ -639,7 +704,10 @@ fn route(
 /// finish); the page, `/api/params` and the card search answer at once.
 pub fn handle_bounded(state: &Arc<State>, method: &str, url: &str, body: Vec<u8>) -> Response {
     let path = url.split('?').next().unwrap_or("");
-    let light = !path.starts_with("/api/") || path == "/api/params" || path == "/api/cards";
+    let light = !path.starts_with("/api/")
+        || path == "/api/params"
+        || path == "/api/cards"
+        || path == "/api/cards/piece";
     if light {
         return handle(state, method, url, &body);
     }

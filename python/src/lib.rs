@@ -502,36 +502,8 @@ fn params() -> Vec<(String, &'static str, &'static str, &'static str)> {
             )
         })
         .collect();
-    for (name, kind, doc) in [
-        (
-            "overkill",
-            "switch",
-            "The attacker has Overkill (damage past the defender's health goes to a third unit).",
-        ),
-        (
-            "other-health",
-            "health",
-            "Health of a third unit on the defender's side (for Overkill).",
-        ),
-        (
-            "lucky-policy",
-            "word",
-            "How Lucky is played: optimal or simple.",
-        ),
-        (
-            "lucky-order",
-            "word",
-            "How the two Lucky take turns: pop, pop-defender-first, attacker-first, defender-first.",
-        ),
-        (
-            "objective",
-            "word",
-            "What each side plays for: damage, discard or net.",
-        ),
-        ("force-attacker", "count", "Force the attacker may spend."),
-        ("force-defender", "count", "Force the defender may spend."),
-    ] {
-        out.push((name.to_string(), kind, "choice", doc));
+    for c in swtcg_engine::request::CHOICE_PARAMS {
+        out.push((c.name.to_string(), c.kind, "choice", c.doc));
     }
     out
 }

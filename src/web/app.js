@@ -1,4 +1,8 @@
 "use strict";
+// The web calculator's page. Every number it shows comes from the API
+// (exact fractions as "n/d" text); the page only draws them, and turns
+// them into floats for display. Errors come with a typed kind and origin,
+// and are worded here from those, never from the message's text.
 const $ = (s) => document.querySelector(s);
 // The page's whole state, in one object. `last` is the request behind the
 // result shown (its path and body, for the exports) and its JSON; `seq`
@@ -7,6 +11,7 @@ const $ = (s) => document.querySelector(s);
 // typing in one never cancels the other.
 const S = {
   params: [],
+  byName: {},
   hasDb: false,
   mode: "attack",
   last: null,
@@ -18,58 +23,85 @@ const S = {
 };
 // Parameters of the popular web calculator, read where they mean the same.
 const ALIASES = { dice: "power", acc: "accuracy", critical: "crit", criticalhit: "crit", critical_hit: "crit", shield: "shields", dlucky: "defender-lucky", hp: "health" };
-const CHOICES = [
-  ["lucky-policy", ["", "optimal", "simple"], "How Lucky is played"],
-  ["lucky-order", ["", "pop", "pop-defender-first", "attacker-first", "defender-first"], "How the two Lucky take turns"],
-  ["objective", ["", "damage", "discard", "net"], "What each side plays for"],
-];
+// The popular calculator's eight, first, by side.
+const POPULAR = { attacker: ["power", "accuracy", "crit", "fury", "lucky"], defender: ["parry", "shields", "armor"] };
+// Health and counters lead their side's group.
+const LEADS = ["attacker-health", "attacker-counters", "health", "counters"];
 
-// A float for display of an exact "n/d" of any size (denominators reach 6^1000).
+// ---- Numbers -------------------------------------------------------------
+
+// "n/d" as BigInts, for fractions of any size (denominators reach 6^1000).
+function bigFrac(f) { const [n, d] = String(f).split("/"); return [BigInt(n), BigInt(d || "1")]; }
+// A float for display of an exact "n/d".
 function frac(s) {
   try { const [n, d] = bigFrac(s); return d ? Number((n * 10n ** 18n) / d) / 1e18 : NaN; } catch (e) { return NaN; }
 }
 function pct(s) { return (100 * frac(s)).toFixed(2) + "%"; }
 function esc(t) { return String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+// A fraction that fits its box: the whole of it when short; else its first
+// digits, with the whole fraction on hover (title), on tap (the `full`
+// class) and in `data-exact` (copy and export use the API's text).
+const SHORT = 19;
+function shortFrac(f) {
+  const s = String(f);
+  if (s.length <= SHORT) return s;
+  const [n, d] = s.split("/");
+  const cut = (x) => (x.length > 7 ? x.slice(0, 6) + "…" : x);
+  return `${cut(n)}/${cut(d || "1")} (${n.length}/${(d || "1").length} digits)`;
+}
+function exactEl(f) {
+  return `<span class="exact" data-exact="${esc(f)}" title="${esc(f)}" data-short="${esc(shortFrac(f))}">${esc(shortFrac(f))}</span>`;
+}
+// A tap on a shortened fraction shows it whole, and back.
+document.addEventListener("click", (e) => {
+  const el = e.target.closest && e.target.closest(".exact");
+  if (!el || el.dataset.exact === el.dataset.short) return;
+  el.classList.toggle("full");
+  el.textContent = el.classList.contains("full") ? el.dataset.exact : el.dataset.short;
+});
+
+// ---- The form --------------------------------------------------------------
 
 function field(p) {
   const row = document.createElement("div");
   row.className = "row";
   const id = "f-" + p.name;
   let input;
-  if (p.kind === "switch") {
-    input = `<input type="checkbox" id="${id}" data-p="${p.name}">`;
-  } else {
-    input = `<input type="number" id="${id}" data-p="${p.name}" ${p.kind === "signed" ? "" : "min=0"} step=1 inputmode="numeric">`;
-  }
-  row.innerHTML = `<label for="${id}" title="${esc(p.doc)}">${esc(p.label)}</label>${input}<span class="err" id="e-${p.name}"></span>`;
+  if (p.kind === "switch") input = `<input type="checkbox" id="${id}" data-p="${p.name}">`;
+  else if (p.kind === "word") input = `<select id="${id}" data-p="${p.name}"><option value="">(default)</option>${p.words.map((w) => `<option value="${w}">${w}</option>`).join("")}</select>`;
+  else input = `<input type="number" id="${id}" data-p="${p.name}" min="${p.min ?? (p.kind === "health" ? 1 : 0)}" ${p.max ? `max="${p.max}"` : ""} step="1" inputmode="numeric">`;
+  row.innerHTML = `<label for="${id}" title="${esc(p.doc)}">${esc(p.label)}</label>${input}<span class="err" id="e-${p.name}" aria-live="polite"></span>`;
   return row;
 }
 
-function buildForm() {
-  for (const p of S.params) $("#" + (p.side === "attacker" ? "attacker" : "defender")).appendChild(field(p));
-  const ch = $("#choices");
-  for (const [name, opts, doc] of CHOICES) {
-    const row = document.createElement("div");
-    row.className = "row";
-    row.innerHTML = `<label for="f-${name}" title="${doc}">${name}</label><select id="f-${name}" data-p="${name}">${opts.map((o) => `<option value="${o}">${o || "(default)"}</option>`).join("")}</select><span class="err" id="e-${name}"></span>`;
-    ch.appendChild(row);
+function buildForm(choices) {
+  for (const side of ["attacker", "defender"]) for (const n of POPULAR[side]) $("#pop-" + side).appendChild(field(S.byName[n]));
+  const popular = new Set([...POPULAR.attacker, ...POPULAR.defender]);
+  const rest = S.params.filter((p) => !popular.has(p.name));
+  rest.sort((a, b) => (LEADS.includes(b.name) ? 1 : 0) - (LEADS.includes(a.name) ? 1 : 0));
+  for (const p of rest) $(`#g-${p.side} .grid`).appendChild(field(p));
+  // Overkill is the attacker's, the third unit the defender's side; the
+  // rest are the players' choices.
+  for (const c of choices) {
+    const p = { ...c, min: c.kind === "health" ? 1 : 0 };
+    S.byName[c.name] = p;
+    const where = c.name === "overkill" ? "#g-attacker" : c.name === "other-health" ? "#g-defender" : "#g-play";
+    $(`${where} .grid`).appendChild(field(p));
   }
-  for (const [name, doc] of [["force-attacker", "Force the attacker may spend"], ["force-defender", "Force the defender may spend"], ["other-health", "A third unit on the defender's side (health)"]]) {
-    const row = document.createElement("div");
-    row.className = "row";
-    row.innerHTML = `<label for="f-${name}" title="${doc}">${name}</label><input type="number" min=0 id="f-${name}" data-p="${name}"><span class="err" id="e-${name}"></span>`;
-    ch.appendChild(row);
+  document.querySelectorAll("#attack-inputs [data-p]").forEach((el) => el.addEventListener("input", changed));
+}
+
+// A group that holds a value is open; the others are closed until used.
+function openGroups() {
+  for (const g of document.querySelectorAll("details.group")) {
+    const used = [...g.querySelectorAll("[data-p]")].some((el) => (el.type === "checkbox" ? el.checked : el.value !== ""));
+    if (used) g.open = true;
   }
-  const ok = document.createElement("div");
-  ok.className = "row";
-  ok.innerHTML = `<label for="f-overkill">overkill</label><input type="checkbox" id="f-overkill" data-p="overkill"><span class="err" id="e-overkill"></span>`;
-  ch.appendChild(ok);
-  document.querySelectorAll("[data-p]").forEach((el) => el.addEventListener("input", changed));
 }
 
 function state() {
   const q = new URLSearchParams();
-  document.querySelectorAll("[data-p]").forEach((el) => {
+  document.querySelectorAll("#attack-inputs [data-p]").forEach((el) => {
     if (el.type === "checkbox") { if (el.checked) q.set(el.dataset.p, "true"); }
     else if (el.value !== "") q.set(el.dataset.p, el.value);
   });
@@ -77,11 +109,12 @@ function state() {
 }
 
 function load(q) {
-  document.querySelectorAll("[data-p]").forEach((el) => {
+  document.querySelectorAll("#attack-inputs [data-p]").forEach((el) => {
     const v = q.get(el.dataset.p);
     if (el.type === "checkbox") el.checked = v === "true" || v === "on" || v === "1";
     else el.value = v === null ? "" : v;
   });
+  openGroups();
 }
 
 // The whole page as a query: the attack's fields, then the mode and what
@@ -109,7 +142,6 @@ function loadPage(q) {
   $("#card-att").value = q.get("attacker") || "";
   $("#card-def").value = q.get("defender") || "";
   S.conditions = new Set(q.getAll("condition"));
-  drawSetups();
   drawAttacks();
   showMode(["compare", "combine", "cards", "scenario"].includes(q.get("mode")) && (q.get("mode") !== "cards" || S.hasDb) ? q.get("mode") : "attack");
 }
@@ -122,7 +154,9 @@ function urlState() {
 }
 
 function changed() { clearTimeout(S.timers.run); S.timers.run = setTimeout(() => run(true), 150); }
-function searchChanged() { clearTimeout(S.timers.search); S.timers.search = setTimeout(searchCards, 150); }
+function searchChanged() { clearTimeout(S.timers.search); S.timers.search = setTimeout(searchCards, 120); }
+
+// ---- Errors, in a player's words -------------------------------------------
 
 function clearErrors() {
   $("#error").textContent = "";
@@ -130,17 +164,40 @@ function clearErrors() {
   document.querySelectorAll(".invalid").forEach((e) => e.classList.remove("invalid"));
 }
 
-function showError(e) {
-  // The API says which field an error is about (its typed origin): the
-  // message goes beside that field, in the API's words.
-  const param = e.origin && e.origin.param;
-  const el = param && document.getElementById("e-" + param);
-  if (el) {
-    el.textContent = e.message;
-    const input = document.getElementById("f-" + param);
-    if (input) input.classList.add("invalid");
-  } else $("#error").textContent = e.message;
+// The words for an error about a form field, from its typed kind and
+// origin and the field's own label and bounds (from /api/params).
+function fieldWords(e, p) {
+  const v = e.origin.value;
+  const n = v !== undefined && /^-?\d+$/.test(v.trim()) ? Number(v) : null;
+  if (e.kind === "range" && n !== null && p.min !== undefined && n < p.min) return `${p.label} must be at least ${p.min}`;
+  if (e.kind === "range" && n !== null && p.max !== undefined && n > p.max) return `${p.label} can be at most ${p.max}`;
+  if (e.kind === "syntax" && p.kind === "switch") return `${p.label}: on or off`;
+  if (e.kind === "syntax" || (e.kind === "range" && n === null)) return `${p.label} must be a whole number`;
+  if (e.kind === "unknown" && p.words) return `${p.label}: one of ${p.words.join(", ")}`;
+  return `${p.label}: ${e.message}`;
 }
+
+function showError(e) {
+  const param = e.origin && e.origin.param;
+  const spot = param && document.getElementById("e-" + param);
+  const input = param && document.getElementById("f-" + param);
+  const p = param && S.byName[param];
+  // Beside the field when the field is on the page (a scenario's errors
+  // name no form field).
+  if (spot && input && p && !input.closest(".hidden")) {
+    spot.textContent = fieldWords(e, p);
+    input.classList.add("invalid");
+    const group = input.closest("details");
+    if (group) group.open = true;
+  } else {
+    const where = { attacker: "#card-att", defender: "#card-def", spec: null }[param];
+    if (where) $(where).classList.add("invalid");
+    $("#error").textContent = e.message;
+  }
+  $("#bar").textContent = "Fix the marked field";
+}
+
+// ---- The API ---------------------------------------------------------------
 
 // One request to the API: a GET, or a POST of `body` as JSON. The answer
 // is JSON, or text when `text` is set (the exports); an error answer is
@@ -150,7 +207,7 @@ async function fetchApi(path, body, text) {
   if (!r.ok) {
     const j = await r.json();
     const e = new Error(j.error || r.statusText);
-    e.origin = j.origin;
+    e.origin = j.origin || {};
     e.kind = j.kind;
     throw e;
   }
@@ -164,7 +221,7 @@ async function solve(path, body) {
   return { path, body, json };
 }
 
-// Each mode: the request it makes (null when it lacks input, with a hint)
+// Each mode: the request it makes (a string when it lacks input: a hint)
 // and the function that draws its answer.
 const MODES = {
   attack: { request: attackRequest, render: renderAttack },
@@ -182,11 +239,17 @@ async function run(push) {
   try {
     const mode = MODES[S.mode];
     const req = mode.request();
-    if (typeof req === "string") { S.last = null; $("#summary").innerHTML = `<div class=card>${esc(req)}</div>`; $("#charts").innerHTML = ""; $("#tables").innerHTML = ""; return; }
+    if (typeof req === "string") {
+      S.last = null;
+      $("#summary").innerHTML = `<div class="card"><span class="t">${esc(req)}</span></div>`;
+      for (const id of ["#charts", "#tables", "#cardview"]) $(id).innerHTML = "";
+      $("#bar").textContent = req;
+      return;
+    }
     const result = await req;
     if (my !== S.seq) return;
     S.last = result;
-    mode.render(result.json);
+    await mode.render(result.json);
   } catch (e) {
     if (my === S.seq) showError(e);
   }
@@ -198,77 +261,174 @@ function attackRequest() {
   return solve("/api/attack?" + q.toString());
 }
 
-function dists(j) {
-  const out = [["Damage to the defender", j.defender_damage]];
-  if (j.attacker_damage && Object.keys(j.attacker_damage.pmf).some((k) => k !== "0")) out.push(["Damage to the attacker", j.attacker_damage]);
-  out.push(["Hits of the final roll", j.hits]);
-  return out;
+// ---- Results ---------------------------------------------------------------
+
+function card(key, title, value, exact, cls, note) {
+  return `<div class="card ${cls || ""}" data-key="${esc(key)}"><span class="t">${esc(title)}</span><b>${esc(value)}</b>${exact ? exactEl(exact) : ""}${note ? `<span class="exact">${esc(note)}</span>` : ""}</div>`;
 }
 
-function card(title, value, sub) { return `<div class="card"><span>${esc(title)}</span><b data-value="${esc(value)}">${esc(value)}</b><span>${esc(sub || "")}</span></div>`; }
-
-function renderAttack(j) {
+// The headline: expected damage and P(discard), then what else the attack
+// has to say, smaller.
+function summaryCards(j) {
   const s = [];
-  s.push(card("E[damage] to the defender", frac(j.defender_damage.mean).toFixed(4), j.defender_damage.mean));
-  if (j.defender_discarded) s.push(card("P(defender discarded)", pct(j.defender_discarded), j.defender_discarded));
-  s.push(card("E[damage] to the attacker", frac(j.attacker_damage.mean).toFixed(4), j.attacker_damage.mean));
-  if (j.attacker_discarded) s.push(card("P(attacker discarded)", pct(j.attacker_discarded), j.attacker_discarded));
+  s.push(card("mean", "Expected damage", frac(j.defender_damage.mean).toFixed(4), j.defender_damage.mean, "head"));
+  if (j.defender_discarded) s.push(card("discard", "P(defender discarded)", pct(j.defender_discarded), j.defender_discarded, "head"));
+  else if (S.mode === "attack") s.push(card("discard", "P(defender discarded)", "—", null, "head minor", "give the defender's health"));
+  const minor = (key, t, v, e) => s.push(card(key, t, v, e, "minor"));
+  if (Object.keys(j.attacker_damage.pmf).some((k) => k !== "0")) minor("attacker-mean", "Expected damage to the attacker", frac(j.attacker_damage.mean).toFixed(4), j.attacker_damage.mean);
+  if (j.attacker_discarded) minor("attacker-discard", "P(attacker discarded)", pct(j.attacker_discarded), j.attacker_discarded);
   const q = state();
   // Stun shows only when some unit has it: in the attack form when it is
   // given, in a scenario when its text names it.
   const stun = (flag) => (S.mode === "attack" ? q.get(flag) : S.mode === "scenario" && /stun/i.test($("#scenario-text").value));
-  if (stun("stun")) s.push(card("P(attacker's Stun lands)", pct(j.attacker_stun_lands), j.attacker_stun_lands));
-  if (stun("defender-stun")) s.push(card("P(defender's Stun lands)", pct(j.defender_stun_lands), j.defender_stun_lands));
-  if (j.objective) s.push(card("Objective " + j.objective.name, Number(j.objective.value_f64).toFixed(4), j.objective.value));
-  if (j.foresight) s.push(card("Foresight best guess", j.foresight.best_guess + " hits", j.foresight.probability));
-  if (j.used) for (const [k, v] of Object.entries(j.used)) s.push(card("used: " + k, pct(v), v));
-  $("#summary").innerHTML = s.join("");
+  if (stun("stun")) minor("stun", "P(attacker's Stun lands)", pct(j.attacker_stun_lands), j.attacker_stun_lands);
+  if (stun("defender-stun")) minor("defender-stun", "P(defender's Stun lands)", pct(j.defender_stun_lands), j.defender_stun_lands);
+  if (j.objective) minor("objective", "Objective: " + j.objective.name, Number(j.objective.value_f64).toFixed(4), j.objective.value);
+  if (j.foresight) minor("foresight", "Foresight's best guess", j.foresight.best_guess + " hits", j.foresight.probability);
+  if (j.used) for (const [k, v] of Object.entries(j.used)) minor("used", "Used: " + k, pct(v), v);
+  return s.join("");
+}
+
+function setBar(text) { $("#bar").textContent = text; }
+
+function renderAttack(j) {
+  $("#summary").innerHTML = summaryCards(j);
+  setBar(`E[damage] ${frac(j.defender_damage.mean).toFixed(3)}` + (j.defender_discarded ? ` · P(discard) ${pct(j.defender_discarded)}` : ""));
   const ds = dists(j);
-  $("#charts").innerHTML = chart("P(damage = k)", [["defender", j.defender_damage]], false) + chart("P(damage ≥ k)", ds.slice(0, -1).map(([t, d]) => [t.replace("Damage to the ", ""), d]), true);
+  const series = ds.filter(([, , cum]) => cum).map(([t, d]) => [t, d]);
+  $("#charts").innerHTML = `<div class="charts2">${chart({ title: "P(damage = k) to the defender", series: [["defender", j.defender_damage]], steps: false })}${chart({ title: "P(damage ≥ k)", series, steps: true })}</div>`;
   $("#tables").innerHTML = ds.map(([t, d]) => table(t, d)).join("");
 }
 
-// "n/d" as BigInts, for display of fractions of any size.
-function bigFrac(f) { const [n, d] = String(f).split("/"); return [BigInt(n), BigInt(d || "1")]; }
+function dists(j) {
+  const out = [["Damage to the defender", j.defender_damage, true]];
+  if (j.attacker_damage && Object.keys(j.attacker_damage.pmf).some((k) => k !== "0")) out.push(["Damage to the attacker", j.attacker_damage, true]);
+  out.push(["Hits of the final roll", j.hits, false]);
+  return out;
+}
 
-// [k, exact P(>= k) as "n/d", its float], for each k with P(= k) > 0: the
-// API sums the tail exactly (`at_least`); the float is only for display.
-function tail(d) {
-  return Object.keys(d.pmf).map(Number).sort((a, b) => a - b).map((k) => [k, d.at_least[k], frac(d.at_least[k])]);
+// The exact P(≥ k) at every integer k from 0 to past the largest outcome:
+// the API sums the tail exactly at each outcome (`at_least`); between
+// outcomes it is the tail at the next outcome, past the last it is 0.
+function tailAt(d, kmax) {
+  const ks = Object.keys(d.pmf).map(Number).sort((a, b) => a - b);
+  const out = [];
+  for (let k = 0; k <= kmax; k++) {
+    const next = ks.find((x) => x >= k);
+    out.push([k, next === undefined ? "0" : d.at_least[next]]);
+  }
+  return out;
 }
 
 function table(title, d) {
-  const rows = tail(d).map(([k, exact, p]) => `<tr><td>${k}</td><td>${d.pmf[k]}</td><td>${pct(d.pmf[k])}</td><td title="${exact}">${(100 * p).toFixed(2)}%</td></tr>`);
-  return `<h3>${esc(title)}</h3><table data-title="${esc(title)}"><tr><th>k</th><th>P(= k)</th><th>%</th><th>P(≥ k)</th></tr>${rows.join("")}</table><small>expected value ${d.mean} = ${frac(d.mean).toFixed(4)}</small>`;
+  const ks = Object.keys(d.pmf).map(Number).sort((a, b) => a - b);
+  const rows = ks.map((k) => `<tr><td>${k}</td><td>${exactEl(d.pmf[k])}</td><td>${pct(d.pmf[k])}</td><td title="${esc(d.at_least[k])}" data-exact="${esc(d.at_least[k])}">${pct(d.at_least[k])}</td></tr>`);
+  return `<h2 class="sub">${esc(title)}</h2><div class="scroll" tabindex="0" role="region" aria-label="${esc(title)}"><table data-title="${esc(title)}"><tr><th>k</th><th>P(= k)</th><th>%</th><th>P(≥ k)</th></tr>${rows.join("")}</table></div><small>expected value ${exactEl(d.mean)} = ${frac(d.mean).toFixed(4)}</small>`;
 }
 
-const COLORS = ["#2457c5", "#c0392b", "#2f7d32", "#8a5a00", "#5a3e99", "#00838f"];
-function chart(title, series, cumulative) {
-  const W = 560, H = 220, L = 40, B = 26;
-  const all = series.flatMap(([, d]) => Object.keys(d.pmf).map(Number));
-  const kmax = Math.max(1, ...all);
-  const x = (k) => L + (k + 0.5) * (W - L - 10) / (kmax + 1);
-  const y = (p) => H - B - p * (H - B - 12);
-  let g = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}" class="chart" data-title="${esc(title)}"><text x="${L + 40}" y="12" font-size="12">${esc(title)}</text>`;
-  for (const p of [0, 0.5, 1]) g += `<line x1="${L}" x2="${W - 10}" y1="${y(p)}" y2="${y(p)}" stroke="#eee"/><text x="4" y="${y(p) + 4}" font-size="10">${p * 100}%</text>`;
-  for (let k = 0; k <= kmax; k++) g += `<text x="${x(k) - 3}" y="${H - 8}" font-size="10">${k}</text>`;
+// ---- Charts ----------------------------------------------------------------
+
+// Series are told apart without colour: each has its own line style and
+// marker shape, shown in the legend.
+const STYLES = [
+  { color: "#1f4fb8", dash: "", marker: "circle" },
+  { color: "#b3261e", dash: "7 4", marker: "square" },
+  { color: "#2a6f2d", dash: "2 3", marker: "triangle" },
+  { color: "#7a5000", dash: "9 3 2 3", marker: "diamond" },
+  { color: "#5a3e99", dash: "4 2", marker: "cross" },
+  { color: "#006a73", dash: "1 2", marker: "circle" },
+];
+function marker(shape, x, y, color, extra, inner) {
+  const r = 4, body = inner || "";
+  const a = `fill="${color}" ${extra}`;
+  switch (shape) {
+    case "square": return `<rect x="${f2(x - r)}" y="${f2(y - r)}" width="${2 * r}" height="${2 * r}" ${a}>${body}</rect>`;
+    case "triangle": return `<path d="M${f2(x)} ${f2(y - r - 1)}L${f2(x + r + 1)} ${f2(y + r)}L${f2(x - r - 1)} ${f2(y + r)}Z" ${a}>${body}</path>`;
+    case "diamond": return `<path d="M${f2(x)} ${f2(y - r - 1)}L${f2(x + r + 1)} ${f2(y)}L${f2(x)} ${f2(y + r + 1)}L${f2(x - r - 1)} ${f2(y)}Z" ${a}>${body}</path>`;
+    case "cross": return `<path d="M${f2(x - r)} ${f2(y - r)}L${f2(x + r)} ${f2(y + r)}M${f2(x + r)} ${f2(y - r)}L${f2(x - r)} ${f2(y + r)}" stroke="${color}" stroke-width="2.5" ${extra}>${body}</path>`;
+    default: return `<circle cx="${f2(x)}" cy="${f2(y)}" r="${r}" ${a}>${body}</circle>`;
+  }
+}
+const f2 = (v) => Math.round(v * 100) / 100;
+// Ticks for an axis from 0 to at least `top`: steps of 1, 2, 2.5 or 5
+// times a power of ten, about five of them.
+function ticks(top) {
+  if (!(top > 0)) top = 1;
+  const raw = top / 5, p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const n = Math.ceil(top / step - 1e-9);
+  return Array.from({ length: n + 1 }, (_, i) => Math.round(i * step * 1e9) / 1e9);
+}
+const pctLabel = (p) => `${+(100 * p).toFixed(1)}%`;
+
+// A chart of the series' P(= k) as bars (axis scaled to the data), or of
+// P(≥ k) as steps: flat across each integer k at its exact tail, with a
+// marker at k. Every drawn value carries its exact fraction, shown on
+// hover (title) and on tap (the readout under the chart).
+function chart({ title, series, steps }) {
+  // The legend sits under the plot, one row per series, so it never
+  // covers a point.
+  const legend = series.length > 1 || steps ? series.length : 0;
+  const W = 460, P = 200, L = 52, R = 10, T = 26, B = 40, H = T + P + B + 16 * legend;
+  const kmax = Math.max(1, ...series.flatMap(([, d]) => Object.keys(d.pmf).map(Number)));
+  const band = (W - L - R) / (kmax + 1);
+  const x = (k) => L + (k + 0.5) * band;
+  const yTicks = steps ? ticks(1) : ticks(Math.max(...series.flatMap(([, d]) => Object.values(d.pmf).map(frac))));
+  const top = yTicks[yTicks.length - 1];
+  const base = T + P;
+  const y = (p) => base - (p / top) * P;
+  const id = "c" + Math.random().toString(36).slice(2, 8);
+  let g = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}" class="chart" data-title="${esc(title)}" data-kind="${steps ? "steps" : "bars"}" data-readout="${id}">`;
+  g += `<text x="${L}" y="16" font-size="13" font-weight="600" fill="#1b1f24">${esc(title)}</text>`;
+  for (const p of yTicks) g += `<line class="grid" data-prob="${p}" x1="${L}" x2="${W - R}" y1="${f2(y(p))}" y2="${f2(y(p))}" stroke="#e3e6ea"/><text x="${L - 6}" y="${f2(y(p) + 4)}" font-size="11" text-anchor="end" fill="#444">${pctLabel(p)}</text>`;
+  const every = Math.ceil((kmax + 1) / 20);
+  for (let k = 0; k <= kmax; k++) if (k % every === 0) g += `<text class="tick" data-k="${k}" x="${f2(x(k))}" y="${base + 15}" font-size="11" text-anchor="middle" fill="#444">${k}</text>`;
+  g += `<text x="${f2(L + (W - L - R) / 2)}" y="${base + 32}" font-size="12" text-anchor="middle" fill="#1b1f24">damage k</text>`;
+  g += `<text transform="translate(14 ${f2(T + P / 2)}) rotate(-90)" font-size="12" text-anchor="middle" fill="#1b1f24">${steps ? "P(damage ≥ k)" : "P(damage = k)"}</text>`;
+  g += `<line x1="${L}" x2="${W - R}" y1="${base}" y2="${base}" stroke="#888"/>`;
   series.forEach(([name, d], i) => {
-    const c = COLORS[i % COLORS.length];
-    if (cumulative) {
-      const pts = tail(d);
-      g += `<polyline fill="none" stroke="${c}" stroke-width="2" points="${pts.map(([k, , p]) => `${x(k)},${y(p)}`).join(" ")}"/>`;
-      for (const [k, exact, p] of pts) g += `<circle cx="${x(k)}" cy="${y(p)}" r="4" fill="${c}"><title>${esc(name)}: P(≥ ${k}) = ${exact} (${(100 * p).toFixed(2)}%)</title></circle>`;
+    const st = STYLES[i % STYLES.length];
+    const tip = (k, what, f) => `data-tip="${esc(name)}: ${what} ${k}) = ${esc(f)} (${pct(f)})"`;
+    if (steps) {
+      const pts = tailAt(d, kmax);
+      let path = "";
+      pts.forEach(([k, f], j) => {
+        const yy = f2(y(frac(f)));
+        path += (j === 0 ? `M${f2(L + k * band)} ${yy}` : `V${yy}`) + `H${f2(L + (k + 1) * band)}`;
+      });
+      g += `<path class="step" data-series="${esc(name)}" d="${path}" fill="none" stroke="${st.color}" stroke-width="2" stroke-dasharray="${st.dash}"/>`;
+      for (const [k, f] of pts) g += marker(st.marker, x(k), y(frac(f)), st.color, `class="pt" ${tip(k, "P(≥", f)} data-k="${k}" data-exact="${esc(f)}"`, `<title>${esc(name)}: P(≥ ${k}) = ${esc(f)} (${pct(f)})</title>`);
     } else {
-      const bw = (W - L - 10) / (kmax + 1) / (series.length + 0.5);
+      const bw = (band * 0.8) / series.length;
       for (const [k, f] of Object.entries(d.pmf)) {
-        const p = frac(f);
-        g += `<rect x="${x(Number(k)) - bw * series.length / 2 + i * bw}" y="${y(p)}" width="${bw}" height="${H - B - y(p)}" fill="${c}"><title>${esc(name)}: P(= ${k}) = ${f} (${pct(f)})</title></rect>`;
+        const p = frac(f), kk = Number(k);
+        g += `<rect x="${f2(x(kk) - (band * 0.8) / 2 + i * bw)}" y="${f2(y(p))}" width="${f2(bw)}" height="${f2(base - y(p))}" fill="${st.color}" ${tip(k, "P(=", f)} data-k="${k}"><title>${esc(name)}: P(= ${k}) = ${esc(f)} (${pct(f)})</title></rect>`;
       }
     }
-    g += `<text x="${W - 150}" y="${24 + 14 * i}" font-size="11" fill="${c}">${esc(name)}</text>`;
   });
-  return g + "</svg>";
+  if (legend) {
+    series.forEach(([name], i) => {
+      const st = STYLES[i % STYLES.length];
+      const ly = base + B + 4 + 16 * i, lx = L;
+      g += `<line x1="${lx}" x2="${lx + 26}" y1="${ly}" y2="${ly}" stroke="${st.color}" stroke-width="2" stroke-dasharray="${st.dash}"/>` + marker(st.marker, lx + 13, ly, st.color, "") + `<text x="${lx + 32}" y="${ly + 4}" font-size="11" fill="#1b1f24">${esc(name)}</text>`;
+    });
+  }
+  return `<figure class="chartbox">${g}</svg><figcaption class="readout" id="${id}">Tap or hover a point for its exact value.</figcaption></figure>`;
 }
+
+// Exact values on hover and tap: the readout under a chart says the value
+// under the pointer or the finger.
+for (const ev of ["pointerover", "click"]) {
+  document.addEventListener(ev, (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    if (!el) return;
+    const svg = el.closest("svg");
+    const out = svg && document.getElementById(svg.dataset.readout);
+    if (out) out.textContent = el.dataset.tip;
+  });
+}
+
+// ---- Compare -----------------------------------------------------------------
 
 function compareList() { return S.setups.length ? S.setups : [{ name: "current", q: state().toString() }]; }
 
@@ -281,35 +441,38 @@ async function compareRequest() {
 function renderCompare(json) {
   const res = json.map((x) => [x.name, x.result]);
   const base = frac(res[0][1].defender_damage.mean);
-  $("#summary").innerHTML = "";
-  $("#tables").innerHTML = `<table id="compare-table"><tr><th>setup</th><th>E[damage]</th><th>exact</th><th>P(discard)</th><th>difference</th></tr>${res.map(([n, j]) => {
+  const own = S.setups.length > 0;
+  $("#summary").innerHTML = `<div class="card head wide"><table id="compare-table"><tr><th>setup</th><th>E[damage]</th><th>P(discard)</th><th title="difference from the first setup">±</th>${own ? "<th><span class=\"sr\">remove</span></th>" : ""}</tr>${res.map(([n, j], i) => {
     const m = frac(j.defender_damage.mean);
-    return `<tr><td>${esc(n)}</td><td>${m.toFixed(4)}</td><td>${j.defender_damage.mean}</td><td>${j.defender_discarded ? pct(j.defender_discarded) : "—"}</td><td>${(m - base >= 0 ? "+" : "") + (m - base).toFixed(4)}</td></tr>`;
-  }).join("")}</table>`;
-  $("#charts").innerHTML = chart("P(damage ≥ k), setups compared", res.map(([n, j]) => [n, j.defender_damage]), true);
+    return `<tr><td>${esc(n)}</td><td data-exact="${esc(j.defender_damage.mean)}">${m.toFixed(4)}<br>${exactEl(j.defender_damage.mean)}</td><td>${j.defender_discarded ? pct(j.defender_discarded) : "—"}</td><td>${(m - base >= 0 ? "+" : "") + (m - base).toFixed(4)}</td>${own ? `<td><button data-del="${i}" aria-label="remove ${esc(n)}">✕</button></td>` : ""}</tr>`;
+  }).join("")}</table>${own ? "" : "<small>Add setups above to compare them; this is the current attack.</small>"}</div>`;
+  document.querySelectorAll("[data-del]").forEach((b) => b.addEventListener("click", () => { S.setups.splice(Number(b.dataset.del), 1); run(true); }));
+  setBar(res.map(([n, j]) => `${n}: ${frac(j.defender_damage.mean).toFixed(3)}`).join(" · "));
+  $("#charts").innerHTML = chart({ title: "P(damage ≥ k), setups compared", series: res.map(([n, j]) => [n, j.defender_damage]), steps: true });
+  $("#tables").innerHTML = "";
 }
 
-function drawSetups() {
-  $("#setups").innerHTML = S.setups.map((s, i) => `<div class="row"><span>${esc(s.name)}</span><small>${esc(s.q)}</small><button data-del="${i}">remove</button></div>`).join("");
-  document.querySelectorAll("[data-del]").forEach((b) => b.addEventListener("click", () => { S.setups.splice(Number(b.dataset.del), 1); drawSetups(); run(true); }));
-}
+// ---- Combine -------------------------------------------------------------------
 
 function combineRequest() {
-  if (!S.attacks.length) return "Add attacks to combine.";
+  if (!S.attacks.length) return "Add attacks to combine: set an attack in the form, then “Add the current attack”.";
   const how = $("#combine-how").value;
   return solve("/api/combine", { how, attacks: S.attacks.map((a) => Object.fromEntries(new URLSearchParams(a))) });
 }
 
 function renderCombine(j) {
-  $("#summary").innerHTML = card("E[total damage]", frac(j.total.mean).toFixed(4), j.total.mean) + (j.discarded ? card("P(defender discarded)", pct(j.discarded), j.discarded) : "");
-  $("#charts").innerHTML = chart("P(total damage ≥ k)", [["total", j.total]], true);
+  $("#summary").innerHTML = card("mean", "Expected total damage", frac(j.total.mean).toFixed(4), j.total.mean, "head") + (j.discarded ? card("discard", "P(defender discarded)", pct(j.discarded), j.discarded, "head") : "");
+  setBar(`E[total] ${frac(j.total.mean).toFixed(3)}` + (j.discarded ? ` · P(discard) ${pct(j.discarded)}` : ""));
+  $("#charts").innerHTML = chart({ title: "P(total damage ≥ k)", series: [["total", j.total]], steps: true });
   $("#tables").innerHTML = table("Total damage", j.total);
 }
 
 function drawAttacks() {
-  $("#attacks").innerHTML = S.attacks.map((a, i) => `<div class="row"><span>${i + 1}.</span><small>${esc(a)}</small><button data-rm="${i}">remove</button></div>`).join("");
+  $("#attacks").innerHTML = S.attacks.map((a, i) => `<li><small>${esc(a)}</small> <button data-rm="${i}" aria-label="remove attack ${i + 1}">remove</button></li>`).join("");
   document.querySelectorAll("[data-rm]").forEach((b) => b.addEventListener("click", () => { S.attacks.splice(Number(b.dataset.rm), 1); drawAttacks(); run(true); }));
 }
+
+// ---- Scenario ------------------------------------------------------------------
 
 // The scenario the tab opens with: a defender guarded by an interceptor.
 const SCENARIO = JSON.stringify({
@@ -321,33 +484,62 @@ const SCENARIO = JSON.stringify({
 
 function scenarioRequest() {
   let body;
-  try { body = JSON.parse($("#scenario-text").value); } catch (e) { throw new Error("the scenario is not JSON: " + e.message); }
+  try { body = JSON.parse($("#scenario-text").value); } catch (e) { throw new Error("The scenario is not JSON: " + e.message); }
   return solve("/api/scenario", body);
 }
 
 function renderScenario(j) {
   renderAttack(j);
   const names = Object.keys(j.damage_by_unit || {});
-  $("#tables").innerHTML = `<h3>Each unit</h3><table id="units-table"><tr><th>unit</th><th>E[damage]</th><th>exact</th><th>P(discarded)</th></tr>${names.map((n) => {
+  $("#tables").innerHTML = `<h2 class="sub">Each unit</h2><div class="scroll" tabindex="0" role="region" aria-label="Each unit"><table id="units-table"><tr><th>unit</th><th>E[damage]</th><th>exact</th><th>P(discarded)</th></tr>${names.map((n) => {
     const d = j.damage_by_unit[n], p = (j.discarded_by_unit || {})[n];
-    return `<tr><td>${esc(n)}</td><td>${frac(d.mean).toFixed(4)}</td><td>${d.mean}</td><td>${p ? pct(p) : "—"}</td></tr>`;
-  }).join("")}</table>` + $("#tables").innerHTML;
+    return `<tr><td>${esc(n)}</td><td>${frac(d.mean).toFixed(4)}</td><td data-exact="${esc(d.mean)}">${exactEl(d.mean)}</td><td>${p ? pct(p) : "—"}</td></tr>`;
+  }).join("")}</table></div>` + $("#tables").innerHTML;
 }
+
+// ---- Cards ---------------------------------------------------------------------
+
 function cardsRequest() {
   const a = $("#card-att").value.trim(), d = $("#card-def").value.trim();
-  if (!a || !d) return "Pick an attacker and a defender.";
+  if (!a || !d) return "Pick an attacker and a defender: search a card, then its buttons.";
   const q = new URLSearchParams({ attacker: a, defender: d });
   for (const c of S.conditions) q.append("condition", c);
   return solve("/api/cards/attack?" + q.toString());
 }
 
-function renderCards(j) {
+// Each card of both units, as players see it, with what each ability did
+// in this attack.
+async function renderCards(j) {
   renderAttack(j);
-  const applied = (j.applied || []).map((x) => `<div class="ability">✔ applied automatically: ${esc(x.card)}: ${esc(x.text)}</div>`);
-  const waiting = (j.waiting || []).map((x) => `<div class="ability"><label><input type="checkbox" data-cond="${esc(x.text)}" ${S.conditions.has(x.text) ? "checked" : ""}> ${esc(x.card)}: ${esc(x.text)}</label></div>`);
-  const on = [...S.conditions].map((c) => `<div class="ability"><label><input type="checkbox" data-cond="${esc(c)}" checked> switched on: ${esc(c)}</label></div>`);
-  $("#conditions").innerHTML = applied.join("") + waiting.join("") + on.join("");
+  const specs = [["Attacker", $("#card-att").value.trim()], ["Defender", $("#card-def").value.trim()]];
+  const my = S.seq;
+  const pieces = await Promise.all(specs.map(([, s]) => api("/api/cards/piece?spec=" + encodeURIComponent(s)).catch(() => null)));
+  if (my !== S.seq) return;
+  $("#cardview").innerHTML = `<div class="cardview">${specs.map(([who], i) => pieceView(who, pieces[i], j)).join("")}</div>`;
   document.querySelectorAll("[data-cond]").forEach((c) => c.addEventListener("change", () => { c.checked ? S.conditions.add(c.dataset.cond) : S.conditions.delete(c.dataset.cond); run(true); }));
+}
+
+const ROLE = { top: "", beneath: "beneath, in the stack", pilot: "pilot" };
+function status(c, a, inPlay, role, j) {
+  if (a.class === "not-attack") return `<span class="status">no part in an attack</span>`;
+  if (a.class === "not-understood") return `<span class="status">not understood: not applied</span>`;
+  if (a.class === "unmodelled") return `<span class="status">not modelled: not applied</span>`;
+  if (!inPlay) return `<span class="status">${role === "beneath" ? "beneath the top card: not in play" : "does not fit this unit"}</span>`;
+  const applied = (j.applied || []).find((x) => x.card === c.name && x.text === a.text);
+  if (applied) return `<span class="status on">✔ ${esc(applied.how)}</span>`;
+  const waiting = (j.waiting || []).some(([card, text]) => card === c.name && text === a.text);
+  if (waiting || S.conditions.has(a.text)) return `<label class="status"><input type="checkbox" data-cond="${esc(a.text)}" ${S.conditions.has(a.text) ? "checked" : ""}> the cards can't tell: switch on</label>`;
+  if (a.class === "keyword" || a.class === "pilot") return `<span class="status on">✔ applied</span>`;
+  return `<span class="status">condition not met: not applied</span>`;
+}
+
+function pieceView(who, piece, j) {
+  if (!piece) return `<div class="tcg"><h2 class="name">${esc(who)}</h2><small>not found</small></div>`;
+  return piece.cards.map(({ role, card: c, in_play }) => {
+    const stats = [["cost", c.cost], ["speed", c.speed], ["power", c.power], ["health", c.health]].filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k} ${v}`).join(" · ");
+    const abilities = (c.abilities || []).map((a, i) => `<div class="ability"><span class="cls ${esc(a.class)}">${esc(a.class)}</span>${esc(a.text)}<br>${status(c, a, in_play[i], role, j)}</div>`).join("");
+    return `<article class="tcg" data-card="${esc(c.name)}"><span class="meta">${esc(who)}${ROLE[role] ? ": " + ROLE[role] : ""}</span><h2 class="name">${esc(c.name)}</h2><div class="meta">${esc(c.set)} · ${esc(c.card_type)}${c.subtype ? " · " + esc(c.subtype) : ""}</div><div class="stats">${esc(stats)}</div><div class="text">${esc(c.text || "")}</div>${abilities}</article>`;
+  }).join("");
 }
 
 async function searchCards() {
@@ -355,19 +547,22 @@ async function searchCards() {
   if (!q) { $("#card-list").innerHTML = ""; return; }
   try {
     const cards = await api("/api/cards?q=" + encodeURIComponent(q));
-    $("#card-list").innerHTML = cards.slice(0, 50).map((c, i) => `<div data-i="${i}" title="${esc(c.text || "")}">${esc(c.name)} <small>${esc(c.set)} · ${esc(c.card_type)} · ${c.power ?? "*"}/${c.health ?? "*"}</small></div>`).join("");
-    document.querySelectorAll("#card-list div").forEach((el) => el.addEventListener("click", (e) => {
-      const c = cards[Number(el.dataset.i)];
-      const how = e.shiftKey ? "def" : $("#pick-how").value;
-      const field = $(how.startsWith("att") ? "#card-att" : "#card-def");
+    if ($("#card-q").value.trim() !== q) return;
+    $("#card-list").innerHTML = cards.slice(0, 50).map((c, i) => `<div class="hit" data-i="${i}"><b>${esc(c.name)}</b> <small>${esc(c.set)} · ${esc(c.card_type)} · ${c.power ?? "*"}/${c.health ?? "*"}</small><div class="acts">
+      <button data-pick="att">Attacker</button><button data-pick="def">Defender</button><button data-pick="att+">Stack under attacker</button><button data-pick="def+">Stack under defender</button><button data-pick="att@">Pilot the attacker</button><button data-pick="def@">Pilot the defender</button></div></div>`).join("");
+    document.querySelectorAll("#card-list [data-pick]").forEach((b) => b.addEventListener("click", () => {
+      const c = cards[Number(b.closest(".hit").dataset.i)];
+      const how = b.dataset.pick;
+      const input = $(how.startsWith("att") ? "#card-att" : "#card-def");
       const joint = how.endsWith("+") ? " + " : how.endsWith("@") ? " with " : null;
-      field.value = joint && field.value.trim() ? field.value.trim() + joint + c.name : c.name;
-      $("#card-abilities").innerHTML = `<b>${esc(c.name)}</b>` + (c.abilities || []).map((a) => `<div class="ability"><span class="cls ${a.class}">${a.class}</span>${esc(a.text)}</div>`).join("");
+      input.value = joint && input.value.trim() ? input.value.trim() + joint + c.name : c.name;
       S.conditions.clear();
       run(true);
     }));
   } catch (e) { showError(e); }
 }
+
+// ---- Exports, modes, start -------------------------------------------------------
 
 // An export of the result shown: its JSON as the page holds it, or its
 // distributions as CSV or Markdown, written by the API (`format=`). A
@@ -391,22 +586,24 @@ function setMode(m) {
 
 function showMode(m) {
   S.mode = m;
-  document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.mode === m));
+  document.querySelectorAll("#tabs button").forEach((b) => { b.classList.toggle("on", b.dataset.mode === m); b.setAttribute("aria-pressed", String(b.dataset.mode === m)); });
   $("#attack-inputs").classList.toggle("hidden", m === "cards" || m === "scenario");
   $("#scenario-inputs").classList.toggle("hidden", m !== "scenario");
   $("#cards-inputs").classList.toggle("hidden", m !== "cards");
-  $("#compare-inputs").classList.toggle("hidden", m !== "compare");
-  $("#combine-inputs").classList.toggle("hidden", m !== "combine");
+  $("#compare-controls").classList.toggle("hidden", m !== "compare");
+  $("#combine-controls").classList.toggle("hidden", m !== "combine");
+  if (m !== "cards") $("#cardview").innerHTML = "";
 }
 
 async function main() {
   const spec = await api("/api/params");
   S.params = spec.params;
+  for (const p of S.params) S.byName[p.name] = p;
   S.hasDb = spec.cards;
   if (S.hasDb) $("#tab-cards").classList.remove("hidden");
-  buildForm();
+  buildForm(spec.choices);
   document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => setMode(b.dataset.mode)));
-  $("#add-setup").addEventListener("click", () => { S.setups.push({ name: $("#setup-name").value || "setup " + (S.setups.length + 1), q: state().toString() }); $("#setup-name").value = ""; drawSetups(); run(true); });
+  $("#add-setup").addEventListener("click", () => { S.setups.push({ name: $("#setup-name").value || "setup " + (S.setups.length + 1), q: state().toString() }); $("#setup-name").value = ""; run(true); });
   $("#add-attack").addEventListener("click", () => { S.attacks.push(state().toString()); drawAttacks(); run(true); });
   $("#combine-how").addEventListener("change", () => run(true));
   $("#card-q").addEventListener("input", searchChanged);

@@ -1,12 +1,16 @@
 // Browser tests of the web calculator, in headless Chromium (Debian's
-// `chromium` package) driven by puppeteer-core. Run by
-// tests/it/browser.rs with the server's URL, the expected exact values
-// (from the CLI) and where to save screenshots:
+// `chromium` package) driven by puppeteer-core, with axe-core
+// (@axe-core/puppeteer) for accessibility. Run by tests/it/web.rs with the
+// server's URL, the expected exact values (from the CLI) and where to save
+// screenshots:
 //
 //   node tests/browser/run.mjs URL EXPECTED.json OUT_DIR
 //
-// Prints a JSON report; exits 1 on the first failed check.
+// Prints a JSON report; exits 1 on the first failed check. Screenshots of
+// every mode at 390 x 844 and 1280 x 800 land in OUT_DIR (the ones in
+// docs/screenshots/ are copies of them).
 import puppeteer from "puppeteer-core";
+import { AxePuppeteer } from "@axe-core/puppeteer";
 import fs from "node:fs";
 
 const [url, expectedFile, outDir] = process.argv.slice(2);
@@ -36,21 +40,39 @@ const browser = await puppeteer.launch({
     "--disable-sync",
   ],
 });
+
+// The exact value a summary card holds (its `data-exact`), by its key.
+const exactOf = (page, key) =>
+  page.$eval(`#summary .card[data-key='${key}'] [data-exact]`, (el) => el.dataset.exact).catch(() => null);
+const exactMean = (page) => exactOf(page, "mean");
+const open = async (page, search) => {
+  await page.goto(url + search, { waitUntil: "domcontentloaded" });
+  await page.waitForSelector("body[data-ready='1']", { timeout: 10000 });
+};
+const settle = async (page) => {
+  await new Promise((r) => setTimeout(r, 400));
+  await page.waitForNetworkIdle({ idleTime: 150, timeout: 5000 });
+};
+
 try {
   const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
+  await page.setViewport({ width: 1280, height: 800 });
   // Load: the first result, and how long it took.
   const t0 = Date.now();
   await page.goto(url, { waitUntil: "domcontentloaded" });
   await page.waitForSelector("body[data-ready='1']", { timeout: 10000 });
   report.first_result_ms = await page.evaluate(() => Math.round(window.FIRST_RESULT_MS));
   report.load_to_result_ms = Date.now() - t0;
-  const exactMean = async () =>
-    page.$$eval(".card", (cards) => {
-      const c = cards.find((c) => c.textContent.startsWith("E[damage] to the defender"));
-      return c ? c.querySelectorAll("span")[1].textContent : null;
-    });
-  check((await exactMean()) === expected.default_mean, `default page: ${await exactMean()} != ${expected.default_mean}`);
+  check((await exactMean(page)) === expected.default_mean, `default page: ${await exactMean(page)} != ${expected.default_mean}`);
+
+  // Grouped inputs: the popular calculator's eight first, in that order;
+  // the other groups closed unless they hold a value (health is given).
+  const popular = await page.$$eval("#popular [data-p]", (els) => els.map((e) => e.dataset.p));
+  check(JSON.stringify(popular.sort()) === JSON.stringify(["accuracy", "armor", "crit", "fury", "lucky", "parry", "power", "shields"]), `popular inputs ${popular}`);
+  const groups = await page.$$eval("details.group", (ds) => ds.map((d) => [d.id, d.open]));
+  check(JSON.stringify(groups) === JSON.stringify([["g-attacker", false], ["g-defender", true], ["g-play", false]]), `groups ${JSON.stringify(groups)}`);
+  check(await page.$eval("#g-play", (d) => ["lucky-policy", "lucky-order", "objective"].every((n) => d.querySelector(`[data-p='${n}']`))), "choices under How the players play");
+  check(await page.$eval("#g-defender", (d) => d.querySelector("[data-p='health']") && d.querySelector("[data-p='counters']")), "health and counters with their side");
 
   // Set inputs as a user would.
   const type = async (name, value) => {
@@ -59,28 +81,41 @@ try {
     await page.keyboard.press("Backspace");
     await page.type(sel, String(value));
   };
-  const settle = async () => {
-    await new Promise((r) => setTimeout(r, 400));
-    await page.waitForNetworkIdle({ idleTime: 150, timeout: 5000 });
-  };
   await type("power", 6);
   await type("crit", 2);
   await type("parry", 1);
   await type("health", 5);
-  await settle();
-  check((await exactMean()) === expected.mean, `typed attack: ${await exactMean()} != ${expected.mean}`);
-  const pDiscard = await page.$$eval(".card", (cards) => {
-    const c = cards.find((c) => c.textContent.startsWith("P(defender discarded)"));
-    return c ? c.querySelectorAll("span")[1].textContent : null;
-  });
+  await settle(page);
+  check((await exactMean(page)) === expected.mean, `typed attack: ${await exactMean(page)} != ${expected.mean}`);
+  const pDiscard = await exactOf(page, "discard");
   check(pDiscard === expected.p_discard, `P(discard) ${pDiscard} != ${expected.p_discard}`);
-  // The table's exact P(= 0).
-  const p0 = await page.$eval("#tables table tr:nth-child(2) td:nth-child(2)", (td) => td.textContent);
+  // The table's exact P(= 0), and P(>= 1) = 1 - P(= 0) exact on hover.
+  const p0 = await page.$eval("#tables table tr:nth-child(2) td:nth-child(2) [data-exact]", (el) => el.dataset.exact);
   check(p0 === expected.p0, `P(damage = 0) ${p0} != ${expected.p0}`);
-  // P(damage >= 1), exact on hover, is 1 - P(damage = 0).
   const ge1 = await page.$eval("#tables table tr:nth-child(3) td:nth-child(4)", (td) => td.title);
   check(ge1 === expected.p_ge_1, `P(damage >= 1) ${ge1} != ${expected.p_ge_1}`);
-  await page.screenshot({ path: `${outDir}/page-1280.png`, fullPage: true });
+
+  // Exact values on hover and tap: a tap on a point of the P(>= k) chart
+  // says its exact value under the chart.
+  const tapped = await page.evaluate(() => {
+    const pt = document.querySelector("svg[data-kind='steps'] .pt[data-k='1']");
+    pt.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    return [document.getElementById(pt.closest("svg").dataset.readout).textContent, pt.querySelector("title").textContent];
+  });
+  check(tapped[0].includes(`P(≥ 1) = ${expected.p_ge_1}`) && tapped[1].includes(expected.p_ge_1), `tap readout ${JSON.stringify(tapped)}`);
+  // Axis titles.
+  const axes = await page.$$eval("svg.chart", (svgs) => svgs.map((s) => [...s.querySelectorAll("text")].map((t) => t.textContent)));
+  check(axes.length === 2 && axes.every((t) => t.includes("damage k")) && axes[0].includes("P(damage = k)") && axes[1].includes("P(damage ≥ k)"), `axis titles ${JSON.stringify(axes)}`);
+  // P(= k) is scaled to the data: its top tick is the first nice value
+  // above the largest probability, not 100%.
+  const bars = await page.evaluate(() => {
+    const svg = document.querySelector("svg[data-kind='bars']");
+    const top = Math.max(...[...svg.querySelectorAll("line.grid")].map((l) => Number(l.dataset.prob)));
+    const tallest = Math.min(...[...svg.querySelectorAll("rect[data-k]")].map((r) => Number(r.getAttribute("y"))));
+    const yTop = Number(svg.querySelector(`line.grid[data-prob='${top}']`).getAttribute("y1"));
+    return { top, tallest, yTop };
+  });
+  check(bars.top < 0.5 && bars.tallest >= bars.yTop, `P(= k) axis ${JSON.stringify(bars)}`);
 
   // The exports are the API's: Copy CSV gives what /api/attack?...&format=csv
   // answers for the attack shown, byte for byte.
@@ -101,131 +136,251 @@ try {
   const search = await page.evaluate(() => location.search);
   check(search.includes("power=6") && search.includes("crit=2"), `URL ${search}`);
   const page2 = await browser.newPage();
-  await page2.goto(url + search, { waitUntil: "domcontentloaded" });
-  await page2.waitForSelector("body[data-ready='1']");
-  const mean2 = await page2.$$eval(".card", (cards) => cards.find((c) => c.textContent.startsWith("E[damage] to the defender")).querySelectorAll("span")[1].textContent);
-  check(mean2 === expected.mean, `round trip: ${mean2}`);
+  await open(page2, search);
+  check((await exactMean(page2)) === expected.mean, `round trip: ${await exactMean(page2)}`);
   // The web calculator's parameter names are read too.
-  await page2.goto(url + "?dice=6&critical=2&parry=1&health=5", { waitUntil: "domcontentloaded" });
-  await page2.waitForSelector("body[data-ready='1']");
-  const mean3 = await page2.$$eval(".card", (cards) => cards.find((c) => c.textContent.startsWith("E[damage] to the defender")).querySelectorAll("span")[1].textContent);
-  check(mean3 === expected.mean, `web calculator's names: ${mean3}`);
+  await open(page2, "?dice=6&critical=2&parry=1&health=5");
+  check((await exactMean(page2)) === expected.mean, `web calculator's names: ${await exactMean(page2)}`);
   await page2.close();
 
   // The back button returns to the previous attack.
   await type("crit", 0);
-  await settle();
+  await settle(page);
   await page.goBack();
-  await settle();
+  await settle(page);
   const back = await page.$eval("#f-crit", (el) => el.value);
   check(back === "2", `back button: crit ${back}`);
 
-  // An error shows beside its field (from the API's typed origin), in
-  // words that name no flag.
-  await type("power", -1);
-  await settle();
-  const err = await page.$eval("#e-power", (el) => el.textContent);
-  check(err.includes("power must be at least 0") && !err.includes("--"), `error display: '${err}'`);
-  await type("power", 6);
-  await settle();
+  // Errors are shown beside their field, in a player's words (from the
+  // API's typed kind and origin and the field's label): no flag, no code.
+  for (const [name, bad, words, good] of [["power", -1, "Power must be at least 0", 6], ["health", 0, "Health must be at least 1", 5], ["crit", 100000, "Critical Hit can be at most 1000", 2]]) {
+    await type(name, bad);
+    await settle(page);
+    const err = await page.$eval(`#e-${name}`, (el) => el.textContent);
+    check(err === words, `error beside ${name}: '${err}' (want '${words}')`);
+    const marked = await page.$eval(`#f-${name}`, (el) => el.classList.contains("invalid"));
+    check(marked, `${name} marked invalid`);
+    await type(name, good);
+    await settle(page);
+  }
 
-  // Compare: two setups, one chart, a difference column.
+  // Compare: two setups, one chart, a difference column; the add and
+  // remove controls sit with the results.
   await page.click("nav button[data-mode='compare']");
   await page.type("#setup-name", "crit 2");
   await page.click("#add-setup");
-  await settle();
+  await settle(page);
   await page.click("nav button[data-mode='attack']");
   await type("crit", 0);
   await type("power", 8);
-  await settle();
+  await settle(page);
   await page.click("nav button[data-mode='compare']");
   await page.type("#setup-name", "power 8");
   await page.click("#add-setup");
-  await settle();
-  const rows = await page.$$eval("#compare-table tr", (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
+  await settle(page);
+  const compareRows = () => page.$$eval("#compare-table tr", (trs) => trs.slice(1).map((tr) => [tr.cells[0].textContent, tr.cells[1].dataset.exact, tr.cells[3].textContent]));
+  const rows = await compareRows();
   check(rows.length === 2, `compare rows ${rows.length}`);
-  check(rows[0][2] === expected.mean && rows[1][2] === expected.power8_mean, `compare values ${JSON.stringify(rows)}`);
-  check(rows[1][4].startsWith("+") || rows[1][4].startsWith("-"), `difference column ${rows[1][4]}`);
+  check(rows[0][1] === expected.mean && rows[1][1] === expected.power8_mean, `compare values ${JSON.stringify(rows)}`);
+  check(rows[1][2].startsWith("+") || rows[1][2].startsWith("-"), `difference column ${rows[1][2]}`);
+  check(await page.$eval("#results #add-setup", (b) => b.offsetParent !== null), "add control beside the results");
+  // Overlays told apart without colour: each series its own dash pattern
+  // and marker shape.
+  const looks = await page.$$eval("svg[data-kind='steps'] path.step", (ps) => ps.map((p) => p.getAttribute("stroke-dasharray") + "|" + p.nextElementSibling.tagName));
+  check(looks.length === 2 && looks[0] !== looks[1], `compare overlays ${JSON.stringify(looks)}`);
   report.compare = rows;
-  // The compare mode and its setups are in the URL too.
+  const compareSearch = await page.evaluate(() => location.search);
+  check(compareSearch.includes("mode=compare") && compareSearch.includes("setup="), `compare URL ${compareSearch}`);
   {
-    const search = await page.evaluate(() => location.search);
-    check(search.includes("mode=compare") && search.includes("setup="), `compare URL ${search}`);
     const p = await browser.newPage();
-    await p.goto(url + search, { waitUntil: "domcontentloaded" });
-    await p.waitForSelector("body[data-ready='1']");
-    const again = await p.$$eval("#compare-table tr", (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
+    await open(p, compareSearch);
+    const again = await p.$$eval("#compare-table tr", (trs) => trs.slice(1).map((tr) => [tr.cells[0].textContent, tr.cells[1].dataset.exact, tr.cells[3].textContent]));
     check(JSON.stringify(again) === JSON.stringify(rows), `compare round trip ${JSON.stringify(again)}`);
     await p.close();
   }
+  // Remove beside its row.
+  await page.click("#compare-table button[data-del='1']");
+  await settle(page);
+  check((await compareRows()).length === 1, "remove a setup");
 
-  // The card picker.
+  // Numbers that fit: a combination of attacks has long fractions; the
+  // card shows them shortened, whole on hover, tap and export.
+  await page.click("nav button[data-mode='attack']");
+  await type("power", 9);
+  await type("crit", 3);
+  await settle(page);
+  await page.click("nav button[data-mode='combine']");
+  for (let i = 0; i < 3; i++) await page.click("#add-attack");
+  await page.select("#combine-how", "plan");
+  await settle(page);
+  const fit = await page.$eval("#summary .card[data-key='discard']", (c) => {
+    const ex = c.querySelector(".exact");
+    return { shown: ex.textContent, exact: ex.dataset.exact, title: ex.title, fits: c.scrollWidth <= c.clientWidth + 1 };
+  });
+  check(fit.exact.length > 24 && fit.shown.length < fit.exact.length && fit.title === fit.exact && fit.fits, `long fraction ${JSON.stringify(fit)}`);
+  await page.click("#summary .card[data-key='discard'] .exact");
+  check((await page.$eval("#summary .card[data-key='discard'] .exact", (e) => e.textContent)) === fit.exact, "a tap shows the whole fraction");
+  check(await page.$eval("#summary .card[data-key='discard']", (c) => c.scrollWidth <= c.clientWidth + 1), "the whole fraction wraps inside its card");
+  await page.click("button[data-export='json']");
+  await page.waitForFunction(() => window.LAST_EXPORT);
+  check(JSON.parse(await page.evaluate(() => window.LAST_EXPORT)).discarded === fit.exact, "the export holds the whole fraction");
+  report.combine_discard_digits = fit.exact.length;
+
+  // The card picker: results as you type, buttons on each card.
   if (expected.card) {
     await page.click("nav button[data-mode='cards']");
     await page.type("#card-q", expected.card.search);
-    await page.waitForSelector("#card-list div");
-    await page.click("#card-list div");
-    await page.keyboard.down("Shift");
-    const items = await page.$$("#card-list div");
-    await items[Math.min(1, items.length - 1)].click();
-    await page.keyboard.up("Shift");
-    await settle();
+    await page.waitForSelector("#card-list .hit");
+    await page.click("#card-list .hit [data-pick='att']");
+    const hits = await page.$$("#card-list .hit");
+    await (await hits[Math.min(1, hits.length - 1)].$("[data-pick='def']")).click();
+    await settle(page);
     await page.$eval("#card-att", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.card.attacker);
     await page.$eval("#card-def", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.card.defender);
-    await settle();
-    const cm = await exactMean();
+    await settle(page);
+    const cm = await exactMean(page);
     check(cm === expected.card.mean, `card attack ${cm} != ${expected.card.mean}`);
-    // A stack built with the picker (no shift key on a phone).
-    await page.select("#pick-how", "att+");
-    await page.click("#card-list div");
-    await settle();
+    // A stack built from the card's button.
+    await page.click("#card-list .hit [data-pick='att+']");
+    await settle(page);
     const stacked = await page.$eval("#card-att", (el) => el.value);
-    check(stacked.includes(" + "), `stack built by the picker: '${stacked}'`);
-    // Typing in the search box right after changing a card no longer
-    // cancels the pending result: each has its own debounce timer.
+    check(stacked.includes(" + "), `stack built by a button: '${stacked}'`);
+    // Typing in the search box right after changing a card does not
+    // cancel the pending result: each has its own debounce timer.
     await page.$eval("#card-att", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.card.attacker);
     await page.type("#card-q", "a");
-    await settle();
-    const afterSearch = await exactMean();
-    check(afterSearch === expected.card.mean, `a search while a result is pending: ${afterSearch} != ${expected.card.mean}`);
-    // The cards and the mode are in the URL: a new page shows the same.
-    const search = await page.evaluate(() => location.search);
+    await settle(page);
+    check((await exactMean(page)) === expected.card.mean, `a search while a result is pending: ${await exactMean(page)}`);
+    // A link with two cards shows both cards' text and stats, and each
+    // ability's class and whether it applied, before any click.
+    const link = await page.evaluate(() => location.search);
     const p = await browser.newPage();
-    await p.goto(url + search, { waitUntil: "domcontentloaded" });
-    await p.waitForSelector("body[data-ready='1']");
-    const again = await p.$$eval(".card", (cards) => {
-      const c = cards.find((c) => c.textContent.startsWith("E[damage] to the defender"));
-      return c ? c.querySelectorAll("span")[1].textContent : null;
-    });
-    check(again === expected.card.mean, `cards round trip ${again} (${search})`);
+    await open(p, link);
+    check((await exactMean(p)) === expected.card.mean, `cards round trip ${await exactMean(p)} (${link})`);
+    await p.waitForSelector("#cardview article");
+    for (const name of [expected.card.attacker, expected.card.defender]) {
+      const [shown, db] = await p.evaluate(async (n) => {
+        const el = [...document.querySelectorAll("#cardview article")].find((a) => a.dataset.card === n);
+        const c = (await (await fetch("/api/cards?q=" + encodeURIComponent(n))).json()).find((c) => c.name === n);
+        return [el ? { text: el.querySelector(".text").textContent, stats: el.querySelector(".stats").textContent, classes: el.querySelectorAll(".cls").length, status: el.querySelectorAll(".status").length } : null, c];
+      }, name);
+      check(shown && shown.text === db.text, `card text of ${name}: ${JSON.stringify(shown)}`);
+      check(shown.stats.includes(`power ${db.power}`) && shown.stats.includes(`health ${db.health}`), `card stats of ${name}: ${shown.stats}`);
+      check(shown.classes === db.abilities.length && shown.status === db.abilities.length, `abilities of ${name}: ${JSON.stringify(shown)}`);
+    }
+    const applied = await p.$$eval("#cardview .status.on", (els) => els.map((e) => e.textContent));
+    check(applied.some((t) => t.includes("applied")), `applied abilities ${JSON.stringify(applied)}`);
     await p.close();
-    const classes = await page.$$eval("#card-abilities .cls", (els) => els.length);
-    check(classes > 0, "abilities by class shown");
     report.card_mean = cm;
   }
 
   // A scenario of several units, typed as a scenario file's JSON.
   await page.click("nav button[data-mode='scenario']");
   await page.$eval("#scenario-text", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.scenario.text);
-  await settle();
-  const sm = await exactMean();
+  await settle(page);
+  const sm = await exactMean(page);
   check(sm === expected.scenario.mean, `scenario ${sm} != ${expected.scenario.mean}`);
   const units = await page.$$eval("#units-table tr", (trs) => trs.slice(1).map((tr) => tr.cells[0].textContent));
   check(units.length === expected.scenario.units, `scenario units ${JSON.stringify(units)}`);
   const scenarioUrl = await page.evaluate(() => location.search);
   check(scenarioUrl.includes("mode=scenario") && scenarioUrl.includes("scenario="), `scenario URL ${scenarioUrl}`);
   report.scenario_mean = sm;
-  await page.screenshot({ path: `${outDir}/page-scenario-1280.png`, fullPage: true });
 
-  // Phone width: no mode is wider than the screen.
-  await page.setViewport({ width: 390, height: 844 });
-  for (const mode of ["scenario", "cards", "combine", "compare", "attack"]) {
-    await page.click(`nav button[data-mode='${mode}']`);
-    await settle();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    check(overflow <= 1, `phone width, ${mode}: the page is ${overflow}px wider than the screen`);
+  // Honest charts: the P(>= k) chart's drawn value at each integer k,
+  // read back from the SVG's geometry (the step path's height above the
+  // 0% line, over the 0%-100% span), equals the exact tail, on this
+  // distribution with gaps (P(= k) = 0 between outcomes).
+  const geometry = await page.evaluate(async (text) => {
+    const svg = document.querySelector("svg[data-kind='steps']");
+    const y0 = Number(svg.querySelector("line.grid[data-prob='0']").getAttribute("y1"));
+    const y1 = Number(svg.querySelector("line.grid[data-prob='1']").getAttribute("y1"));
+    // The path: M x y, then H x and V y commands.
+    const d = svg.querySelector("path.step").getAttribute("d");
+    const segs = [];
+    let x = 0, y = 0;
+    for (const [, c, v] of d.matchAll(/([MHV])([-\d.]+(?: [-\d.]+)?)/g)) {
+      const n = v.split(" ").map(Number);
+      if (c === "M") { x = n[0]; y = n[1]; }
+      else if (c === "H") { segs.push([x, n[0], y]); x = n[0]; }
+      else y = n[0];
+    }
+    const drawn = [...svg.querySelectorAll("text.tick")].map((t) => {
+      const tx = Number(t.getAttribute("x"));
+      const s = segs.find(([a, b]) => a <= tx && tx <= b);
+      return [Number(t.dataset.k), s ? (y0 - s[2]) / (y0 - y1) : null];
+    });
+    // The exact law, from the API, summed here with BigInt fractions.
+    const j = await (await fetch("/api/scenario", { method: "POST", headers: { "content-type": "application/json" }, body: text })).json();
+    const pmf = Object.entries(j.defender_damage.pmf).map(([k, f]) => [Number(k), f.split("/").map(BigInt)]);
+    const tail = (k) => {
+      let n = 0n, d = 1n;
+      for (const [kk, [a, b]] of pmf) if (kk >= k) { n = n * b + a * d; d = d * b; }
+      return Number((n * 10n ** 12n) / d) / 1e12;
+    };
+    const gaps = [];
+    const ks = pmf.map(([k]) => k);
+    for (let k = 0; k <= Math.max(...ks); k++) if (!ks.includes(k)) gaps.push(k);
+    return { drawn: drawn.map(([k, v]) => [k, v, tail(k)]), gaps };
+  }, expected.scenario.text);
+  check(geometry.gaps.length > 0, `the scenario's distribution has gaps: ${JSON.stringify(geometry.gaps)}`);
+  for (const [k, drawn, exact] of geometry.drawn) check(drawn !== null && Math.abs(drawn - exact) < 1e-4, `P(>= ${k}) drawn ${drawn}, exact ${exact}`);
+  report.steps_checked = geometry.drawn.length;
+
+  // Every mode at a phone's and a laptop's size: the first result lies in
+  // the first screen, nothing is wider than the screen, axe-core finds no
+  // serious or critical violation; a screenshot of each.
+  const links = {
+    attack: "?power=6&crit=2&parry=1&health=5",
+    compare: compareSearch,
+    combine: await page.evaluate(() => { const q = new URLSearchParams(location.search); q.set("mode", "combine"); return "?" + q; }),
+    scenario: scenarioUrl,
+  };
+  if (expected.card) links.cards = "?" + new URLSearchParams({ mode: "cards", attacker: expected.card.attacker, defender: expected.card.defender });
+  const view = await browser.newPage();
+  report.axe = {};
+  for (const [w, h] of [[390, 844], [1280, 800]]) {
+    await view.setViewport({ width: w, height: h });
+    for (const [mode, link] of Object.entries(links)) {
+      await open(view, link);
+      await settle(view);
+      const box = await view.evaluate(() => {
+        const first = document.querySelector("#summary > *");
+        const r = first.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, vh: innerHeight, vw: innerWidth, text: first.textContent.slice(0, 40) };
+      });
+      check(box.top >= 0 && box.bottom <= box.vh && box.left >= 0 && box.right <= box.vw, `${mode} at ${w}: the first result ${JSON.stringify(box)} is not in the first screen`);
+      if (mode !== "compare") {
+        const chartTop = await view.$eval("#charts svg", (s) => s.getBoundingClientRect().top);
+        check(chartTop < box.vh, `${mode} at ${w}: the chart starts below the first screen (${chartTop})`);
+      }
+      const wide = await view.evaluate(() => {
+        const vw = document.documentElement.clientWidth;
+        const over = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().width > vw + 1 && el.offsetParent !== null).map((el) => el.tagName + "#" + el.id + "." + el.className);
+        return { page: document.documentElement.scrollWidth - vw, over };
+      });
+      check(wide.page <= 1 && wide.over.length === 0, `${mode} at ${w}: wider than the screen ${JSON.stringify(wide)}`);
+      await view.screenshot({ path: `${outDir}/${mode}-${w}.png` });
+      // Open every group, so axe sees every input.
+      await view.evaluate(() => document.querySelectorAll("details.group").forEach((d) => (d.open = true)));
+      const axe = await new AxePuppeteer(view).analyze();
+      const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      check(bad.length === 0, `${mode} at ${w}: axe: ${JSON.stringify(bad.map((v) => [v.id, v.impact, v.nodes.slice(0, 3).map((n) => n.target)]))}`);
+      report.axe[`${mode}-${w}`] = axe.violations.map((v) => `${v.id} (${v.impact})`);
+    }
   }
-  await page.screenshot({ path: `${outDir}/page-390.png`, fullPage: true });
+  // On a phone the results come first and the inputs follow, with the
+  // answer in a sticky bar while editing.
+  await view.setViewport({ width: 390, height: 844 });
+  await open(view, links.attack);
+  const order = await view.evaluate(() => document.querySelector("#results").getBoundingClientRect().top < document.querySelector("#inputs").getBoundingClientRect().top);
+  check(order, "phone: results before inputs");
+  await view.evaluate(() => document.querySelector("#f-power").scrollIntoView());
+  await view.click("#f-power", { clickCount: 3 });
+  await view.type("#f-power", "7");
+  await settle(view);
+  const bar = await view.$eval("#bar", (b) => { const r = b.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, text: b.textContent, vh: innerHeight }; });
+  check(bar.top >= 0 && bar.bottom <= bar.vh && bar.text.startsWith("E[damage]"), `phone: sticky summary bar ${JSON.stringify(bar)}`);
+  await view.close();
   report.ok = true;
   console.log(JSON.stringify(report));
 } finally {

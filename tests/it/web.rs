@@ -299,6 +299,55 @@ fn cards_api() {
     assert_eq!(handle(&s, "GET", "/api/cards/check", b"").status, 200);
 }
 
+/// `/api/cards/piece`: the cards of a stack, top first, each ability marked
+/// in play or not as the Stack rule says (the top card's list decides; a
+/// card beneath adds only its `INSERT:` text); a bad name is a typed error
+/// about `spec`; the parameters' spec carries labels, bounds and choices.
+#[test]
+fn cards_piece_and_params_api() {
+    let s = state();
+    let r = handle(
+        &s,
+        "GET",
+        "/api/cards/piece?spec=Jango%20Fett%20(A)%20%2B%20Jango%20Fett%20(B)",
+        b"",
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let cards = v["cards"].as_array().unwrap();
+    assert_eq!(cards.len(), 2);
+    assert_eq!(cards[0]["role"], "top");
+    assert_eq!(cards[0]["card"]["name"], "Jango Fett (A)");
+    assert_eq!(cards[1]["role"], "beneath");
+    for (c, want) in [(&cards[0], true), (&cards[1], false)] {
+        let flags = c["in_play"].as_array().unwrap();
+        assert_eq!(flags.len(), c["card"]["abilities"].as_array().unwrap().len());
+        assert!(!flags.is_empty());
+        assert!(flags.iter().all(|f| f.as_bool() == Some(want)), "{c}");
+    }
+    let r = handle(&s, "GET", "/api/cards/piece?spec=Nobody%20At%20All", b"");
+    assert_eq!(r.status, 422);
+    let e: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(e["origin"]["param"], "spec");
+    let r = handle(&s, "GET", "/api/params", b"");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let health = v["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "health")
+        .unwrap();
+    assert_eq!(health["label"], "Health");
+    assert_eq!(health["min"], 1);
+    let choices: Vec<&str> = v["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(choices.contains(&"lucky-policy") && choices.contains(&"objective"));
+}
+
 /// Scenario and plan bodies take their `"card"` units from the server's
 /// database, exactly as a file naming the same database does; a body naming
 /// a database of its own is refused.

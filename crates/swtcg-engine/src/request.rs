@@ -86,6 +86,93 @@ pub fn policy_word<T: Words>(what: &str, word: &str) -> Result<T> {
     })
 }
 
+/// A parameter of an attack request beside the units' numbers and
+/// keywords ([`Param`]): the third unit of Overkill, and the players'
+/// choices. [`AttackRequest::from_pairs`] reads each of them.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct ChoiceParam {
+    /// Its name (a flag without `--`).
+    pub name: &'static str,
+    /// How its value is written: `switch`, `health`, `count` or `word`.
+    pub kind: &'static str,
+    /// What it is in a player's words.
+    pub label: &'static str,
+    /// What it means, for help texts.
+    pub doc: &'static str,
+    /// The words it takes (`word` parameters only).
+    pub words: &'static [&'static str],
+}
+
+/// The words of a [`Words`] type, in a constant.
+macro_rules! words_of {
+    ($t:ty) => {{
+        const W: &[&str] = &{
+            let all = <$t as Words>::WORDS;
+            let mut out = [""; <$t as Words>::WORDS.len()];
+            let mut i = 0;
+            while i < all.len() {
+                out[i] = all[i].0;
+                i += 1;
+            }
+            out
+        };
+        W
+    }};
+}
+
+/// Every [`ChoiceParam`], in the order a form shows them.
+pub const CHOICE_PARAMS: &[ChoiceParam] = &[
+    ChoiceParam {
+        name: "overkill",
+        kind: "switch",
+        label: "Overkill",
+        doc: "The attacker has Overkill (damage past the defender's health goes to a third unit).",
+        words: &[],
+    },
+    ChoiceParam {
+        name: "other-health",
+        kind: "health",
+        label: "Third unit's health",
+        doc: "Health of a third unit on the defender's side (for Overkill).",
+        words: &[],
+    },
+    ChoiceParam {
+        name: "lucky-policy",
+        kind: "word",
+        label: "How Lucky is played",
+        doc: "How Lucky is played: optimal or simple.",
+        words: words_of!(LuckyPolicy),
+    },
+    ChoiceParam {
+        name: "lucky-order",
+        kind: "word",
+        label: "Who re-rolls first",
+        doc: "How the two Lucky take turns: pop, pop-defender-first, attacker-first, defender-first.",
+        words: words_of!(LuckyOrder),
+    },
+    ChoiceParam {
+        name: "objective",
+        kind: "word",
+        label: "What each side plays for",
+        doc: "What each side plays for: damage, discard or net.",
+        words: words_of!(Objective),
+    },
+    ChoiceParam {
+        name: "force-attacker",
+        kind: "count",
+        label: "Attacker's Force",
+        doc: "Force the attacker may spend.",
+        words: &[],
+    },
+    ChoiceParam {
+        name: "force-defender",
+        kind: "count",
+        label: "Defender's Force",
+        doc: "Force the defender may spend.",
+        words: &[],
+    },
+];
+
 impl AttackRequest {
     /// The value of `p`, if given.
     pub fn get(&self, p: Param) -> Option<i64> {
@@ -250,5 +337,39 @@ impl AttackAnswer {
             AttackAnswer::Static { outcome, stun } => attack_text(outcome, *stun),
             AttackAnswer::Game(r) => r.to_text(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every parameter the table declares is one `from_pairs` reads (with
+    /// each of its words), and nothing else beside [`Param`] is read.
+    #[test]
+    fn the_choices_table_is_what_the_request_reads() {
+        for c in CHOICE_PARAMS {
+            let values: Vec<&str> = match c.kind {
+                "word" => c.words.to_vec(),
+                "switch" => vec!["true", "false"],
+                _ => vec!["3"],
+            };
+            assert!(!values.is_empty(), "{}", c.name);
+            for v in values {
+                let r = AttackRequest::from_pairs([("power", "3"), (c.name, v)]);
+                assert!(r.is_ok(), "{}={v}: {:?}", c.name, r.err());
+            }
+            let bad = AttackRequest::from_pairs([(c.name, "no such value")]).unwrap_err();
+            assert_eq!(
+                bad.origin(),
+                &crate::error::Origin::Param {
+                    param: c.name.into(),
+                    value: Some("no such value".into())
+                }
+            );
+        }
+        assert_eq!(CHOICE_PARAMS.len(), 7);
+        let unknown = AttackRequest::from_pairs([("lucky-polcy", "simple")]).unwrap_err();
+        assert_eq!(unknown.kind(), crate::error::ErrorKind::Unknown);
     }
 }

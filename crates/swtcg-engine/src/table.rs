@@ -182,6 +182,39 @@ impl Param {
         d[..end].trim_end_matches(" X").to_string()
     }
 
+    /// What it is in a player's words without whose it is, for a form
+    /// that groups parameters by side: `Critical Hit`, `Health`, `Armor`,
+    /// `Damage counters`.
+    ///
+    /// ```
+    /// use swtcg_engine::table::Param;
+    /// assert_eq!(Param::Crit.short_label(), "Critical Hit");
+    /// assert_eq!(Param::AttackerHealth.short_label(), "Health");
+    /// assert_eq!(Param::DefenderFerocity.short_label(), "Ferocity");
+    /// assert_eq!(Param::Counters.short_label(), "Damage counters");
+    /// ```
+    pub fn short_label(self) -> String {
+        let label = self.label();
+        let owners = [
+            "Attacker's ",
+            "Defender's ",
+            "Attacker has ",
+            "Defender has ",
+        ];
+        let rest = owners
+            .iter()
+            .find_map(|o| label.strip_prefix(o))
+            .unwrap_or(&label);
+        let rest = [" already on the attacker", " already on the defender"]
+            .iter()
+            .find_map(|o| rest.strip_suffix(o))
+            .unwrap_or(rest);
+        let mut c = rest.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect())
+            .unwrap_or_default()
+    }
+
     /// The values it may take: at least 0 (a health at least 1, a switch 0
     /// or 1, Accuracy and Resilience from −1000), at most the solver's
     /// bound for its keyword ([`crate::unit::MAX_POWER`], dice-adding
