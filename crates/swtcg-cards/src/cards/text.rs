@@ -2353,6 +2353,20 @@ fn clauses(text: &str) -> Vec<&str> {
             || l.starts_with("tap ")
             || l.starts_with("remove ")
     };
+    // What only an effect does: after "... as long as S", a piece without
+    // one continues the condition ("as long as it's attacking THIS and you
+    // have another Geonosian ...": both clauses are the condition's).
+    let effect_verb = |p: &str| {
+        let l = unquoted(&p.to_ascii_lowercase());
+        [" gets ", " gets:", " get ", " loses ", " lose ", " does ", " prevent ", " costs "]
+            .iter()
+            .any(|v| l.contains(v))
+            || ["prevent ", "put ", "tap ", "remove "].iter().any(|v| l.starts_with(v))
+    };
+    let opens_condition = |p: &str| {
+        let l = unquoted(&p.to_ascii_lowercase());
+        [" as long as ", " while ", " if "].iter().any(|c| l.contains(c))
+    };
     // A piece with a verb starts a new clause only once the current clause
     // has its own verb ("each of your opponent's Agents and Assassins gets
     // -2 power" is one clause).
@@ -2360,10 +2374,12 @@ fn clauses(text: &str) -> Vec<&str> {
     let base = text.as_ptr() as usize;
     let mut start = 0usize;
     let mut has_verb = false;
+    let mut in_condition = false;
     for p in pieces {
         let at = p.as_ptr() as usize - base;
-        let v = verb(p);
+        let v = verb(p) && !(in_condition && !effect_verb(p));
         if v && has_verb {
+            in_condition = false;
             out.push(
                 text[start..at]
                     .trim()
@@ -2374,6 +2390,7 @@ fn clauses(text: &str) -> Vec<&str> {
             start = at;
         }
         has_verb |= v;
+        in_condition |= has_verb && opens_condition(p);
     }
     out.push(text[start..].trim());
     out
@@ -2785,7 +2802,13 @@ fn gets(
         ));
     }
     let attacking_this = when_from_trailing == Some(When::Defending)
-        && matches!(trailing_situation, Some(Situation::Opponent { .. }));
+        && match &trailing_situation {
+            Some(Situation::Opponent { .. }) => true,
+            Some(Situation::All { all }) => {
+                all.iter().any(|s| matches!(s, Situation::Opponent { .. }))
+            }
+            _ => false,
+        };
     // "The attacking Naboo Starfighter gets +X power": a unit that attacks.
     // Its owner pays to help its own attacker (+power, keywords) and to
     // hinder the opponent's (-power).
@@ -3048,6 +3071,67 @@ fn top_level_find(l: &str, pat: &str) -> Option<usize> {
 /// A trailing `as long as` / `when` clause: its situation, and when it
 /// applies if the clause says (`it's attacking X`: attacking).
 fn trailing_clause(orig: &str, lower: &str) -> (Situation, Option<When>) {
+    // "it's attacking THIS and you have another Geonosian in the Character
+    // arena": every clause is read, and all of them must hold. None is
+    // dropped: a clause the reader can't decide makes the whole condition
+    // wait for the user.
+    let parts = and_clauses(orig);
+    if parts.len() > 1 {
+        let mut situation: Option<Situation> = None;
+        let mut when = None;
+        for part in parts {
+            let (s, w) = one_trailing_clause(part, &part.to_ascii_lowercase());
+            situation = add_situation(situation, s);
+            when = when.or(w);
+        }
+        return (situation.unwrap_or(Situation::Other { text: orig.trim().to_string() }), when);
+    }
+    one_trailing_clause(orig, lower)
+}
+
+/// The words that open a clause of their own after " and " (a subject
+/// and its verb follow), as against " and " inside a description ("a
+/// Jedi and Sith unit", "Shields and Armor").
+const CLAUSE_OPENERS: &[&str] = &[
+    "you ", "your ", "this ", "this's ", "it ", "it's ", "its ", "he ", "he's ", "she ", "she's ",
+    "there ", "another ", "no ", "an opponent", "that ", "the defending ", "the attacking ",
+    "each ", "at least ", "one of ",
+];
+
+/// Splits a situation in words at each top-level " and " that opens a
+/// clause of its own: `it's attacking THIS and you have another Geonosian
+/// ...` is two clauses.
+fn and_clauses(orig: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = orig.trim();
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let mut cut = None;
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(" and ") {
+            let at = from + i;
+            let after = &lower[at + 5..];
+            if CLAUSE_OPENERS.iter().any(|o| after.starts_with(o)) {
+                cut = Some(at);
+                break;
+            }
+            from = at + 5;
+        }
+        match cut {
+            Some(at) => {
+                out.push(rest[..at].trim());
+                rest = rest[at + 5..].trim();
+            }
+            None => {
+                out.push(rest);
+                return out;
+            }
+        }
+    }
+}
+
+/// One clause of a trailing situation.
+fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option<When>) {
     let l = lower.trim();
     // "as long as that Jedi is attacking THIS": the unit attacking this one.
     for p in ["that ", "the "] {
@@ -3168,6 +3252,19 @@ fn trigger_situation(clause: &str) -> Option<Situation> {
 /// A situation in words: arena, damage counters, attacking; the rest
 /// depends on other units or choices and waits for the user.
 fn read_situation(orig: &str) -> Situation {
+    let parts = and_clauses(orig);
+    if parts.len() > 1 {
+        return parts
+            .into_iter()
+            .map(read_one_situation)
+            .reduce(Situation::and)
+            .unwrap_or(Situation::Other { text: orig.trim().to_string() });
+    }
+    read_one_situation(orig)
+}
+
+/// One clause of a situation in words.
+fn read_one_situation(orig: &str) -> Situation {
     let l = orig.to_ascii_lowercase();
     let l = l.trim().trim_end_matches('.');
     for (arena, names) in [
