@@ -321,7 +321,10 @@ fn cards_piece_and_params_api() {
     assert_eq!(cards[1]["role"], "beneath");
     for (c, want) in [(&cards[0], true), (&cards[1], false)] {
         let flags = c["in_play"].as_array().unwrap();
-        assert_eq!(flags.len(), c["card"]["abilities"].as_array().unwrap().len());
+        assert_eq!(
+            flags.len(),
+            c["card"]["abilities"].as_array().unwrap().len()
+        );
         assert!(!flags.is_empty());
         assert!(flags.iter().all(|f| f.as_bool() == Some(want)), "{c}");
     }

@@ -1,0 +1,173 @@
+//! The card language: a unit's text split into abilities, each classified
+//! and, where it can change an attack, read into typed effects.
+//!
+//! **Splitting.** Sets separate abilities with ` | `, with `; `, or only by
+//! sentences (JG runs them together with parenthetical reminder text). The
+//! text is cut into sentences (outside quotes and parentheses; a reminder in
+//! parentheses followed by a capital also ends a sentence), and a sentence
+//! that continues the one before ("Play only ...", "If you do, ...",
+//! "Then ...") stays with it. A pilot ability (`[Pilot] Starfighter Pilot.
+//! The Starfighter gets: ...`) takes the rest of its segment.
+//!
+//! **Classes.** Each ability is exactly one [`Class`]: a `keyword` the unit
+//! has in every attack (free or paid); a `condition` that changes an attack
+//! only in some situation; a `pilot` grant; `not-attack` when it cannot
+//! change one attack between this unit and an opposing unit; `unmodelled`
+//! for a glossary keyword the engine does not model; `not-understood`
+//! otherwise. `not-attack` is only said when the text's effects are all of
+//! kinds that cannot act on such an attack (speed, Force, cards, build,
+//! other units, timing outside attacks); anything else unsure is
+//! `not-understood`, never dropped silently.
+//!
+//! ```
+//! use swtcg_cards::cards::text::{read_abilities, Class, Subject, When};
+//! let a = read_abilities("Stun 3 | This unit gets -2 power as long as it's attacking a unique Character.", &["Stormtrooper TK-421"]);
+//! assert_eq!(a[0].class, Class::Keyword);
+//! assert_eq!(a[1].class, Class::Condition);
+//! assert_eq!(a[1].subject, Some(Subject::This));
+//! assert_eq!(a[1].when, Some(When::Attacking));
+//! assert_eq!(a[1].decidable, Some(true));
+//! ```
+
+use crate::keywords::{Ability, Keyword, parse, split_cost};
+use serde::Serialize;
+
+pub use crate::keywords::{Cost, When};
+
+mod body;
+mod damage;
+mod grants;
+mod keyword;
+mod leads;
+mod model;
+mod names;
+mod pilot;
+mod recipient;
+mod situation;
+mod split;
+#[cfg(test)]
+mod tests;
+mod words;
+
+use body::*;
+use damage::*;
+pub use grants::*;
+pub use keyword::*;
+use leads::*;
+pub use model::*;
+pub use names::*;
+use pilot::*;
+pub use recipient::*;
+use situation::*;
+pub use split::*;
+pub use words::*;
+
+/// Reads a unit's text: its abilities, each classified. `names` are the
+/// unit's full name and, optionally, its subtype and type (words the text
+/// uses of other units too; see [`self_names_with`]).
+pub fn read_abilities(text: &str, names: &[impl AsRef<str>]) -> Vec<ReadAbility> {
+    read_abilities_in(text, names, text.contains('|'))
+}
+
+/// [`read_abilities`] for a text of a set that separates abilities with `|`
+/// or not (see [`split_abilities_in`]).
+pub fn read_abilities_in(text: &str, names: &[impl AsRef<str>], barred: bool) -> Vec<ReadAbility> {
+    let kinds = names.get(1).map_or("", |k| k.as_ref());
+    let who = Who {
+        names: match names.first() {
+            Some(n) => self_names_with(n.as_ref(), kinds),
+            None => Vec::new(),
+        },
+        kinds: kinds
+            .replace(['-', '/', ','], " ")
+            .split_whitespace()
+            .map(|w| singular(&w.to_ascii_lowercase()))
+            .collect(),
+    };
+    split_abilities_in(text, barred)
+        .iter()
+        .map(|a| classify_as(a, &who))
+        .collect()
+}
+
+/// Classifies one ability text.
+pub fn classify(text: &str, names: &[String]) -> ReadAbility {
+    classify_as(
+        text,
+        &Who {
+            names: names.to_vec(),
+            kinds: Vec::new(),
+        },
+    )
+}
+
+/// How a card's text names its own unit, and what kinds of unit it is.
+#[derive(Clone, Debug, Default)]
+pub struct Who {
+    /// The names the text uses for the unit (see [`self_names_with`]).
+    pub names: Vec<String>,
+    /// Its subtype and type words, singular, lowercase (empty: unknown).
+    pub kinds: Vec<String>,
+}
+
+impl Who {
+    /// A recipient among "your X" that cannot be this unit is elsewhere.
+    fn narrow(&self, r: Recipient) -> Recipient {
+        match r {
+            Recipient::Own {
+                which: Some(d),
+                other: false,
+            } if !self.could_be(&d) => Recipient::Elsewhere,
+            Recipient::OneOfYours {
+                which: Some(d),
+                other: false,
+            } if !self.could_be(&d) => Recipient::Elsewhere,
+            r => r,
+        }
+    }
+
+    /// Whether a description in the text could be this unit (by its kind
+    /// words; other terms are not known here).
+    fn could_be(&self, d: &Descriptor) -> bool {
+        if self.kinds.is_empty() {
+            return true;
+        }
+        let has = |w: &str| {
+            let ph: Vec<String> = w
+                .replace('-', " ")
+                .split_whitespace()
+                .map(|x| singular(&x.to_ascii_lowercase()))
+                .collect();
+            !ph.is_empty() && self.kinds.windows(ph.len()).any(|k| k == ph.as_slice())
+        };
+        d.any_of.iter().any(|terms| {
+            terms.iter().all(|t| match t {
+                Term::Words(w) => has(w),
+                Term::Not(w) => !has(w),
+                _ => true,
+            })
+        })
+    }
+}
+
+/// Classifies one ability text of a unit (see [`Who`]).
+pub fn classify_as(text: &str, who: &Who) -> ReadAbility {
+    let ascii_names: Vec<String> = who.names.iter().map(|n| ascii_only(n)).collect();
+    let who = &Who {
+        names: ascii_names,
+        kinds: who.kinds.clone(),
+    };
+    let names = &who.names;
+    let printed = text.trim();
+    let clean = single_quotes_to_double(&strip_reminders(&ascii_only(printed)));
+    let clean = clean.trim().trim_end_matches('.').trim().to_string();
+    if pilot_start(&clean).is_some() {
+        return pilot(printed, &clean, names);
+    }
+    if let Some(rest) = strip_prefix_ci(&clean, "INSERT:") {
+        let mut a = classify_body(printed, rest.trim(), who);
+        a.insert = true;
+        return a;
+    }
+    classify_body(printed, &clean, who)
+}

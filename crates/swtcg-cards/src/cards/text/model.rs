@@ -1,0 +1,439 @@
+//! The reader's model: classes, subjects, descriptions, situations, effects and the reading of one ability ([`ReadAbility`]).
+
+use super::*;
+
+/// The class of an ability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// The unit has it in every attack, free or paid.
+    Keyword,
+    /// It changes one attack's numbers only in some situation.
+    Condition,
+    /// It is granted to the unit the card pilots.
+    Pilot,
+    /// It cannot change the odds of one attack between this unit and an
+    /// opposing unit.
+    NotAttack,
+    /// Not understood.
+    NotUnderstood,
+    /// A glossary keyword the engine does not model.
+    Unmodelled,
+}
+
+impl Class {
+    /// The class's name as printed (`not-attack`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Class::Keyword => "keyword",
+            Class::Condition => "condition",
+            Class::Pilot => "pilot",
+            Class::NotAttack => "not-attack",
+            Class::NotUnderstood => "not-understood",
+            Class::Unmodelled => "unmodelled",
+        }
+    }
+
+    /// Every class, in report order.
+    pub const ALL: [Class; 6] = [
+        Class::Keyword,
+        Class::Condition,
+        Class::Pilot,
+        Class::NotAttack,
+        Class::Unmodelled,
+        Class::NotUnderstood,
+    ];
+}
+
+/// Who an effect applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Subject {
+    /// The card's own unit.
+    #[serde(rename = "self")]
+    This,
+    /// The opposing unit in the attack.
+    #[serde(rename = "opponent")]
+    Opponent,
+    /// Both.
+    #[serde(rename = "both")]
+    Both,
+}
+
+/// A description of a unit in card text: `a unique Character`, `a non-Jedi
+/// Character`, `a Clone, Jedi or Rebel`, `a Dark Side unit`, `Jango`.
+/// Alternatives (`or`) of conjunctions of terms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Descriptor {
+    /// Each alternative is a list of terms that must all hold.
+    pub any_of: Vec<Vec<Term>>,
+}
+
+/// One term of a [`Descriptor`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "term", content = "value", rename_all = "kebab-case")]
+pub enum Term {
+    /// Any unit.
+    Unit,
+    /// Words found in the subtype, the type, or the name (`Jedi`, `Dark
+    /// Jedi`, `Character`, `Space`, `Jango`).
+    Words(String),
+    /// Not those words.
+    Not(String),
+    /// A unique unit (one with a version).
+    Unique,
+    /// A non-unique unit.
+    NonUnique,
+    /// Side: `L`, `D` or `N`.
+    Side(String),
+    /// Printed health at least N.
+    HealthAtLeast(u32),
+    /// Printed power at most N.
+    PowerAtMost(u32),
+    /// Has at least one damage counter.
+    Damaged,
+    /// Has the keyword.
+    HasKeyword(String),
+    /// The attack is in this arena (`units in the Ground arena`).
+    InArena(String),
+    /// Has one of the keywords.
+    HasAnyKeyword(Vec<String>),
+    /// Printed health above printed power.
+    HealthAbovePower,
+    /// Printed power above printed health.
+    PowerAboveHealth,
+}
+
+/// The situation a condition depends on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "situation", rename_all = "kebab-case")]
+pub enum Situation {
+    /// This unit attacks a unit matching the description.
+    Attacking {
+        /// The defender's description.
+        defender: Descriptor,
+    },
+    /// This unit is attacked by a unit matching the description.
+    AttackedBy {
+        /// The attacker's description.
+        attacker: Descriptor,
+    },
+    /// The opposing unit matches the description (an aura).
+    Opponent {
+        /// The opponent's description.
+        opponent: Descriptor,
+    },
+    /// This unit matches the description (`each of your Clones`).
+    Own {
+        /// This unit's description.
+        this: Descriptor,
+    },
+    /// This unit is in the named arena.
+    InArena {
+        /// `Space`, `Ground` or `Character`.
+        arena: String,
+    },
+    /// This unit has (or has no) damage counters.
+    SelfDamaged {
+        /// Whether it has some.
+        damaged: bool,
+    },
+    /// This unit is piloted by a unit matching the description.
+    PilotedBy {
+        /// The pilot's description.
+        pilot: Descriptor,
+    },
+    /// All of these hold.
+    All {
+        /// The situations.
+        all: Vec<Situation>,
+    },
+    /// This does not hold (the first effect of `... gets Fury 2. Each ...
+    /// with Stealth gets Fury 4 instead`).
+    Not {
+        /// The situation that must not hold.
+        not: Box<Situation>,
+    },
+    /// A situation the two units' cards cannot decide (other units, a
+    /// player's choice, equipment, ...): it waits for `--condition`.
+    Other {
+        /// The text.
+        text: String,
+    },
+}
+
+impl Situation {
+    /// Whether the two units' own data decide it.
+    pub fn decidable(&self) -> bool {
+        match self {
+            Situation::Other { .. } => false,
+            Situation::All { all } => all.iter().all(Situation::decidable),
+            Situation::Not { not } => not.decidable(),
+            _ => true,
+        }
+    }
+
+    pub(super) fn and(self, other: Situation) -> Situation {
+        match (self, other) {
+            (Situation::All { mut all }, s) | (s, Situation::All { mut all }) => {
+                all.push(s);
+                Situation::All { all }
+            }
+            (a, b) => Situation::All { all: vec![a, b] },
+        }
+    }
+}
+
+/// What a count-based effect counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "count", rename_all = "kebab-case")]
+pub enum Count {
+    /// Damage counters on this unit.
+    DamageCounters,
+    /// Cards stacked beneath this unit.
+    StackedCards,
+    /// Cards in this unit's stack, the top card included.
+    StackSize,
+    /// Units in this unit's arena matching the description, on its
+    /// controller's side (`own`: true), the opponent's (false) or both
+    /// (none), this unit excluded when `other`.
+    Units {
+        /// This unit's side, the opponent's, or both.
+        own: Option<bool>,
+        /// Whether this unit itself is excluded.
+        other: bool,
+        /// Which units.
+        which: Descriptor,
+    },
+}
+
+/// A typed effect of a keyword or condition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "effect", rename_all = "kebab-case")]
+pub enum Effect {
+    /// Power changes by N.
+    Power {
+        /// The change.
+        n: i32,
+    },
+    /// Health changes by N.
+    Health {
+        /// The change.
+        n: i32,
+    },
+    /// A keyword (with its cost, if any).
+    Keyword {
+        /// The keyword as written.
+        text: String,
+        /// The keyword.
+        #[serde(skip)]
+        ability: Ability,
+    },
+    /// Loses a keyword.
+    Lose {
+        /// The keyword's name.
+        keyword: String,
+    },
+    /// Power changes by N for each of something.
+    PowerPer {
+        /// Change per thing counted.
+        n: i32,
+        /// What is counted.
+        per: Count,
+    },
+    /// Health changes by N for each of something.
+    HealthPer {
+        /// Change per thing counted.
+        n: i32,
+        /// What is counted.
+        per: Count,
+    },
+    /// The attack does N more damage (no roll needed).
+    ExtraDamage {
+        /// The extra damage.
+        n: u32,
+    },
+    /// Optional before the roll: +N power for that attack, then the unit
+    /// does damage to itself when the attack ends.
+    Overload {
+        /// Power gained.
+        power: u32,
+        /// Damage to itself at the end.
+        self_damage: u32,
+        /// Whether the self-damage is dice of damage (else plain damage).
+        dice: bool,
+    },
+    /// The unit counts as having these subtype words (`Treat Aurra as a
+    /// Dark Jedi`).
+    TreatAs {
+        /// The words.
+        words: String,
+    },
+    /// Power changes by `sign` × X (see [`ReadAbility::x`]).
+    PowerX {
+        /// +1 or −1.
+        sign: i32,
+    },
+    /// The attack does X more damage.
+    ExtraDamageX,
+    /// The unit's owner may cancel an attack on it (`Disrupt an attack`):
+    /// nothing of the attack happens.
+    CancelAttack,
+    /// No Intercept can be activated while this unit is attacked.
+    NoIntercept,
+    /// Damage counters put on the unit before the attack (negative:
+    /// removed).
+    Counters {
+        /// How many.
+        n: i32,
+    },
+    /// It can't play activated abilities (those with a cost).
+    NoActivated,
+    /// All damage from it is prevented.
+    Harmless,
+    /// Pilots of this kind can pilot it, and it gets their grants as if it
+    /// were of that kind.
+    PilotableAs {
+        /// The kind (`Starfighter`).
+        kind: String,
+    },
+    /// The Force its activated abilities cost changes by N (never below 0).
+    CostChange {
+        /// The change.
+        n: i32,
+    },
+    /// Optional when it attacks: roll half its attack dice (rounded up) and
+    /// gain Force.
+    HalfDice {
+        /// Force gained.
+        force: u32,
+    },
+    /// Optional when its attack placed no damage on the defending unit: put
+    /// counters on itself, then on the defending unit.
+    Consolation {
+        /// Counters on itself.
+        own: u32,
+        /// Counters on the defending unit.
+        defender: u32,
+    },
+    /// Damage to this unit from the opponent is prevented unless the
+    /// opponent pays this much Force (each time).
+    Toll {
+        /// The Force.
+        force: u32,
+    },
+}
+
+/// Where an ability's X comes from (when it is not the Force paid).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "x", rename_all = "kebab-case")]
+pub enum XSource {
+    /// A count the cards decide (`where X is the number of Naboo units in
+    /// the Space arena`).
+    Count {
+        /// What is counted.
+        per: Count,
+    },
+    /// The user gives it when switching the condition on (`--condition
+    /// a:2=3`).
+    User,
+}
+
+/// A pilot ability: the kinds of unit it fits and what the piloted unit gets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PilotGrant {
+    /// The subtypes it pilots (`Starfighter`, `Capital Ship`).
+    pub kinds: Vec<String>,
+    /// What the piloted unit gets, read as the piloted unit's own abilities.
+    pub grants: Vec<ReadAbility>,
+}
+
+/// One ability of a card, read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadAbility {
+    /// The ability's text as printed.
+    pub text: String,
+    /// Its class.
+    pub class: Class,
+    /// Who its effects apply to (keywords and conditions).
+    pub subject: Option<Subject>,
+    /// When (keywords and conditions).
+    pub when: Option<When>,
+    /// For conditions: whether the two units' own data decide it.
+    pub decidable: Option<bool>,
+    /// The situation of a condition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub situation: Option<Situation>,
+    /// Typed effects (keywords and conditions).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Effect>,
+    /// Per arena (`Switch`): the arena and its effects.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub switch: Vec<(String, Vec<Effect>)>,
+    /// Its cost, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
+    /// `INSERT:` text: granted to the top card of a stack this card is in.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub insert: bool,
+    /// The pilot grant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pilot: Option<PilotGrant>,
+    /// The glossary keyword's name, when unmodelled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    /// Why: what makes it not-attack, or what was not understood.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Where X comes from, when its effects use an X.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<XSource>,
+    /// A choice among these effects (`gets Armor or "Pay 1 Force ->
+    /// Retaliate 4"`): the user says which (`--condition a:N=K`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Vec<Effect>>,
+    /// Parts with their own subject or situation (`Each of your Naboo units
+    /// gets Fury 2. Each ... with Stealth gets Fury 4 instead`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<ReadAbility>,
+}
+
+impl ReadAbility {
+    pub(super) fn new(text: &str, class: Class) -> ReadAbility {
+        ReadAbility {
+            text: text.to_string(),
+            class,
+            subject: None,
+            when: None,
+            decidable: None,
+            situation: None,
+            effects: Vec::new(),
+            switch: Vec::new(),
+            cost: None,
+            insert: false,
+            pilot: None,
+            keyword: None,
+            note: None,
+            x: None,
+            choices: Vec::new(),
+            parts: Vec::new(),
+        }
+    }
+
+    pub(super) fn not_attack(text: &str, why: &str) -> ReadAbility {
+        let mut a = ReadAbility::new(text, Class::NotAttack);
+        a.note = Some(why.to_string());
+        a
+    }
+
+    pub(super) fn not_understood(text: &str, why: &str) -> ReadAbility {
+        let mut a = ReadAbility::new(text, Class::NotUnderstood);
+        a.note = Some(why.to_string());
+        a
+    }
+
+    pub(super) fn unmodelled(text: &str, keyword: &str) -> ReadAbility {
+        let mut a = ReadAbility::new(text, Class::Unmodelled);
+        a.keyword = Some(keyword.to_string());
+        a
+    }
+}

@@ -1,0 +1,399 @@
+//! How a text names its own unit (self names, titles), and text clean-up: accents, reminders, quotes, whole-word replacement.
+
+/// Words that are titles or kinds, never a unit's nickname by themselves.
+pub(super) const TITLES: &[&str] = &[
+    "darth",
+    "captain",
+    "general",
+    "admiral",
+    "commander",
+    "lieutenant",
+    "lietenant",
+    "queen",
+    "princess",
+    "senator",
+    "chancellor",
+    "emperor",
+    "grand",
+    "moff",
+    "count",
+    "baron",
+    "inquisitor",
+    "master",
+    "jedi",
+    "sith",
+    "the",
+    "and",
+    "of",
+    "squad",
+    "team",
+    "imperial",
+    "rebel",
+    "republic",
+    "trade",
+    "federation",
+    "droid",
+    "fighter",
+    "starfighter",
+    "wing",
+    "squadron",
+    "clone",
+    "trooper",
+    "stormtrooper",
+    "elite",
+    "battle",
+    "assault",
+    "tie",
+    "x-wing",
+    "y-wing",
+    "class",
+    "shuttle",
+    "transport",
+    "tank",
+    "speeder",
+    "walker",
+    "ship",
+    "cruiser",
+    "star",
+    "destroyer",
+    "apprentice",
+    "guard",
+    "crew",
+    "twins",
+    "force",
+    "dark",
+    "lord",
+    "shadow",
+    "red",
+    "gold",
+    "black",
+    "lego",
+    "promo",
+    "preview",
+    "alt",
+    "old",
+    "young",
+    "boy",
+    "child",
+    "unit",
+    "one",
+    "two",
+    "three",
+    "five",
+    "eight",
+    "monsters",
+    "strike",
+    "hammer",
+    "titan",
+];
+
+/// The ways a card's text names its own unit: its full name (without
+/// version), and each distinctive word of it (`Vader`, `Obi-Wan`, `Tyranus`).
+pub fn self_names(name: &str) -> Vec<String> {
+    self_names_with(name, "")
+}
+
+/// [`self_names`], leaving out words of the card's subtype and type (a
+/// `Jawa Leader`'s text says `each other Jawa` of other units).
+pub fn self_names_with(name: &str, kinds: &str) -> Vec<String> {
+    let kinds: Vec<String> = kinds
+        .split(|c: char| !c.is_alphanumeric())
+        .map(|w| singular(&w.to_ascii_lowercase()))
+        .collect();
+    let base = crate::cards::base_name(name).to_string();
+    let mut out = vec![base.clone()];
+    let words: Vec<&str> = base.split_whitespace().collect();
+    // Runs of two or more words ("Jar Jar" of "Jar Jar Binks").
+    for len in (2..words.len()).rev() {
+        for start in 0..=words.len() - len {
+            let run = &words[start..start + len];
+            if run
+                .iter()
+                .any(|w| !TITLES.contains(&w.to_ascii_lowercase().as_str()))
+            {
+                out.push(run.join(" "));
+            }
+        }
+    }
+    if words.len() > 1 {
+        for w in &words {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'');
+            if w.chars().count() >= 2
+                && w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars().skip(1).any(char::is_lowercase)
+                && !TITLES.contains(&w.to_ascii_lowercase().as_str())
+                && !kinds.contains(&singular(&w.to_ascii_lowercase()))
+            {
+                out.push(w.to_string());
+            }
+        }
+    }
+    // "Padme" / "Padmé" / "Padm_": also without accents.
+    let plain: Vec<String> = out.iter().map(|n| deaccent(n)).collect();
+    for p in plain {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    out
+}
+
+pub(super) fn deaccent(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'é' | 'è' | 'ê' | 'É' | '_' | '?' => 'e',
+            'á' | 'à' => 'a',
+            'í' => 'i',
+            'ó' => 'o',
+            'ú' => 'u',
+            c => c,
+        })
+        .collect()
+}
+
+/// Removes parenthetical reminder text and normalises quotes, spaces and the
+/// files' replacement characters (`it_s` → `it's`).
+pub fn strip_reminders(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(match c {
+                '“' | '”' => '"',
+                '’' | '‘' => '\'',
+                '→' => '>',
+                c => c,
+            }),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("_s ", "'s ")
+        .replace("_s.", "'s.")
+        .replace("_s,", "'s,");
+    let out = out.replace('→', "->");
+    out.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" ,", ",")
+        .replace(" .", ".")
+}
+
+/// Granted text in single quotes (`gets 'Pay 1 Force -> Evade 3.'`, as
+/// JG writes it) in double quotes, so that it is read as quoted text. An
+/// apostrophe inside a word is left alone.
+pub(super) fn single_quotes_to_double(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<char> = chars.clone();
+    let mut open: Option<usize> = None;
+    for i in 0..chars.len() {
+        if chars[i] != '\'' {
+            continue;
+        }
+        let prev = if i == 0 { None } else { Some(chars[i - 1]) };
+        let next = chars.get(i + 1).copied();
+        match open {
+            None => {
+                if prev.is_none_or(|p| p.is_whitespace() || p == ':')
+                    && next.is_some_and(|n| n.is_uppercase() || n == '[')
+                {
+                    open = Some(i);
+                }
+            }
+            Some(o) => {
+                if prev.is_some_and(|p| !p.is_whitespace())
+                    && next.is_none_or(|n| n.is_whitespace() || ".,;)".contains(n))
+                {
+                    out[o] = '"';
+                    out[i] = '"';
+                    open = None;
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Replaces the unit's own names and `this unit` / `this card` / `this
+/// <Type>` by `THIS` (word-bounded; a name word next to another capitalised
+/// word, as in `Anakin Skywalker`, is another unit and is left alone).
+pub(super) fn mark_self(text: &str, names: &[String]) -> String {
+    let mut t = format!(" {text} ");
+    for n in names {
+        t = replace_word(&t, n, "THIS", names[0] != *n);
+        // "Vaders gets": a plural typo of a one-word name.
+        if !n.contains(' ') && n.len() >= 4 {
+            t = replace_word(&t, &format!("{n}s"), "THIS", true);
+        }
+        let d = deaccent(n);
+        if d != *n {
+            t = replace_word(&t, &d, "THIS", names[0] != *n);
+        }
+    }
+    let lower_this = [
+        "this unit's",
+        "this unit",
+        "this card",
+        "this character",
+        "this starfighter",
+        "this capital ship",
+        "this space unit",
+        "this transport",
+        "this patrol ship",
+        "this speeder",
+        "this creature",
+        "this walker",
+        "this squadron",
+    ];
+    for p in lower_this {
+        let rep = if p.ends_with("'s") { "THIS's" } else { "THIS" };
+        t = replace_ci_word(&t, p, rep);
+    }
+    t.trim().to_string()
+}
+
+pub(super) fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '-' || c == '_'
+}
+
+/// Replaces whole-word occurrences of `word` (case-sensitive). With
+/// `standalone`, an occurrence next to another capitalised word is kept.
+pub(super) fn replace_word(text: &str, word: &str, rep: &str, standalone: bool) -> String {
+    if word.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let before = rest[..i].chars().last();
+        let after = rest[i + word.len()..].chars().next();
+        let bounded = before.is_none_or(|c| !is_word_char(c))
+            && after.is_none_or(|c| !is_word_char(c) || c == '\'');
+        let mut ok = bounded;
+        // "each other Scurrier", "a Jawa": the word names a kind there.
+        let prev_word = rest[..i]
+            .trim_end()
+            .rsplit(' ')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if [
+            "other", "each", "another", "every", "a", "an", "any", "non", "your",
+        ]
+        .contains(&prev_word.as_str())
+        {
+            ok = false;
+        }
+        if ok && standalone {
+            // "Anakin Skywalker": a capitalised word right before or after.
+            let prev_word = rest[..i].trim_end().rsplit(' ').next().unwrap_or("");
+            let next_word = rest[i + word.len()..]
+                .trim_start()
+                .split(' ')
+                .next()
+                .unwrap_or("");
+            let cap = |w: &str| {
+                w.chars().next().is_some_and(char::is_uppercase) && w != "THIS" && w.len() > 1
+            };
+            let before_prev = rest[..i].trim_end();
+            let before_prev = before_prev[..before_prev.len() - prev_word.len()].trim_end();
+            // A capitalised word starting a sentence may be a verb ("Roll
+            // Sidious's attack dice"), not a name ("Anakin Skywalker").
+            let sentence_start = before_prev.is_empty()
+                || before_prev.ends_with(['.', ':', ';', '>', '"', '\''])
+                || before_prev.ends_with("->");
+            const VERBS: &[&str] = &[
+                "Roll", "Pay", "Discard", "Put", "Prevent", "Tap", "Untap", "Remove", "Choose",
+                "Search", "Draw", "Gain", "Reveal", "Each", "When", "Whenever", "As", "If",
+                "Treat", "Retreat", "Move", "Return", "Take", "Show", "Look", "Damage", "Then",
+                "Play", "Only", "Attach", "Stack", "While", "Until", "For", "Your", "All", "Give",
+            ];
+            let prev_is_name = cap(prev_word)
+                && !(sentence_start && VERBS.contains(&prev_word))
+                && rest[..i].ends_with(' ')
+                && !prev_word.ends_with([',', '.', ':', ';']);
+            let next_is_name = cap(next_word) && rest[i + word.len()..].starts_with(' ');
+            if prev_is_name || next_is_name {
+                ok = false;
+            }
+        }
+        out.push_str(&rest[..i]);
+        out.push_str(if ok { rep } else { word });
+        rest = &rest[i + word.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Case-insensitive whole-word replacement.
+pub(super) fn replace_ci_word(text: &str, phrase: &str, rep: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    if lower.len() != text.len() {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut last = 0;
+    let mut from = 0;
+    while let Some(i) = lower[from..].find(phrase) {
+        let i = from + i;
+        let end = i + phrase.len();
+        let before = text[..i].chars().last();
+        let after = text[end..].chars().next();
+        if before.is_none_or(|c| !is_word_char(c)) && after.is_none_or(|c| !is_word_char(c)) {
+            out.push_str(&text[last..i]);
+            out.push_str(rep);
+            last = end;
+        }
+        from = end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+pub(super) fn strip_prefix_ci<'a>(s: &'a str, p: &str) -> Option<&'a str> {
+    s.get(..p.len())
+        .filter(|h| h.eq_ignore_ascii_case(p))
+        .map(|_| &s[p.len()..])
+}
+
+/// The text in ASCII (accents dropped, other characters as `?`), so that
+/// positions found in its lowercase copy cut it safely.
+pub fn ascii_only(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            c if c.is_ascii() => c,
+            '“' | '”' | '«' | '»' => '"',
+            '’' | '‘' => '\'',
+            '—' | '–' => '-',
+            '→' => '>',
+            c => {
+                let d = deaccent(&c.to_string());
+                d.chars().next().filter(char::is_ascii).unwrap_or('?')
+            }
+        })
+        .collect()
+}
+
+/// `Stormtroopers` → `Stormtrooper`, word by word (not `Jedi`, `Sith`, ...).
+pub fn singular(words: &str) -> String {
+    words
+        .split_whitespace()
+        .map(|w| {
+            let l = w.to_ascii_lowercase();
+            if l.len() > 3
+                && l.ends_with('s')
+                && !l.ends_with("ss")
+                && !l.ends_with("us")
+                && !l.ends_with("is")
+            {
+                w[..w.len() - 1].to_string()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

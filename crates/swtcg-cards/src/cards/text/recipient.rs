@@ -1,0 +1,317 @@
+//! Who an effect is for: recipients (`each of your other Naboo units`) and descriptions (`a unique Jedi`).
+
+use super::*;
+
+/// Whose effect, for when it acts.
+#[derive(Clone, Copy)]
+pub(super) enum RecipientKind {
+    This,
+    Opponent,
+    Both,
+}
+
+/// Who a `gets` applies to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Recipient {
+    This,
+    /// The opponent's units (matching, if described).
+    Opponent(Option<Descriptor>),
+    /// `each X` / `each other X`: any unit matching, either side.
+    Each {
+        which: Descriptor,
+        other: bool,
+    },
+    /// `each of your X`: this unit if it matches and not `other`.
+    Own {
+        which: Option<Descriptor>,
+        other: bool,
+    },
+    /// `one of your X`: chosen by the controller.
+    OneOfYours {
+        which: Option<Descriptor>,
+        other: bool,
+    },
+    /// `an attacking X` chosen: the unit attacking this one, if it matches.
+    Attacking(Option<Descriptor>),
+    /// `the defending unit` (this unit attacks).
+    DefendingUnit,
+    /// Another, named unit, or units not in this attack.
+    Elsewhere,
+    /// A unit a player chooses (`choose one of your opponent's units`):
+    /// possibly the opponent, the cards can't tell.
+    Chosen(Option<Descriptor>),
+    Unknown,
+}
+
+pub(super) fn read_recipient(subject: &str) -> Recipient {
+    let s = subject.trim().trim_start_matches(',').trim();
+    let l = s.to_ascii_lowercase();
+    if l == "this" || l == "it" || l == "he" || l == "she" || l == "this's" {
+        return Recipient::This;
+    }
+    // A description, with "in the X arena" read as the arena of the attack.
+    let desc = |start: usize| -> Result<Option<Descriptor>, ()> {
+        let t = s[start..].trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        let tl = t.to_ascii_lowercase();
+        let (core, arena) = match tl.find(" in ") {
+            Some(i) => {
+                let place = &tl[i + 4..];
+                let arena = ["space", "ground", "character"].into_iter().find(|a| {
+                    place == format!("the {a} arena") || place == format!("the {a} arenas")
+                });
+                let any = place == "any arena"
+                    || place == "each arena"
+                    || place == "that arena"
+                    || place == "this arena"
+                    || place == "the arena"
+                    || place == "the chosen arena"
+                    || place.starts_with("the same arena");
+                if arena.is_none() && !any {
+                    return Err(());
+                }
+                (&t[..i], arena.map(title))
+            }
+            None => (t, None),
+        };
+        let mut d = read_descriptor(core).ok_or(())?;
+        if let Some(a) = arena {
+            for alt in &mut d.any_of {
+                alt.push(Term::InArena(a.clone()));
+            }
+        }
+        Ok(Some(d))
+    };
+    for p in [
+        "each of your opponent's ",
+        "one of your opponent's ",
+        "your opponent's ",
+        "each of your opponents ",
+        "your opponents' ",
+    ] {
+        if let Some(r) = l.strip_prefix(p) {
+            return match desc(s.len() - r.len()) {
+                Ok(d) => Recipient::Opponent(d),
+                Err(()) => Recipient::Unknown,
+            };
+        }
+    }
+    if let Some(r) = l.strip_prefix("the attacking ") {
+        return match desc(s.len() - r.len()) {
+            Ok(d) => Recipient::Attacking(d),
+            Err(()) => Recipient::Unknown,
+        };
+    }
+    if l.starts_with("the defending ") {
+        return Recipient::DefendingUnit;
+    }
+    #[derive(Clone, Copy)]
+    enum Group {
+        Own,
+        OneOfYours,
+        Each,
+    }
+    for (p, other, group) in [
+        ("each of your other ", true, Group::Own),
+        ("your other ", true, Group::Own),
+        ("each of your ", false, Group::Own),
+        ("your ", false, Group::Own),
+        ("one of your other ", true, Group::OneOfYours),
+        ("one of your ", false, Group::OneOfYours),
+        ("a unit of your choice", false, Group::OneOfYours),
+        ("the unit of your choice", false, Group::OneOfYours),
+        ("each other ", true, Group::Each),
+        ("each ", false, Group::Each),
+        ("every ", false, Group::Each),
+        ("all ", false, Group::Each),
+    ] {
+        if let Some(r) = l.strip_prefix(p) {
+            return match (group, desc(s.len() - r.len())) {
+                (Group::Own, Ok(which)) => Recipient::Own { which, other },
+                (Group::OneOfYours, Ok(which)) => Recipient::OneOfYours { which, other },
+                (Group::Each, Ok(Some(which))) => Recipient::Each { which, other },
+                (Group::Own | Group::OneOfYours, Err(())) if other => Recipient::Elsewhere,
+                _ => Recipient::Unknown,
+            };
+        }
+    }
+    // A named unit other than this one ("Anakin Skywalker", "Galen Marek").
+    if s.chars().next().is_some_and(char::is_uppercase) && !l.contains("this") {
+        return Recipient::Elsewhere;
+    }
+    Recipient::Unknown
+}
+
+/// Reads a description of units: `a unique Character`, `non-Jedi
+/// Characters`, `Clone, Jedi or Rebel`, `Dark Side unit`, `unit with 5
+/// health or more`, `Jango`.
+pub fn read_descriptor(text: &str) -> Option<Descriptor> {
+    let ascii = ascii_only(text);
+    let t = ascii.trim().trim_end_matches(['.', ',']).trim();
+    let t = t
+        .trim_start_matches("a ")
+        .trim_start_matches("an ")
+        .trim_start_matches("A ")
+        .trim_start_matches("An ");
+    if t.is_empty() {
+        return None;
+    }
+    let l = t.to_ascii_lowercase();
+    if l.contains(" that ") || l.contains(" who ") || l.contains(" if ") {
+        return None;
+    }
+    // Stat clauses.
+    let mut extra = Vec::new();
+    let mut core = t.to_string();
+    if let Some(i) = l.find(" with ") {
+        let w = &l[i + 6..];
+        let words: Vec<&str> = w.split_whitespace().collect();
+        match words.as_slice() {
+            [n, "health", "or", "more"] => extra.push(Term::HealthAtLeast(n.parse().ok()?)),
+            ["power", n, "or", "less"] => extra.push(Term::PowerAtMost(n.parse().ok()?)),
+            ["health", "higher", "than", "its", "power"] => extra.push(Term::HealthAbovePower),
+            ["power", "higher", "than", "its", "health"] => extra.push(Term::PowerAboveHealth),
+            [k] | ["a", k] | ["an", k] => extra.push(Term::HasKeyword(title(k))),
+            _ => {
+                // "with Hidden Cost or Stealth": keywords, one of them.
+                let names: Vec<String> = w.split(" or ").map(|k| title(k.trim())).collect();
+                if names.len() > 1 && names.iter().all(|k| k.split(' ').count() <= 2) {
+                    extra.push(Term::HasAnyKeyword(names));
+                } else {
+                    return None;
+                }
+            }
+        }
+        core = t[..i].to_string();
+    }
+    let core_l = core.to_ascii_lowercase();
+    let mut terms = Vec::new();
+    let mut words = core.clone();
+    let strip_word = |w: &mut String, p: &str| -> bool {
+        if w.to_ascii_lowercase().starts_with(p) {
+            *w = w[p.len()..].to_string();
+            true
+        } else {
+            false
+        }
+    };
+    if strip_word(&mut words, "non-unique ") {
+        terms.push(Term::NonUnique);
+    } else if strip_word(&mut words, "unique ") {
+        terms.push(Term::Unique);
+    }
+    if strip_word(&mut words, "damaged ") {
+        terms.push(Term::Damaged);
+    }
+    let _ = core_l;
+    // Sides.
+    for (p, side) in [("dark side ", "D"), ("light side ", "L"), ("neutral ", "N")] {
+        if strip_word(&mut words, p) {
+            terms.push(Term::Side(side.into()));
+        }
+    }
+    // The unit noun at the end.
+    let w = words.trim().to_string();
+    let wl = w.to_ascii_lowercase();
+    let mut noun: Option<Term> = None;
+    let mut head = w.clone();
+    for (suffix, t) in [
+        (" space units", Some("Space")),
+        (" space unit", Some("Space")),
+        (" ground units", Some("Ground")),
+        (" ground unit", Some("Ground")),
+        (" character units", Some("Character")),
+        (" characters", Some("Character")),
+        (" character", Some("Character")),
+        (" units", None),
+        (" unit", None),
+    ] {
+        if wl.ends_with(suffix) {
+            noun = t.map(|t| Term::Words(t.to_string()));
+            head = w[..w.len() - suffix.len()].to_string();
+            break;
+        }
+    }
+    let hl = head.to_ascii_lowercase();
+    if [
+        "unit",
+        "units",
+        "character",
+        "characters",
+        "space unit",
+        "space units",
+        "ground unit",
+        "ground units",
+    ]
+    .contains(&hl.as_str())
+    {
+        let t = match hl.as_str() {
+            "character" | "characters" => Term::Words("Character".into()),
+            "space unit" | "space units" => Term::Words("Space".into()),
+            "ground unit" | "ground units" => Term::Words("Ground".into()),
+            _ => Term::Unit,
+        };
+        terms.push(t);
+        terms.extend(extra);
+        return Some(Descriptor {
+            any_of: vec![terms],
+        });
+    }
+    // Alternatives: "Clone, Jedi or Rebel", "Jedi or Sith".
+    let alts: Vec<String> = head
+        .replace(", or ", ",")
+        .replace(" or ", ",")
+        .replace(" and ", ",")
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if alts.is_empty() {
+        let mut t = terms;
+        t.push(noun.unwrap_or(Term::Unit));
+        t.extend(extra);
+        return Some(Descriptor { any_of: vec![t] });
+    }
+    let mut any_of = Vec::new();
+    for a in alts {
+        if !a
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '\'')
+        {
+            return None;
+        }
+        if a.split_whitespace().count() > 4 {
+            return None;
+        }
+        let mut t = terms.clone();
+        match a.strip_prefix("non-").or_else(|| a.strip_prefix("Non-")) {
+            Some(r) => t.push(Term::Not(singular(r))),
+            None => {
+                if a.eq_ignore_ascii_case("this") {
+                    return None;
+                }
+                t.push(Term::Words(singular(&a)))
+            }
+        }
+        if let Some(n) = &noun {
+            t.push(n.clone());
+        }
+        t.extend(extra.clone());
+        any_of.push(t);
+    }
+    Some(Descriptor { any_of })
+}
+
+/// "Not any of" a descriptor of plain words (`a Jedi or a Sith` → not
+/// Jedi, not Sith); `None` when some alternative is more than words.
+pub(super) fn negated(d: &Descriptor) -> Option<Vec<Term>> {
+    d.any_of
+        .iter()
+        .map(|t| match t.as_slice() {
+            [Term::Words(w)] => Some(Term::Not(w.clone())),
+            _ => None,
+        })
+        .collect()
+}

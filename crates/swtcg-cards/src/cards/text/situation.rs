@@ -1,0 +1,291 @@
+//! Situations in words: trailing `as long as` / `when` clauses, triggers, and clause-by-clause conditions.
+
+use super::*;
+
+/// A trailing `as long as` / `when` clause: its situation, and when it
+/// applies if the clause says (`it's attacking X`: attacking).
+pub(super) fn trailing_clause(orig: &str, lower: &str) -> (Situation, Option<When>) {
+    // "it's attacking THIS and you have another Geonosian in the Character
+    // arena": every clause is read, and all of them must hold. None is
+    // dropped: a clause the reader can't decide makes the whole condition
+    // wait for the user.
+    let parts = and_clauses(orig);
+    if parts.len() > 1 {
+        let mut situation: Option<Situation> = None;
+        let mut when = None;
+        for part in parts {
+            let (s, w) = one_trailing_clause(part, &part.to_ascii_lowercase());
+            situation = add_situation(situation, s);
+            when = when.or(w);
+        }
+        return (
+            situation.unwrap_or(Situation::Other {
+                text: orig.trim().to_string(),
+            }),
+            when,
+        );
+    }
+    one_trailing_clause(orig, lower)
+}
+
+/// The words that open a clause of their own after " and " (a subject
+/// and its verb follow), as against " and " inside a description ("a
+/// Jedi and Sith unit", "Shields and Armor").
+pub(super) const CLAUSE_OPENERS: &[&str] = &[
+    "you ",
+    "your ",
+    "this ",
+    "this's ",
+    "it ",
+    "it's ",
+    "its ",
+    "he ",
+    "he's ",
+    "she ",
+    "she's ",
+    "there ",
+    "another ",
+    "no ",
+    "an opponent",
+    "that ",
+    "the defending ",
+    "the attacking ",
+    "each ",
+    "at least ",
+    "one of ",
+];
+
+/// Splits a situation in words at each top-level " and " that opens a
+/// clause of its own: `it's attacking THIS and you have another Geonosian
+/// ...` is two clauses.
+pub(super) fn and_clauses(orig: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = orig.trim();
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let mut cut = None;
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(" and ") {
+            let at = from + i;
+            let after = &lower[at + 5..];
+            if CLAUSE_OPENERS.iter().any(|o| after.starts_with(o)) {
+                cut = Some(at);
+                break;
+            }
+            from = at + 5;
+        }
+        match cut {
+            Some(at) => {
+                out.push(rest[..at].trim());
+                rest = rest[at + 5..].trim();
+            }
+            None => {
+                out.push(rest);
+                return out;
+            }
+        }
+    }
+}
+
+/// One clause of a trailing situation.
+pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option<When>) {
+    let l = lower.trim();
+    // "as long as that Jedi is attacking THIS": the unit attacking this one.
+    for p in ["that ", "the "] {
+        if let Some(r) = l.strip_prefix(p)
+            && let Some((_, after)) = r.split_once(" is attacking ")
+            && (after == "this" || after.starts_with("this "))
+        {
+            return (
+                Situation::Opponent {
+                    opponent: Descriptor {
+                        any_of: vec![vec![Term::Unit]],
+                    },
+                },
+                Some(When::Defending),
+            );
+        }
+    }
+    for p in [
+        "it's attacking ",
+        "its attacking ",
+        "it is attacking ",
+        "attacking ",
+        "he's attacking ",
+        "she's attacking ",
+        "this is attacking ",
+        "that this is attacking ",
+        "it's using ",
+    ] {
+        if let Some(r) = l.strip_prefix(p) {
+            if r.starts_with("this") && !r.starts_with("this's") {
+                // "as long as it's attacking THIS": the unit attacking this one.
+                return (
+                    Situation::Opponent {
+                        opponent: Descriptor {
+                            any_of: vec![vec![Term::Unit]],
+                        },
+                    },
+                    Some(When::Defending),
+                );
+            }
+            if p.starts_with("it's using") {
+                return (
+                    Situation::Other {
+                        text: orig.to_string(),
+                    },
+                    Some(When::Attacking),
+                );
+            }
+            let start = orig.len() - r.len();
+            return match read_descriptor(&orig[start..]) {
+                Some(d) => (Situation::Attacking { defender: d }, Some(When::Attacking)),
+                None => (
+                    Situation::Other {
+                        text: orig.to_string(),
+                    },
+                    Some(When::Attacking),
+                ),
+            };
+        }
+    }
+    if l == "it has a pilot on it" || l == "this has a pilot on it" {
+        return (
+            Situation::PilotedBy {
+                pilot: Descriptor {
+                    any_of: vec![vec![Term::Unit]],
+                },
+            },
+            None,
+        );
+    }
+    for p in [
+        "being attacked by ",
+        "it's being attacked by ",
+        "this is being attacked by ",
+        "attacked by ",
+    ] {
+        if let Some(r) = l.strip_prefix(p) {
+            let start = orig.len() - r.len();
+            return match read_descriptor(&orig[start..]) {
+                Some(d) => (Situation::AttackedBy { attacker: d }, Some(When::Defending)),
+                None => (
+                    Situation::Other {
+                        text: orig.to_string(),
+                    },
+                    Some(When::Defending),
+                ),
+            };
+        }
+    }
+    (read_situation(orig), None)
+}
+
+/// A leading `When ...,` trigger that is about this attack.
+pub(super) fn trigger_situation(clause: &str) -> Option<Situation> {
+    let l = clause.to_ascii_lowercase();
+    // "When this unit attacks": only timing — it applies in its attacks.
+    if l == "this attacks" || l == "this is attacking" || l == "this attack" {
+        return Some(Situation::Attacking {
+            defender: Descriptor {
+                any_of: vec![vec![Term::Unit]],
+            },
+        });
+    }
+    if l == "this is attacked" || l == "this is being attacked" || l == "attacked this is" {
+        return Some(Situation::AttackedBy {
+            attacker: Descriptor {
+                any_of: vec![vec![Term::Unit]],
+            },
+        });
+    }
+    if let Some(r) = l.strip_prefix("this is attacking ") {
+        let start = clause.len() - r.len();
+        return read_descriptor(&clause[start..]).map(|d| Situation::Attacking { defender: d });
+    }
+    None
+}
+
+/// A situation in words: arena, damage counters, attacking; the rest
+/// depends on other units or choices and waits for the user.
+pub(super) fn read_situation(orig: &str) -> Situation {
+    let parts = and_clauses(orig);
+    if parts.len() > 1 {
+        return parts
+            .into_iter()
+            .map(read_one_situation)
+            .reduce(Situation::and)
+            .unwrap_or(Situation::Other {
+                text: orig.trim().to_string(),
+            });
+    }
+    read_one_situation(orig)
+}
+
+/// One clause of a situation in words.
+pub(super) fn read_one_situation(orig: &str) -> Situation {
+    let l = orig.to_ascii_lowercase();
+    let l = l.trim().trim_end_matches('.');
+    for (arena, names) in [
+        (
+            "Character",
+            [
+                "this is in the character arena",
+                "this in the character arena is",
+            ],
+        ),
+        (
+            "Ground",
+            ["this is in the ground arena", "this in the ground arena is"],
+        ),
+        (
+            "Space",
+            ["this is in the space arena", "this in the space arena is"],
+        ),
+    ] {
+        if names.contains(&l) {
+            return Situation::InArena {
+                arena: arena.to_string(),
+            };
+        }
+    }
+    if l == "this has a pilot on it" || l == "it has a pilot on it" || l == "this is piloted" {
+        return Situation::PilotedBy {
+            pilot: Descriptor {
+                any_of: vec![vec![Term::Unit]],
+            },
+        };
+    }
+    for p in ["this is piloted by ", "it is piloted by "] {
+        if let Some(r) = l.strip_prefix(p)
+            && let Some(d) = read_descriptor(&orig.trim()[orig.trim().len() - r.len()..])
+        {
+            return Situation::PilotedBy { pilot: d };
+        }
+    }
+    if l == "this has no damage counters on it" {
+        return Situation::SelfDamaged { damaged: false };
+    }
+    if l == "this has one or more damage counters on it"
+        || l == "this has damage counters on it"
+        || l == "this is damaged"
+    {
+        return Situation::SelfDamaged { damaged: true };
+    }
+    for p in [
+        "this is attacking ",
+        "it's attacking ",
+        "he's attacking ",
+        "she's attacking ",
+    ] {
+        if let Some(r) = l.strip_prefix(p) {
+            let start = orig.trim().len() - r.len();
+            if let Some(d) = read_descriptor(&orig.trim()[start..]) {
+                return Situation::Attacking { defender: d };
+            }
+        }
+    }
+    Situation::Other {
+        text: orig.trim().to_string(),
+    }
+}

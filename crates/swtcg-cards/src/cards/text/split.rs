@@ -1,0 +1,284 @@
+//! Splitting a unit's text into abilities: separators, sentences, and the sentences that continue the one before.
+
+use super::*;
+
+/// Splits a unit's text into abilities, whatever separator its set uses.
+///
+/// ```
+/// use swtcg_cards::cards::text::split_abilities;
+/// let jg = "As long as Mace is in the Character arena, each of your other Jedi gets +1 power. Overkill (When this unit attacks, you may divide hits.) Pay 3 Force -> Evade 3 (Prevent up to 3 damage to this unit. )";
+/// assert_eq!(split_abilities(jg).len(), 3);
+/// assert_eq!(split_abilities("Tap -> Draw a card. Play only during your build step. | Armor").len(), 2);
+/// ```
+pub fn split_abilities(text: &str) -> Vec<String> {
+    split_abilities_in(text, text.contains('|'))
+}
+
+/// [`split_abilities`] for a text of a set that separates abilities with
+/// `|` (`barred`) or not: in a barred set, the sentences of one segment are
+/// one ability unless a sentence surely starts another.
+pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let barred = barred || text.contains('|');
+    for segment in top_level_split(text, '|') {
+        let sentences = sentences(&segment);
+        let mut current: Option<String> = None;
+        let mut in_pilot = false;
+        for s in sentences {
+            let starts_pilot = !in_pilot && pilot_start(&s).is_some();
+            // Sets that separate abilities with `|` run one ability's
+            // sentences together; the others need every sentence read.
+            let cont = in_pilot
+                || (!starts_pilot
+                    && current.is_some()
+                    && if barred {
+                        !is_strong_start(&s)
+                    } else {
+                        is_continuation(&s)
+                    });
+            if cont {
+                let c = current.get_or_insert_with(String::new);
+                if !c.is_empty() {
+                    c.push(' ');
+                }
+                c.push_str(&s);
+            } else {
+                if let Some(c) = current.take() {
+                    out.push(c);
+                }
+                current = Some(s);
+            }
+            in_pilot |= starts_pilot;
+        }
+        if let Some(c) = current {
+            out.push(c);
+        }
+    }
+    out.retain(|s| !s.trim().is_empty() && s.chars().any(|c| c.is_alphanumeric()));
+    out
+}
+
+/// Whether a sentence surely starts an ability of its own: a cost arrow, a
+/// glossary keyword, a trigger (`When`, `Whenever`, `As long as`).
+pub(super) fn is_strong_start(s: &str) -> bool {
+    let t = strip_reminders(s);
+    let l = t.to_ascii_lowercase();
+    if is_continuation(&t) {
+        return false;
+    }
+    if split_cost(&t).0.is_some() {
+        return true;
+    }
+    if parse(t.trim_end_matches('.')).is_ok() {
+        return true;
+    }
+    let starts = [
+        "when ",
+        "whenever ",
+        "as long as ",
+        "at the start ",
+        "at the end ",
+        "treat ",
+    ];
+    starts.iter().any(|p| l.starts_with(p))
+        || NOT_ATTACK_KEYWORDS
+            .iter()
+            .any(|(k, _)| starts_with_word(&l, k))
+        || UNMODELLED_KEYWORDS
+            .iter()
+            .any(|k| starts_with_word(&l, &k.to_ascii_lowercase()))
+}
+
+/// Splits at `sep` outside quotes and parentheses.
+pub(super) fn top_level_split(text: &str, sep: char) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0i32;
+    let mut quoted = false;
+    // Unbalanced quotes (a typo in the file): don't let them hide separators.
+    let balanced = text
+        .chars()
+        .filter(|c| matches!(c, '"' | '“' | '”'))
+        .count()
+        % 2
+        == 0;
+    for c in text.chars() {
+        match c {
+            '"' | '“' | '”' if balanced => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted && depth > 0 => depth -= 1,
+            _ => {}
+        }
+        if c == sep && depth == 0 && !quoted {
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// The sentences of a segment, each with its final `.`/`;` kept off and its
+/// reminder text (parentheses) kept in. A reminder followed by a capital
+/// letter ends its sentence.
+pub(super) fn sentences(segment: &str) -> Vec<String> {
+    let chars: Vec<char> = segment.chars().collect();
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut i = 0;
+    let next_nonspace = |from: usize| chars[from..].iter().find(|c| !c.is_whitespace()).copied();
+    while i < chars.len() {
+        let c = chars[i];
+        cur.push(c);
+        match c {
+            '"' | '“' | '”' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted && depth > 0 => {
+                depth -= 1;
+                if depth == 0 && next_nonspace(i + 1).is_some_and(|n| n.is_uppercase() || n == '*')
+                {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            '.' | ';' if depth == 0 && !quoted => {
+                let prev_digit = i > 0 && chars[i - 1].is_ascii_digit();
+                let next = chars.get(i + 1).copied();
+                let next_digit = next.is_some_and(|n| n.is_ascii_digit());
+                let after_quote = chars.get(i + 2).copied();
+                let closing = |n: char| {
+                    (n == '"' || n == '\'') && after_quote.is_none_or(|a| a.is_whitespace())
+                };
+                let boundary = next.is_none_or(|n| n.is_whitespace() || closing(n));
+                if boundary && !(prev_digit && next_digit) {
+                    // A closing quote right after the period belongs to this sentence.
+                    if let Some(q) = next.filter(|n| *n == '"' || *n == '\'') {
+                        cur.push(q);
+                        i += 1;
+                        if q == '"' {
+                            quoted = !quoted;
+                        }
+                    }
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().trim_end_matches([';']).trim().to_string())
+        .filter(|s| s.chars().any(|c| c.is_alphanumeric()))
+        .collect()
+}
+
+/// Whether a sentence continues the ability before it.
+pub(super) fn is_continuation(s: &str) -> bool {
+    let stripped = strip_reminders(s);
+    let s = stripped.as_str();
+    let l = s.trim_start_matches(['*', '-', ' ']).to_ascii_lowercase();
+    if l.trim_end_matches(['.', ' ']).ends_with(" instead")
+        && !l.starts_with("when")
+        && !l.starts_with("whenever")
+    {
+        return true;
+    }
+    if s.starts_with('*') || s.starts_with("- ") {
+        return true;
+    }
+    // A sentence about what the one before chose or showed.
+    for r in [
+        " that card",
+        " that unit",
+        " that character",
+        " those ",
+        " on it.",
+        " on it ",
+        " that arena",
+        " the chosen",
+        " of those",
+    ] {
+        if l.contains(r)
+            && !l.starts_with("when")
+            && !l.starts_with("as long as")
+            && !l.contains(" -> ")
+        {
+            return true;
+        }
+    }
+    const STARTS: [&str; 45] = [
+        "play ",
+        "use this",
+        "only ",
+        "if you do",
+        "if he or she does",
+        "if your opponent does",
+        "if it ",
+        "if it's",
+        "if that",
+        "if not",
+        "if the ",
+        "if there",
+        "if you roll",
+        "if you revealed",
+        "then ",
+        "otherwise",
+        "shuffle",
+        "that ",
+        "those ",
+        "the rest",
+        "put the rest",
+        "discard the rest",
+        "you may play this",
+        "you may also",
+        "show ",
+        "or:",
+        "or ",
+        "in addition",
+        "when it does",
+        "it gets",
+        "it does",
+        "he gets",
+        "she gets",
+        "your opponent shuffles",
+        "discard the revealed",
+        "discard any cards put",
+        "this ability",
+        "you may draw",
+        "reroll",
+        "put that card back",
+        "if you're correct",
+        "retreat that",
+        "tap that",
+        "untap that",
+        "choose any",
+    ];
+    STARTS.iter().any(|p| l.starts_with(p))
+}
+
+/// If the text starts a pilot ability: the text after the pilot marker.
+pub(super) fn pilot_start(s: &str) -> Option<usize> {
+    let t = s.trim_start();
+    let lower = t.to_ascii_lowercase();
+    if lower.starts_with("[pilot]") || lower.starts_with(">o<") {
+        return Some(0);
+    }
+    // "<Kinds> Pilot." / "<Kinds> Pilot:" at the start.
+    let i = lower.find(" pilot")?;
+    let after = lower[i + 6..].chars().next();
+    if !matches!(after, Some('.') | Some(':')) {
+        return None;
+    }
+    let kinds = &t[..i];
+    let ok = kinds
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '/')
+        .filter(|w| !w.is_empty())
+        .all(|w| w == "and" || w == "or" || w.chars().next().is_some_and(char::is_uppercase));
+    ok.then_some(0)
+}

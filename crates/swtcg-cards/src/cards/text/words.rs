@@ -1,0 +1,439 @@
+//! Word lists and small helpers shared by the rules: attack words, restrictions, top-level splitting into clauses.
+
+use super::*;
+
+/// Glossary keywords that cannot change one attack's odds, with why.
+pub(super) const NOT_ATTACK_KEYWORDS: &[(&str, &str)] = &[
+    ("alternative cost", "a build cost"),
+    ("hidden cost", "a build cost"),
+    ("reduced cost", "a build cost"),
+    ("upkeep", "paid when the build step starts"),
+    ("bounty", "gained at the next build step"),
+    ("deploy", "when the unit is deployed"),
+    ("last stand", "when the unit is discarded"),
+    ("meditate", "played from the discard pile"),
+    ("equip", "attaching equipment"),
+    ("velocity", "speed"),
+    ("stealth", "who can be attacked, not the odds"),
+    (
+        "reserves",
+        "works only in the build zone, where this card is not in an attack",
+    ),
+    ("double strike", "a second attack, not this attack's odds"),
+    ("stack", "which cards may be stacked"),
+    ("enhance", "an extra cost for an effect"),
+    ("damage control", "when the build step starts"),
+    ("ambush", "when a unit is deployed or moved"),
+];
+
+/// Glossary keywords that can change an attack but the engine does not
+/// model (yet).
+pub(super) const UNMODELLED_KEYWORDS: &[&str] = &["Consume"];
+
+/// When a keyword acts: in attacks by the unit, on it, or both.
+pub fn keyword_when(k: &Keyword) -> When {
+    k.when()
+}
+
+pub(super) fn starts_with_word(lower: &str, word: &str) -> bool {
+    lower.starts_with(word)
+        && lower[word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric())
+}
+
+/// Words that can only matter to an attack's numbers.
+pub(super) const ATTACK_WORDS: &[&str] = &[
+    "power",
+    "damage",
+    "prevent",
+    "health",
+    "dice",
+    "die",
+    "roll",
+    "reroll",
+    "hit",
+    "attack",
+    "defending",
+    "accuracy",
+    "armor",
+    "shields",
+    "fury",
+    "critical hit",
+    "parry",
+    "evade",
+    "deflect",
+    "retaliate",
+    "stun",
+    "lucky",
+    "overkill",
+    "ferocity",
+    "fortitude",
+    "intercept",
+    "precision",
+    "elude",
+    "backfire",
+    "riposte",
+    "double damage",
+    "overload",
+    "absorb",
+    "persuade",
+    "resilience",
+    "cunning",
+    "redirect",
+    "protect",
+    "focus",
+    "surge",
+    "tenacity",
+    "area damage",
+    "avenge",
+    "bombard",
+    "ion cannon",
+    "barrage",
+    "intimidation",
+    "inspiration",
+    "consume",
+    "foresight",
+    "forewarning",
+    "adapt",
+    "switch",
+    "activated abilit",
+    "abilities granted",
+    "ability text",
+    "game text",
+];
+
+/// Timings that are never inside an attack.
+pub(super) const OUTSIDE_ATTACKS: &[&str] = &[
+    "when you deploy",
+    "whenever you deploy",
+    "when you finish building",
+    "when you complete",
+    "whenever you complete",
+    "during your build step",
+    "during your build phase",
+    "during the build step",
+    "when your build step starts",
+    "when our build step starts",
+    "when your opponent's build step starts",
+    "when the build step starts",
+    "when the roll for build points",
+    "play only when no unit is attacking",
+    "play only if no unit is attacking",
+    "only if no unit is attacking",
+    "when the battle phase ends",
+    "when end the battle phase does",
+    "whenever you play a battle card",
+    "whenever a disrupt effect",
+    "whenever you gain force",
+    "whenever you attach",
+    "whenever your opponent uses alternative cost",
+    "whenever your opponent deploys",
+    "whenever your opponent uses",
+    "when you use hidden cost",
+];
+
+/// Effects that never touch an attack's numbers.
+pub(super) const NON_ATTACK_EFFECT: &[&str] = &[
+    "speed",
+    "force",
+    "draw",
+    "card",
+    "deck",
+    "hand",
+    "build point",
+    "build counter",
+    "retreat",
+    "tap",
+    "untap",
+    "captivity",
+    "credit counter",
+    "control",
+    "disrupt",
+    "look at",
+    "reveal",
+    "search",
+    "shuffle",
+    "stealth",
+    "hidden cost",
+    "cost",
+];
+
+/// Whether a text has a word that can only matter to an attack's numbers
+/// (at word starts: `roll` in `rolls`, not in `controlling`). Text quoted
+/// for a token being created (`Take 1 ... Subordinate with "Armor"`) is the
+/// token's, not this unit's.
+pub(super) fn has_attack_word(lower: &str) -> bool {
+    let text = without_token_text(lower);
+    let t = text.as_str();
+    t.char_indices().any(|(i, _)| {
+        let starts = i == 0 || !t[..i].chars().last().is_some_and(|c| c.is_alphanumeric());
+        starts && ATTACK_WORDS.iter().any(|w| t[i..].starts_with(w))
+    })
+}
+
+/// The text without the quoted text given to tokens it creates
+/// (`... Subordinate(s) with "..." and "..."`).
+pub(super) fn without_token_text(lower: &str) -> String {
+    let mut out = String::new();
+    let mut rest = lower;
+    while let Some(i) = rest.find("with \"") {
+        let before = &rest[..i];
+        let token = before.trim_end().ends_with("subordinate")
+            || before.trim_end().ends_with("subordinates")
+            || before.contains(" subordinate")
+            || before.contains("take ");
+        out.push_str(before);
+        let after = &rest[i + 6..];
+        match after.find('"') {
+            Some(j) if token => {
+                rest = &after[j + 1..];
+                // `and "..."` after the first quote.
+                while let Some(r) = rest
+                    .strip_prefix(" and \"")
+                    .or_else(|| rest.strip_prefix("  and \""))
+                {
+                    match r.find('"') {
+                        Some(k) => rest = &r[k + 1..],
+                        None => break,
+                    }
+                }
+            }
+            _ => {
+                out.push_str("with \"");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Who-attacks-whom texts: they change which attacks happen, not their odds.
+pub(super) const WHO_ATTACKS: &[&str] = &[
+    "can attack ",
+    "may attack ",
+    "must attack ",
+    "can't attack",
+    "can't be attacked",
+    "can only attack",
+    "must do so",
+    "can attack units",
+    "can't retreat",
+];
+
+/// Whether a later sentence only restricts when the ability is played.
+pub(super) fn is_restriction(l: &str) -> bool {
+    let l = l.trim_start_matches(['*', '-', ' ']);
+    l.starts_with("play ")
+        || l.starts_with("use this ability")
+        || l.starts_with("only ")
+        || l.starts_with("you may play this ability")
+}
+
+/// Splits at any of `seps`, outside quotes.
+pub(super) fn split_top<'t>(text: &'t str, seps: &[&str]) -> Vec<&'t str> {
+    let lower = text.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    let mut i = 0;
+    let bytes = lower.as_bytes();
+    while i < lower.len() {
+        if bytes[i] == b'"' {
+            quoted = !quoted;
+        }
+        if !quoted && let Some(sep) = seps.iter().find(|s| lower[i..].starts_with(*s)) {
+            out.push(text[start..i].trim());
+            i += sep.len();
+            start = i;
+            continue;
+        }
+        i += 1;
+        while i < lower.len() && !lower.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    out.push(text[start..].trim());
+    out.into_iter().filter(|s| !s.is_empty()).collect()
+}
+
+/// The clauses of a sentence joined by `and`: `each of your Jedi gets +10
+/// speed and Anakin Skywalker gets +2 power` is two; `this unit gets +2
+/// power and Critical Hit 2` is one (a piece without a verb joins the one
+/// before).
+pub(super) fn clauses(text: &str) -> Vec<&str> {
+    let pieces = split_top(text, &[", and ", " and "]);
+    if pieces.len() < 2 {
+        return vec![text];
+    }
+    let verb = |p: &str| {
+        let l = unquoted(&p.to_ascii_lowercase());
+        [
+            " gets ",
+            " gets:",
+            " get ",
+            " loses ",
+            " lose ",
+            " does ",
+            " can't ",
+            " can ",
+            " is ",
+            " are ",
+            " prevent ",
+            " cost ",
+            " costs ",
+        ]
+        .iter()
+        .any(|v| l.contains(v))
+            || l.starts_with("prevent ")
+            || l.starts_with("you ")
+            || l.starts_with("put ")
+            || l.starts_with("tap ")
+            || l.starts_with("remove ")
+    };
+    // What only an effect does: after "... as long as S", a piece without
+    // one continues the condition ("as long as it's attacking THIS and you
+    // have another Geonosian ...": both clauses are the condition's).
+    let effect_verb = |p: &str| {
+        let l = unquoted(&p.to_ascii_lowercase());
+        [
+            " gets ",
+            " gets:",
+            " get ",
+            " loses ",
+            " lose ",
+            " does ",
+            " prevent ",
+            " costs ",
+        ]
+        .iter()
+        .any(|v| l.contains(v))
+            || ["prevent ", "put ", "tap ", "remove "]
+                .iter()
+                .any(|v| l.starts_with(v))
+    };
+    let opens_condition = |p: &str| {
+        let l = unquoted(&p.to_ascii_lowercase());
+        [" as long as ", " while ", " if "]
+            .iter()
+            .any(|c| l.contains(c))
+    };
+    // A piece with a verb starts a new clause only once the current clause
+    // has its own verb ("each of your opponent's Agents and Assassins gets
+    // -2 power" is one clause).
+    let mut out: Vec<&str> = Vec::new();
+    let base = text.as_ptr() as usize;
+    let mut start = 0usize;
+    let mut has_verb = false;
+    let mut in_condition = false;
+    for p in pieces {
+        let at = p.as_ptr() as usize - base;
+        let v = verb(p) && (!in_condition || effect_verb(p));
+        if v && has_verb {
+            in_condition = false;
+            out.push(
+                text[start..at]
+                    .trim()
+                    .trim_end_matches(", and")
+                    .trim_end_matches(" and")
+                    .trim_end_matches(','),
+            );
+            start = at;
+        }
+        has_verb |= v;
+        in_condition |= has_verb && opens_condition(p);
+    }
+    out.push(text[start..].trim());
+    out
+}
+
+/// The text with quoted parts removed.
+pub(super) fn unquoted(text: &str) -> String {
+    let mut out = String::new();
+    let mut q = false;
+    for c in text.chars() {
+        if c == '"' {
+            q = !q;
+            continue;
+        }
+        if !q {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A clause whose act is not about an attack, whatever it measures by
+/// (`you gain additional Force equal to the damage prevented`).
+pub(super) fn non_attack_clause(l: &str) -> bool {
+    let l = l.trim_start_matches("then ").trim();
+    [
+        "you gain ",
+        "gain ",
+        "you lose ",
+        "your opponent loses ",
+        "lose ",
+        "draw ",
+        "you may draw ",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+        && !l.contains("power")
+        && !l.contains("health")
+}
+
+/// Whether a sentence only moves damage counters (between attacks, that is
+/// the state a unit brings into an attack, given by the user).
+pub(super) fn counters_only(l: &str) -> bool {
+    let l = l.split(", where").next().unwrap_or(l);
+    let damage = l.contains("damage counter")
+        || l.contains("captivity counter")
+        || (l.contains(" does ") && l.contains(" damage to"))
+        || l.starts_with("roll a die")
+        || l.contains(" roll a die");
+    damage && !l.contains("power") && !l.contains("prevent") && !l.contains("dice of damage")
+}
+
+pub(super) fn quote_short(s: &str) -> String {
+    crate::error::quote(s)
+}
+
+pub(super) fn title(k: &str) -> String {
+    k.split(' ')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A cut point: the first of these markers.
+pub(super) fn find_any(l: &str, markers: &[&str]) -> Option<(usize, usize)> {
+    markers
+        .iter()
+        .filter_map(|m| top_level_find(l, m).map(|i| (i, m.len())))
+        .min()
+}
+
+pub(super) fn find_word(l: &str, w: &str) -> Option<usize> {
+    top_level_find(l, w)
+}
+
+/// Finds `pat` outside quotes.
+pub(super) fn top_level_find(l: &str, pat: &str) -> Option<usize> {
+    let mut quoted = false;
+    for (i, c) in l.char_indices() {
+        if c == '"' {
+            quoted = !quoted;
+        }
+        if !quoted && l[i..].starts_with(pat) {
+            return Some(i);
+        }
+    }
+    None
+}
