@@ -14,6 +14,13 @@ pub(super) fn prevention(
 ) -> Option<ReadAbility> {
     let l = core.to_ascii_lowercase();
     let effect = l.trim_end_matches('.').trim();
+    // "prevent all but N of that damage": a cap on the damage taken, which
+    // the engine does not model.
+    if effect.starts_with("prevent all but ") && effect.contains(" of that damage") {
+        let mut a = ReadAbility::unmodelled(printed, "a cap on damage taken (prevent all but N)");
+        a.cost = cost;
+        return Some(a);
+    }
     let evade = |n: u32, x: bool, own: Option<Descriptor>| {
         let ab = Ability {
             keyword: Keyword::Evade(n),
@@ -271,7 +278,13 @@ pub(super) fn damage_clause(
         && let Ok(n) = n.parse::<u32>()
     {
         let orig = &clause[clause.len() - target.len()..].trim_end_matches('.');
+        // "the defending unit": the unit this one attacks, in its attack.
+        let defending = target.trim_end_matches('.') == "the defending unit";
+        let attacking = attacking || defending;
         let d = match (target, referent) {
+            _ if defending => Descriptor {
+                any_of: vec![vec![Term::Unit]],
+            },
             ("it" | "that unit", Some(Recipient::Chosen(Some(d)))) => d.clone(),
             _ => ["any ", "a ", "an ", "one of your opponent's "]
                 .iter()
@@ -475,7 +488,7 @@ pub(super) fn damage_clause(
         a.decidable = a.situation.as_ref().map(Situation::decidable);
         return Some(a);
     }
-    for p in ["this does ", "it does "] {
+    for p in ["this does ", "it does ", "he does ", "she does "] {
         if let Some(r) = l.strip_prefix(p) {
             let (n, rest) = r.split_once(' ')?;
             if rest == "additional damage for this attack"

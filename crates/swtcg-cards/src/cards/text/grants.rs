@@ -33,7 +33,7 @@ pub(super) fn gets(
         (None, None, None, Some(i)) => (i, 7, true),
         _ => return None,
     };
-    let subject_text = body[..gi].trim();
+    let subject_text = first_clause_subject(body[..gi].trim());
     let rest_all = &body[gi + verb_len..];
     // "..., where X is the number of ...": what X is.
     let (rest, x_text) = match find_any(
@@ -58,6 +58,9 @@ pub(super) fn gets(
             " while ",
             " for this attack",
             " for that attack",
+            " during that attack",
+            " during this attack",
+            " during the attack",
             " until ",
             " for each ",
         ],
@@ -161,6 +164,9 @@ pub(super) fn gets(
         when_from_trailing = w;
     } else if tt.starts_with("for this attack") || tt.starts_with("for that attack") {
         when_from_trailing = Some(When::Attacking);
+    } else if tt.starts_with("during th") {
+        // "... loses Shields during that attack": the attack it is in (its
+        // recipient says whose).
     } else if tt.starts_with("until") || tt.is_empty() {
     } else {
         return Some(ReadAbility::not_understood(
@@ -668,7 +674,15 @@ pub(super) fn read_count(text: &str) -> Option<Count> {
     {
         return Some(Count::StackedCards);
     }
-    if l == "cards in this's stack" || l == "card in this's stack" {
+    if [
+        "cards in this's stack",
+        "card in this's stack",
+        "cards in its stack",
+        "cards in his stack",
+        "cards in her stack",
+    ]
+    .contains(&l.as_str())
+    {
         return Some(Count::StackSize);
     }
     // "other unit you have in the Space arena", "of your opponent's units in
@@ -713,4 +727,27 @@ pub(super) fn read_count(text: &str) -> Option<Count> {
         other,
         which: d,
     })
+}
+
+/// The subject of `SUBJECT VERBS ... and gets ...`: the grant's subject is
+/// the first clause's ("THIS costs 1 less build counter to deploy and gets
+/// Ferocity": THIS); the first clause itself is outside attacks.
+fn first_clause_subject(subject: &str) -> &str {
+    let l = subject.to_ascii_lowercase();
+    if !l.ends_with(" and") {
+        return subject;
+    }
+    [
+        " costs ",
+        " cost ",
+        " can ",
+        " has ",
+        " is ",
+        " deploys ",
+        " enters ",
+    ]
+    .iter()
+    .filter_map(|v| find_word(&l, v))
+    .min()
+    .map_or(subject, |i| subject[..i].trim())
 }

@@ -131,6 +131,20 @@ pub(super) fn worded_keyword(
         a.effects.push(Effect::HalfDice { force: n });
         return Some(a);
     }
+    // "Whenever THIS attacks and does no damage, put 1 damage counter on
+    // THIS": counters it must put on itself, which the engine does not
+    // model (the optional kind below is Consolation).
+    for lead in [
+        "whenever this attacks and does no damage, put ",
+        "whenever this attacks but does no damage, put ",
+    ] {
+        if l.starts_with(lead) && l.ends_with(" on this") {
+            return Some(ReadAbility::unmodelled(
+                printed,
+                "damage counters on itself when its attack does no damage",
+            ));
+        }
+    }
     // "Whenever THIS attacks but does no damage, you may put 1 damage counter
     // on THIS. If you do, put 2 damage counters on the defending unit."
     if let Some(r) = l.strip_prefix("whenever this attacks but does no damage, you may put ")

@@ -43,6 +43,7 @@ mod model;
 mod names;
 mod pilot;
 mod recipient;
+pub mod rules;
 mod situation;
 mod split;
 #[cfg(test)]
@@ -58,6 +59,7 @@ pub use model::*;
 pub use names::*;
 use pilot::*;
 pub use recipient::*;
+pub use rules::{RULES, Rule, Stage, rule};
 use situation::*;
 pub use split::*;
 pub use words::*;
@@ -162,7 +164,9 @@ pub fn classify_as(text: &str, who: &Who) -> ReadAbility {
     let clean = single_quotes_to_double(&strip_reminders(&ascii_only(printed)));
     let clean = clean.trim().trim_end_matches('.').trim().to_string();
     if pilot_start(&clean).is_some() {
-        return pilot(printed, &clean, names);
+        let mut a = pilot(printed, &clean, names);
+        a.rule = "pilot";
+        return a;
     }
     if let Some(rest) = strip_prefix_ci(&clean, "INSERT:") {
         let mut a = classify_body(printed, rest.trim(), who);

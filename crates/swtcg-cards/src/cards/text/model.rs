@@ -395,6 +395,37 @@ pub struct ReadAbility {
     /// gets Fury 2. Each ... with Stealth gets Fury 4 instead`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<ReadAbility>,
+    /// The rule that gave this reading (see [`super::RULES`]); `clauses`
+    /// when it was read clause by clause, `pilot` for a pilot ability.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub rule: &'static str,
+    /// Clause by clause, how each clause was read (empty when a
+    /// whole-text rule read the ability).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clauses: Vec<ClauseNote>,
+}
+
+/// How one clause of an ability was read: by which rule, or why it was
+/// left (outside attacks, or not understood).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClauseNote {
+    /// The clause (the unit's own names written `THIS`).
+    pub text: String,
+    /// The rule that read it; `outside-attacks` when its words are about
+    /// no attack; `unread` when nothing read it.
+    pub rule: &'static str,
+    /// What it gave (its class), or why it was left.
+    pub how: String,
+}
+
+impl ClauseNote {
+    pub(super) fn new(text: &str, rule: &'static str, how: &str) -> ClauseNote {
+        ClauseNote {
+            text: text.trim().to_string(),
+            rule,
+            how: how.to_string(),
+        }
+    }
 }
 
 impl ReadAbility {
@@ -416,6 +447,8 @@ impl ReadAbility {
             x: None,
             choices: Vec::new(),
             parts: Vec::new(),
+            rule: "",
+            clauses: Vec::new(),
         }
     }
 

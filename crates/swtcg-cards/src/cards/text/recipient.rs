@@ -49,6 +49,9 @@ pub(super) fn read_recipient(subject: &str) -> Recipient {
     if l == "this" || l == "it" || l == "he" || l == "she" || l == "this's" {
         return Recipient::This;
     }
+    if let Some(r) = attacking_this(s, &l) {
+        return r;
+    }
     // A description, with "in the X arena" read as the arena of the attack.
     let desc = |start: usize| -> Result<Option<Descriptor>, ()> {
         let t = s[start..].trim();
@@ -314,4 +317,37 @@ pub(super) fn negated(d: &Descriptor) -> Option<Vec<Term>> {
             _ => None,
         })
         .collect()
+}
+
+/// `each unit attacking THIS`, `units attacking THIS`, `each Jedi that
+/// attacks THIS`: the unit attacking this one (when it matches).
+fn attacking_this(s: &str, l: &str) -> Option<Recipient> {
+    let head_len = [
+        " attacking this",
+        " that attacks this",
+        " that is attacking this",
+    ]
+    .iter()
+    .find_map(|suffix| l.strip_suffix(suffix))?
+    .len();
+    let mut head = &s[..head_len];
+    for p in ["each ", "any ", "an ", "a ", "the ", "all "] {
+        if head.len() > p.len() && head[..p.len()].eq_ignore_ascii_case(p) {
+            head = &head[p.len()..];
+        }
+    }
+    let hl = head.to_ascii_lowercase();
+    if [
+        "unit",
+        "units",
+        "opponent's unit",
+        "opponent's units",
+        "enemy unit",
+        "enemy units",
+    ]
+    .contains(&hl.as_str())
+    {
+        return Some(Recipient::Attacking(None));
+    }
+    read_descriptor(head).map(|d| Recipient::Attacking(Some(d)))
 }

@@ -23,3 +23,87 @@ fn self_references() {
         "Anakin Skywalker gets +2 power"
     );
 }
+
+/// Every example of every rule is read by that rule: a whole-text rule
+/// gives the reading itself; a clause rule reads one of its clauses. None
+/// is not understood, and every rule has at least two examples.
+#[test]
+fn every_rule_reads_its_examples() {
+    let mut names = std::collections::BTreeSet::new();
+    for r in RULES {
+        assert!(names.insert(r.name), "two rules named {}", r.name);
+        assert!(
+            r.examples.len() >= 2,
+            "rule {} has {} example(s)",
+            r.name,
+            r.examples.len()
+        );
+        assert!(
+            !r.reads.is_empty() && !r.gives.is_empty(),
+            "rule {}",
+            r.name
+        );
+        for ex in r.examples {
+            let read = read_abilities_in(ex, &["Rex", "Clone Trooper"], true);
+            assert_eq!(
+                read.len(),
+                1,
+                "rule {}: {ex:?} split into {}",
+                r.name,
+                read.len()
+            );
+            let a = &read[0];
+            assert_ne!(
+                a.class,
+                Class::NotUnderstood,
+                "rule {}: {ex:?}: {:?}",
+                r.name,
+                a.note
+            );
+            match r.stage {
+                Stage::Whole => assert_eq!(a.rule, r.name, "{ex:?} read by {}", a.rule),
+                Stage::Clause => assert!(
+                    a.rule == "clauses" && a.clauses.iter().any(|c| c.rule == r.name),
+                    "rule {}: {ex:?} read by {} {:?}",
+                    r.name,
+                    a.rule,
+                    a.clauses
+                ),
+            }
+        }
+    }
+}
+
+/// A condition's clauses are all kept: one the cards can't decide makes
+/// the whole condition wait for the user; none is dropped.
+#[test]
+fn no_clause_of_a_condition_is_dropped() {
+    let who = ["Poggle", "Geonosian"];
+    let text = "Each unit gets -2 power as long as it's attacking Poggle and you have another Geonosian in the Character arena.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.class, Class::Condition);
+    assert_eq!(a.subject, Some(Subject::Opponent));
+    assert_eq!(a.decidable, Some(false), "{a:?}");
+    match &a.situation {
+        Some(Situation::All { all }) => {
+            assert!(
+                all.iter().any(|s| matches!(s, Situation::Opponent { .. })),
+                "{all:?}"
+            );
+            assert!(
+                all.iter().any(|s| matches!(s, Situation::Other { .. })),
+                "{all:?}"
+            );
+        }
+        s => panic!("{s:?}"),
+    }
+    // Decided when every clause is.
+    let text = "Each unit gets -2 power as long as it's attacking Poggle.";
+    assert_eq!(read_abilities_in(text, &who, true)[0].decidable, Some(true));
+    // A lead clause the same way.
+    let text = "As long as Poggle is in the Character arena and you have another Geonosian in the Character arena, Poggle gets +2 power.";
+    assert_eq!(
+        read_abilities_in(text, &who, true)[0].decidable,
+        Some(false)
+    );
+}

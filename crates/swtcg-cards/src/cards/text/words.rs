@@ -270,6 +270,8 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
     }
     let verb = |p: &str| {
         let l = unquoted(&p.to_ascii_lowercase());
+        // "..., where X is the number of ...": defines X, not a clause.
+        let l = l.split(" where x ").next().unwrap_or(&l);
         [
             " gets ",
             " gets:",
@@ -374,6 +376,8 @@ pub(super) fn non_attack_clause(l: &str) -> bool {
         "gain ",
         "you lose ",
         "your opponent loses ",
+        "each player loses ",
+        "each player gains ",
         "lose ",
         "draw ",
         "you may draw ",

@@ -1,0 +1,545 @@
+//! The reader's named rules. Each rule is one entry of [`RULES`]: its
+//! name, what it reads, what it gives, and the texts it was written for
+//! (every example is read by `cargo test`, and must be read by its rule).
+//!
+//! Two stages: *whole-text* rules look at the ability as a whole (a
+//! keyword, `Switch:`, a keyword in words, ...), in the table's order, and
+//! the first that reads it gives its reading; otherwise the ability is read
+//! *clause by clause* ([`super::body`]), each clause by the first clause
+//! rule that reads it (a grant, a prevention, damage, ...). A reading says
+//! which rule gave it ([`ReadAbility::rule`]) and, clause by clause, how
+//! each clause was read ([`ReadAbility::clauses`]): `cards find --explain`
+//! shows both.
+
+use super::*;
+
+/// One ability's text, prepared once for the rules: the printed text,
+/// the text without reminders, with the unit's own names marked `THIS`,
+/// its sentences, and its first sentence's cost and effect.
+pub(super) struct Ctx<'w> {
+    /// As printed.
+    pub(super) printed: String,
+    /// Reminders removed, ASCII, quotes straightened.
+    pub(super) clean: String,
+    /// `clean` with the unit's names as `THIS`.
+    pub(super) marked: String,
+    /// `marked`, lowercase.
+    pub(super) lower: String,
+    /// How the text names its unit.
+    pub(super) who: &'w Who,
+    /// Its sentences (list items kept with the sentence they belong to).
+    pub(super) sents: Vec<String>,
+    /// The first sentence's cost, as written.
+    pub(super) cost_text: Option<String>,
+    /// The first sentence's effect (after the cost).
+    pub(super) effect: String,
+    /// The cost, read.
+    pub(super) cost: Option<Cost>,
+}
+
+impl<'w> Ctx<'w> {
+    pub(super) fn new(printed: &str, clean: &str, who: &'w Who) -> Ctx<'w> {
+        let marked = mark_self(clean, &who.names)
+            .replace(" also gets ", " gets ")
+            .replace(" also gets:", " gets:")
+            .replace("the THIS", "THIS")
+            .replace("The THIS", "THIS");
+        let marked = marked.trim().trim_end_matches([',', '.']).to_string();
+        // List items ("* 2: Accuracy 1") belong to the sentence before them.
+        let mut sents: Vec<String> = Vec::new();
+        for s in sentences(&marked) {
+            match sents.last_mut() {
+                Some(last)
+                    if s.trim_start().starts_with('*') && last.trim_end().ends_with(':')
+                        || s.trim_start().starts_with("* ") && last.contains(": *") =>
+                {
+                    last.push_str(". ");
+                    last.push_str(&s);
+                }
+                _ => sents.push(s),
+            }
+        }
+        let first = sents.first().cloned().unwrap_or_default();
+        let (cost_text, effect) = split_cost(first.trim_end_matches('.'));
+        Ctx {
+            printed: printed.to_string(),
+            clean: clean.to_string(),
+            lower: marked.to_ascii_lowercase(),
+            marked,
+            who,
+            sents,
+            cost_text: cost_text.map(str::to_string),
+            effect: effect.to_string(),
+            cost: cost_text.map(read_cost),
+        }
+    }
+
+    /// Whether the sentences after the first are all restrictions ("Play
+    /// only ..."), so that the first can be read as a whole.
+    fn one_sentence(&self) -> bool {
+        self.sents.len() <= 1
+            || self.sents[1..]
+                .iter()
+                .all(|s| is_restriction(&s.to_ascii_lowercase()))
+    }
+
+    /// The first sentence as a keyword would be written (`COST -> EFFECT`).
+    fn keyword_text(&self) -> String {
+        match &self.cost_text {
+            Some(c) => format!("{c} -> {}", self.effect),
+            None => self.effect.clone(),
+        }
+    }
+}
+
+/// The stage a rule belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Reads the ability as a whole.
+    Whole,
+    /// Reads one clause of a sentence ([`super::body`]).
+    Clause,
+}
+
+/// A named rule of the card language.
+pub struct Rule {
+    /// Its name, as `--explain` and `cards check` show it.
+    pub name: &'static str,
+    /// Whole text or clause.
+    pub stage: Stage,
+    /// What it reads, in words.
+    pub reads: &'static str,
+    /// What it gives.
+    pub gives: &'static str,
+    /// Texts it was written for, as abilities of a unit named `Rex`
+    /// (a Clone Trooper).
+    pub examples: &'static [&'static str],
+    /// The rule itself (whole-text rules; clause rules run in
+    /// [`super::body`]).
+    pub(super) read: Option<fn(&Ctx) -> Option<ReadAbility>>,
+}
+
+/// Every rule, whole-text rules first, in the order they are tried.
+pub static RULES: &[Rule] = &[
+    Rule {
+        name: "pilot",
+        stage: Stage::Whole,
+        reads: "`[Pilot] KIND Pilot. The KIND gets: ...` (read before every other rule)",
+        gives: "a pilot grant: the kinds it fits, and the piloted unit's abilities",
+        examples: &[
+            "[Pilot] Starfighter Pilot. The Starfighter gets +1 power.",
+            "[Pilot] Starfighter Pilot. The Starfighter gets: Evade 1.",
+        ],
+        read: None,
+    },
+    Rule {
+        name: "switch",
+        stage: Stage::Whole,
+        reads: "`Switch: a/b(/c)`, one mode per arena of the type line",
+        gives: "a condition with each arena's effects",
+        examples: &["Switch: Accuracy 1/Evade 1", "Switch: +2 power/Armor/None"],
+        read: Some(|c| strip_prefix_ci(&c.marked, "Switch:").map(|r| switch(&c.printed, r))),
+    },
+    Rule {
+        name: "keyword-outside-attacks",
+        stage: Stage::Whole,
+        reads: "a glossary keyword that acts outside attacks (Stealth, Hidden Cost, Upkeep, ...); a Stack list",
+        gives: "not-attack with the keyword's reason (a Stack list: a keyword, stacks are built from it)",
+        examples: &["Hidden Cost 4", "Stealth", "Upkeep 1"],
+        read: Some(keyword_outside_attacks),
+    },
+    Rule {
+        name: "unmodelled-keyword",
+        stage: Stage::Whole,
+        reads: "a glossary keyword the engine does not model",
+        gives: "unmodelled, with the keyword",
+        examples: &["Consume 2", "Pay 1 Force -> Consume 1"],
+        read: Some(|c| {
+            let l = c.effect.to_ascii_lowercase();
+            UNMODELLED_KEYWORDS
+                .iter()
+                .find(|k| starts_with_word(&l, &k.to_ascii_lowercase()))
+                .map(|k| {
+                    let mut a = ReadAbility::unmodelled(&c.printed, k);
+                    a.cost = c.cost.clone();
+                    a
+                })
+        }),
+    },
+    Rule {
+        name: "keyword",
+        stage: Stage::Whole,
+        reads: "a keyword as the keyword table writes it, free or paid (`Pay 2 Force -> Evade 2`, `Tap -> Protect 1`, `Put 1 damage counter on THIS -> Evade 2`)",
+        gives: "a keyword of the unit",
+        examples: &[
+            "Critical Hit 2",
+            "Pay 2 Force -> Evade 2",
+            "Put 1 damage counter on Rex -> Evade 2",
+        ],
+        read: Some(|c| {
+            if !c.one_sentence() {
+                return None;
+            }
+            let ab = parse(&c.keyword_text().replace("THIS", "this unit")).ok()?;
+            Some(keyword(&c.printed, ab, c.cost.clone()))
+        }),
+    },
+    Rule {
+        name: "keyword-with-rider",
+        stage: Stage::Whole,
+        reads: "a keyword followed by `, and` an effect outside attacks (`Pay 0 Force -> Retaliate 2, and each player loses 1 Force`)",
+        gives: "the keyword; the rider is noted as not-attack",
+        examples: &[
+            "Pay 0 Force -> Retaliate 2, and each player loses 1 Force.",
+            "Pay 1 Force -> Evade 1 and draw a card.",
+        ],
+        read: Some(keyword_with_rider),
+    },
+    Rule {
+        name: "keyword-list",
+        stage: Stage::Whole,
+        reads: "several keywords for one cost (`Pay 2 Force -> Critical Hit 2 and Fury 1`)",
+        gives: "what `THIS gets K1 and K2` gives: the keywords, paid once",
+        examples: &[
+            "Pay 2 Force -> Critical Hit 2 and Fury 1",
+            "Pay 1 Force -> Accuracy 1, Evade 1 and Shields 1.",
+        ],
+        read: Some(keyword_list),
+    },
+    Rule {
+        name: "keyword-x",
+        stage: Stage::Whole,
+        reads: "a keyword with X and `where X is ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`)",
+        gives: "the keyword, X counted by the cards or given by the user",
+        examples: &[
+            "Evade X, where X is the number of damage counters on Rex.",
+            "Pay 2 Force -> Critical Hit X, where X is the number of cards in your hand.",
+        ],
+        read: Some(keyword_x),
+    },
+    Rule {
+        name: "stats-set-by-text",
+        stage: Stage::Whole,
+        reads: "`Its power and health equal ...`: the stats the card prints as *",
+        gives: "a keyword-class note: the user gives the stats",
+        examples: &[
+            "Rex's power is equal to the number of cards in your hand.",
+            "Rex's power and health are each equal to the number of Clones in the Ground arena.",
+        ],
+        read: Some(|c| {
+            let l = &c.lower;
+            let sets = (l.starts_with("this's power") || l.starts_with("this's speed, power"))
+                && (l.contains(" equal") || l.contains(" is ") || l.contains(" are "));
+            sets.then(|| {
+                let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+                a.subject = Some(Subject::This);
+                a.when = Some(When::Any);
+                a.note = Some(
+                    "it sets the stats printed as *: give them as NAME[power=N,health=N]".into(),
+                );
+                a
+            })
+        }),
+    },
+    Rule {
+        name: "from-inside-a-stack",
+        stage: Stage::Whole,
+        reads: "`While this card is stacked under X, ...`, `As long as this card is in X's stack, ...`",
+        gives: "the rest, read for the stack's top card, as INSERT text",
+        examples: &[
+            "While this card is stacked under Qui-Gon Jinn, Qui-Gon gets +1 power.",
+            "As long as this card is in Ferus's stack, Ferus gets Evade 1.",
+        ],
+        read: Some(from_inside_a_stack),
+    },
+    Rule {
+        name: "pilotable-as",
+        stage: Stage::Whole,
+        reads: "`THIS gets the abilities granted by those Pilots as if THIS were a Starfighter`",
+        gives: "a keyword: those pilots' grants reach it",
+        examples: &[
+            "Rex gets the abilities granted by those Pilots as if Rex were a Starfighter.",
+            "Rex gets the abilities granted by those Pilots as if Rex were a Transport.",
+        ],
+        read: Some(|c| {
+            let r = c.lower.strip_prefix(
+                "this gets the abilities granted by those pilots as if this were a ",
+            )?;
+            let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+            a.subject = Some(Subject::This);
+            a.when = Some(When::Any);
+            a.effects.push(Effect::PilotableAs {
+                kind: title(r.trim_start_matches("n ").trim_end_matches('.')),
+            });
+            Some(a)
+        }),
+    },
+    Rule {
+        name: "piloted-by",
+        stage: Stage::Whole,
+        reads: "`THIS can (only) be piloted by ...`",
+        gives: "not-attack: which pilots it takes",
+        examples: &[
+            "Rex can be piloted by Clone Pilots.",
+            "Rex can only be piloted by Jedi.",
+        ],
+        read: Some(|c| {
+            (c.lower.starts_with("this can be piloted by ")
+                || c.lower.starts_with("this can only be piloted by "))
+            .then(|| ReadAbility::not_attack(&c.printed, "which pilots it takes"))
+        }),
+    },
+    Rule {
+        name: "prevent-all-to-and-from",
+        stage: Stage::Whole,
+        reads: "`Prevent all damage to and from THIS`",
+        gives: "a keyword: all damage to it prevented (Evade to the bound), all damage from it prevented",
+        examples: &[
+            "Prevent all damage to and from Rex.",
+            "Prevent all damage to and from Rex",
+        ],
+        read: Some(|c| {
+            (c.lower == "prevent all damage to and from this").then(|| {
+                let ab = Ability {
+                    keyword: Keyword::Evade(crate::unit::MAX_VALUE),
+                    cost: None,
+                    x: false,
+                };
+                let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+                a.subject = Some(Subject::This);
+                a.when = Some(When::Any);
+                a.effects.push(Effect::Keyword {
+                    text: ab.to_string(),
+                    ability: ab,
+                });
+                a.effects.push(Effect::Harmless);
+                a
+            })
+        }),
+    },
+    Rule {
+        name: "others-damaged-trigger",
+        stage: Stage::Whole,
+        reads: "`Whenever another unit would be damaged, ...`",
+        gives: "not-attack: it acts on other units' damage",
+        examples: &[
+            "Whenever one of your other units would be damaged, prevent 1 of that damage.",
+            "Whenever another Clone would be damaged, you may put that damage on Rex instead.",
+        ],
+        read: Some(|c| {
+            let r = c
+                .lower
+                .strip_prefix("whenever ")
+                .or_else(|| c.lower.strip_prefix("when "))?;
+            let (who, _) = r.split_once(" would be damaged")?;
+            (who.starts_with("one of your other")
+                || who.starts_with("another")
+                || (!who.contains("this")
+                    && !who.starts_with("one of your")
+                    && !who.starts_with("a ")))
+            .then(|| {
+                ReadAbility::not_attack(&c.printed, "it acts when another unit would be damaged")
+            })
+        }),
+    },
+    Rule {
+        name: "no-intercept",
+        stage: Stage::Whole,
+        reads: "`As long as THIS is being attacked, Intercept abilities can't be activated`",
+        gives: "a keyword: no Intercept while it is attacked",
+        examples: &[
+            "As long as Rex is being attacked, Intercept abilities can't be activated.",
+            "While Rex is being attacked, Intercept abilities can't be activated.",
+        ],
+        read: Some(|c| {
+            let l = &c.lower;
+            ((l.starts_with("as long as this is being attacked")
+                || l.starts_with("while this is being attacked"))
+                && l.contains("intercept")
+                && l.contains("can't be activated"))
+            .then(|| {
+                let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+                a.subject = Some(Subject::This);
+                a.when = Some(When::Defending);
+                a.effects.push(Effect::NoIntercept);
+                a
+            })
+        }),
+    },
+    Rule {
+        name: "keyword-in-words",
+        stage: Stage::Whole,
+        reads: "a keyword written in words (`Damage from THIS can't be prevented`, `Add 1 to each of THIS's attack dice`, `Treat THIS as a Jedi`, ...)",
+        gives: "the keyword",
+        examples: &[
+            "Damage from Rex can't be prevented.",
+            "Add 1 to each of Rex's attack dice.",
+            "Whenever Rex attacks and does no damage (after damage prevention), put 1 damage counter on Rex.",
+        ],
+        read: Some(|c| worded_keyword(&c.printed, &c.marked, c.cost.clone())),
+    },
+    Rule {
+        name: "grant",
+        stage: Stage::Clause,
+        reads: "`SUBJECT gets GRANTS [as long as S] [for this attack]`, `SUBJECT loses K`",
+        gives: "a keyword or a condition with its subject, situation and effects",
+        examples: &[
+            "Rex gets +2 power as long as he's attacking a Jedi.",
+            "The defending unit loses Shields and Armor during that attack.",
+            "Pay 2 Force -> Rex gets Critical Hit X and Fury X for this attack, where X is the number of cards in his stack.",
+        ],
+        read: None,
+    },
+    Rule {
+        name: "prevention",
+        stage: Stage::Clause,
+        reads: "`prevent up to N damage to ...`, `prevent all but N of that damage`",
+        gives: "an Evade-like keyword or condition (a cap: unmodelled)",
+        examples: &[
+            "Pay 1 Force -> Prevent up to 3 damage to Rex.",
+            "Whenever Rex would be damaged, prevent all but 1 of that damage.",
+        ],
+        read: None,
+    },
+    Rule {
+        name: "damage",
+        stage: Stage::Clause,
+        reads: "damage done, prevented on a condition, or counters put (`put 2 damage counters on the defending unit`, `prevent that damage unless your opponent pays 2 Force`)",
+        gives: "extra damage, counters, or a consolation",
+        examples: &[
+            "When one of your opponent's Characters would damage Rex, prevent that damage unless your opponent pays 2 Force.",
+            "Pay 2 Force -> Put 1 damage counter on the defending unit. Play only when Rex is attacking.",
+            "When Rex attacks, he does 2 more damage.",
+        ],
+        read: None,
+    },
+];
+
+/// The rule named `name`.
+pub fn rule(name: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.name == name)
+}
+
+/// A glossary keyword that acts outside attacks; a Stack list is kept.
+fn keyword_outside_attacks(c: &Ctx) -> Option<ReadAbility> {
+    let (k, why) = NOT_ATTACK_KEYWORDS
+        .iter()
+        .find(|(k, _)| starts_with_word(&c.lower, k))?;
+    if *k == "stack"
+        && let Ok(ab) = parse(&c.clean)
+    {
+        return Some(keyword(&c.printed, ab, None));
+    }
+    Some(ReadAbility::not_attack(
+        &c.printed,
+        &format!("{}: {why}", title(k)),
+    ))
+}
+
+/// `Pay 0 Force -> Retaliate 2, and each player loses 1 Force`: the
+/// keyword, and a rider outside attacks.
+fn keyword_with_rider(c: &Ctx) -> Option<ReadAbility> {
+    if !c.one_sentence() {
+        return None;
+    }
+    let text = c.keyword_text();
+    for sep in [", and ", " and ", ", then ", ". "] {
+        let Some(at) = top_level_find(&text.to_ascii_lowercase(), sep) else {
+            continue;
+        };
+        let (k, rider) = (&text[..at], text[at + sep.len()..].trim());
+        let rider_l = rider.to_ascii_lowercase();
+        let outside = non_attack_clause(&rider_l)
+            || (!has_attack_word(&rider_l) && !rider_l.contains("damage"));
+        if !outside {
+            continue;
+        }
+        if let Ok(ab) = parse(&k.replace("THIS", "this unit")) {
+            let mut a = keyword(&c.printed, ab, c.cost.clone());
+            a.note = Some(format!("'{}': not part of an attack", quote_short(rider)));
+            return Some(a);
+        }
+    }
+    None
+}
+
+/// `Pay 2 Force -> Evade X, where X is ...`.
+fn keyword_x(c: &Ctx) -> Option<ReadAbility> {
+    if !c.one_sentence() {
+        return None;
+    }
+    let text = c.keyword_text();
+    let parts = split_top(&text, &[", where x is ", " where x is "]);
+    let (k, x) = parts.split_first()?;
+    if x.len() != 1 {
+        return None;
+    }
+    let ab = crate::keywords::parse_with_x(k).ok().filter(|ab| ab.x)?;
+    let mut a = keyword(&c.printed, ab, c.cost.clone());
+    match read_count(x[0]) {
+        Some(per) => a.x = Some(XSource::Count { per }),
+        None => {
+            a.class = Class::Condition;
+            a.x = Some(XSource::User);
+            a.situation = Some(Situation::Other {
+                text: "X is given by the user (=N)".into(),
+            });
+            a.decidable = Some(false);
+        }
+    }
+    Some(a)
+}
+
+/// Text that works from inside a stack, for the stack's top card, as
+/// INSERT text is.
+fn from_inside_a_stack(c: &Ctx) -> Option<ReadAbility> {
+    let clean_lower = c.clean.to_ascii_lowercase();
+    for lead in [
+        "while this card is stacked or under ",
+        "while this card is stacked under ",
+        "as long as this card is in ",
+    ] {
+        if let Some(r) = clean_lower.strip_prefix(lead)
+            && let Some(comma) = r.find(", ")
+        {
+            let owner = c.clean[lead.len()..lead.len() + comma]
+                .trim_end_matches("'s stack")
+                .trim_end_matches("’s stack")
+                .to_string();
+            let rest = c.clean[lead.len() + comma + 2..].to_string();
+            let mut names = c.who.names.clone();
+            names.extend(self_names(&owner));
+            let inner = Who {
+                names,
+                kinds: Vec::new(),
+            };
+            let mut a = classify_as(&rest, &inner);
+            a.text = c.printed.clone();
+            a.insert = true;
+            // The rule that read the rest is kept in its clauses' notes.
+            if a.clauses.is_empty() {
+                a.clauses
+                    .push(ClauseNote::new(&rest, a.rule, a.class.name()));
+            }
+            a.rule = "from-inside-a-stack";
+            return Some(a);
+        }
+    }
+    None
+}
+
+/// `Pay 2 Force -> Critical Hit 2 and Fury 1`: each item a keyword, read as
+/// the unit getting them all for the one cost.
+fn keyword_list(c: &Ctx) -> Option<ReadAbility> {
+    if !c.one_sentence() {
+        return None;
+    }
+    let items = split_top(&c.effect, &[", and ", " and ", ", "]);
+    if items.len() < 2 || !items.iter().all(|i| parse(i.trim()).is_ok()) {
+        return None;
+    }
+    let as_grant = format!("THIS gets {}", c.effect);
+    let mut a = gets(&c.printed, &as_grant, c.cost.clone(), None, None, c.who)?;
+    a.text = c.printed.clone();
+    Some(a)
+}
