@@ -288,10 +288,10 @@ fn put_together(c: &Ctx, r: Reading, restriction: Option<Situation>) -> ReadAbil
     if attack.is_empty() {
         return nothing_for_an_attack(c, &r.not_attack_notes, r.outside);
     }
-    let mut a = match merge_parts(printed, attack, r.choice, c.cost.clone()) {
-        Ok(a) => a,
-        Err(nu) => return nu,
-    };
+    let mut a = merge_parts(printed, attack, r.choice, c.cost.clone());
+    if a.class == Class::NotUnderstood {
+        return a;
+    }
     if let Some(s) = restriction {
         a.situation = add_situation(a.situation.take(), s);
         a.class = Class::Condition;
@@ -355,30 +355,31 @@ fn outside_or_choice(c: &Ctx, mut a: ReadAbility, outside: bool, choice: bool) -
 }
 
 /// Several attack parts as one reading: a choice among them, one subject
-/// and situation (effects merged), or parts with their own.
+/// and situation (effects merged), or parts with their own; a choice
+/// among effects on different units is not understood.
 fn merge_parts(
     printed: &str,
     mut attack: Vec<ReadAbility>,
     choice: bool,
     cost: Option<Cost>,
-) -> Result<ReadAbility, ReadAbility> {
+) -> ReadAbility {
     if attack.len() > 1 && choice {
         // "Choose one: A. Or: B": one of them, as the player chooses.
         let subj = attack[0].subject;
         if !attack.iter().all(|p| p.subject == subj) {
-            return Err(ReadAbility::not_understood(
+            return ReadAbility::not_understood(
                 printed,
                 "a choice among effects on different units",
-            ));
+            );
         }
         let mut whole = attack[0].clone();
         whole.text = printed.to_string();
         whole.choices = attack.iter().map(|p| p.effects.clone()).collect();
         whole.effects = whole.choices.iter().flatten().cloned().collect();
-        return Ok(whole);
+        return whole;
     }
     if attack.len() == 1 {
-        return Ok(attack.remove(0));
+        return attack.remove(0);
     }
     let same = attack.windows(2).all(|w| {
         w[0].subject == w[1].subject
@@ -392,9 +393,9 @@ fn merge_parts(
         for a in attack {
             first.effects.extend(a.effects);
         }
-        return Ok(first);
+        return first;
     }
-    Ok(with_parts(printed, attack, cost))
+    with_parts(printed, attack, cost)
 }
 
 /// Parts, each with its subject and situation. A part written "...
