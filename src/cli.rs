@@ -499,6 +499,10 @@ enum CardsAction {
         /// JSON output.
         #[arg(long)]
         json: bool,
+        /// For each ability, the rule of the card language that read it and,
+        /// clause by clause, how each clause was read.
+        #[arg(long)]
+        explain: bool,
     },
     /// One card (or stack "Top + Beneath + ...", or "Unit with Pilot") attacking another, solved exactly.
     Attack(CardAttackCmd),
@@ -510,6 +514,10 @@ enum CardsAction {
         /// How many of the most frequent not-understood texts to list.
         #[arg(long, default_value_t = 20)]
         top: usize,
+        /// After the counts, every unit's abilities with the rule that read
+        /// each and how each clause was read (as `cards find --explain`).
+        #[arg(long)]
+        explain: bool,
     },
 }
 
@@ -707,22 +715,32 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
 fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<String> {
     let db = db.load("cards", notes)?;
     match &cmd.action {
-        CardsAction::Find { text, json } => {
+        CardsAction::Find {
+            text,
+            json,
+            explain,
+        } => {
             let found = db.find(text);
             if *json {
                 return Ok(to_json_text(&found));
             }
             let mut out = String::new();
             for c in &found {
-                out.push_str(&c.to_text());
+                out.push_str(&c.to_text_with(*explain));
             }
             out.push_str(&format!("{} card(s) found\n", found.len()));
             Ok(out)
         }
-        CardsAction::Check { json, top } => {
+        CardsAction::Check { json, top, explain } => {
             let report = crate::cards::check::check(&db);
             Ok(if *json {
                 to_json_text(&report)
+            } else if *explain {
+                let mut out = report.to_text(*top);
+                for c in &db.cards {
+                    out.push_str(&c.to_text_with(true));
+                }
+                out
             } else {
                 report.to_text(*top)
             })

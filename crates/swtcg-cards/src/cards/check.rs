@@ -5,7 +5,7 @@
 //! understood. As JSON, every unit with its abilities (`text`, `class`,
 //! `subject`, `when`, `decidable`) and every skipped row.
 
-use super::text::{Class, ReadAbility};
+use super::text::{Class, ReadAbility, first_unread_words};
 use super::{CardDb, read::FileReport};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -65,6 +65,16 @@ pub struct CheckReport {
     pub sets: Vec<SetCounts>,
     /// The not-understood texts, most frequent first, with their counts.
     pub not_understood: Vec<(String, usize)>,
+    /// Unit abilities by the rule that read them (`clauses`: read clause by
+    /// clause).
+    pub rules: BTreeMap<String, usize>,
+    /// The clauses of abilities read clause by clause, by the rule that
+    /// read each (`outside-attacks`, `unread`: left, with why).
+    pub clause_rules: BTreeMap<String, usize>,
+    /// Not-understood abilities grouped by their first unread words (see
+    /// [`first_unread_words`]), most frequent first: the words, how many,
+    /// and one text.
+    pub unread: Vec<(String, usize, String)>,
     /// Every unit with its abilities.
     pub units: Vec<UnitRow>,
     /// Every skipped row.
@@ -80,6 +90,22 @@ pub fn check(db: &CardDb) -> CheckReport {
         e
     }
     let mut nu: BTreeMap<String, usize> = BTreeMap::new();
+    let mut rules: BTreeMap<String, usize> = BTreeMap::new();
+    let mut clause_rules: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unread: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    for a in db.cards.iter().flat_map(|c| &c.abilities) {
+        *rules.entry(a.rule.to_string()).or_default() += 1;
+        for c in &a.clauses {
+            *clause_rules.entry(c.rule.to_string()).or_default() += 1;
+        }
+        if let Some(w) = first_unread_words(a) {
+            let e = unread.entry(w).or_insert((0, a.text.clone()));
+            e.0 += 1;
+        }
+    }
+    let mut unread: Vec<(String, usize, String)> =
+        unread.into_iter().map(|(w, (n, t))| (w, n, t)).collect();
+    unread.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for c in &db.cards {
         let e = entry(&mut sets, &c.set);
         if c.variable.is_none() {
@@ -120,6 +146,9 @@ pub fn check(db: &CardDb) -> CheckReport {
         files: db.files.clone(),
         sets: sets.into_values().collect(),
         not_understood,
+        rules,
+        clause_rules,
+        unread,
         units: db
             .cards
             .iter()
@@ -180,6 +209,22 @@ impl CheckReport {
                 classes.join(", "),
                 100.0 * s.not_understood_share
             );
+        }
+        let by_count = |m: &BTreeMap<String, usize>| {
+            let mut v: Vec<(&String, &usize)> = m.iter().collect();
+            v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            v.iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(out, "abilities by rule: {}", by_count(&self.rules));
+        let _ = writeln!(out, "clauses by rule: {}", by_count(&self.clause_rules));
+        if !self.unread.is_empty() {
+            let _ = writeln!(out, "not understood, by their first unread words:");
+            for (w, n, t) in self.unread.iter().take(top) {
+                let _ = writeln!(out, "  {n} x \"{w} ...\", e.g. {t}");
+            }
         }
         if !self.not_understood.is_empty() {
             let _ = writeln!(out, "most frequent not understood:");

@@ -134,6 +134,12 @@ impl Card {
 
     /// A card as text: stats, then each ability with its class.
     pub fn to_text(&self) -> String {
+        self.to_text_with(false)
+    }
+
+    /// [`Card::to_text`], with `explain`: for each ability, the rule that
+    /// read it and, clause by clause, how each clause was read.
+    pub fn to_text_with(&self, explain: bool) -> String {
         let stat = |s: &Option<Stat>| match s {
             Some(Stat::Value(v)) => v.to_string(),
             Some(Stat::Variable(v)) => v.clone(),
@@ -199,6 +205,9 @@ impl Card {
             }
             if !detail.is_empty() {
                 out.push_str(&format!("     {}\n", detail.join("; ")));
+            }
+            if explain {
+                out.push_str(&text::explain(a));
             }
         }
         out

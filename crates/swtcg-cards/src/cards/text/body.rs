@@ -251,6 +251,8 @@ fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed
         Some("which units may attack")
     } else if outside && counters_only(cl) {
         Some("damage counters outside attacks")
+    } else if cl.contains(" retreats when ") && cl.contains("attack ends") {
+        Some("a retreat once the attack has ended")
     } else {
         None
     };

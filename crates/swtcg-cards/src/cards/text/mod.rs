@@ -59,7 +59,7 @@ pub use model::*;
 pub use names::*;
 use pilot::*;
 pub use recipient::*;
-pub use rules::{RULES, Rule, Stage, rule};
+pub use rules::{RULES, Rule, Stage, explain, first_unread_words, rule};
 use situation::*;
 pub use split::*;
 pub use words::*;

@@ -543,3 +543,52 @@ fn keyword_list(c: &Ctx) -> Option<ReadAbility> {
     a.text = c.printed.clone();
     Some(a)
 }
+
+/// How an ability was read, for `--explain`: the rule, then each clause
+/// with the rule that read it (or why it was left), one line each.
+pub fn explain(a: &ReadAbility) -> String {
+    let mut out = String::new();
+    let rule = if a.rule.is_empty() { "-" } else { a.rule };
+    let reads = super::rules::rule(rule).map_or("", |r| r.reads);
+    out.push_str(&format!("     rule {rule}"));
+    if !reads.is_empty() {
+        out.push_str(&format!(": {reads}"));
+    }
+    out.push('\n');
+    for c in &a.clauses {
+        out.push_str(&format!(
+            "       clause \"{}\" -> {} ({})\n",
+            c.text, c.rule, c.how
+        ));
+    }
+    out
+}
+
+/// The first words no rule read in a not-understood ability (lowercase, at
+/// most three), to group what the next rule should read.
+pub fn first_unread_words(a: &ReadAbility) -> Option<String> {
+    if a.class != Class::NotUnderstood {
+        return None;
+    }
+    let text = a
+        .clauses
+        .iter()
+        .find(|c| c.rule == "unread")
+        .map(|c| c.text.clone())
+        .or_else(|| {
+            a.note
+                .as_deref()
+                .and_then(|n| n.split('\'').nth(1))
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| a.text.clone());
+    let words: Vec<String> = text
+        .split_whitespace()
+        .take(3)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_ascii_lowercase()
+        })
+        .collect();
+    Some(words.join(" "))
+}
