@@ -36,6 +36,7 @@ pub use crate::keywords::{Cost, When};
 
 mod body;
 mod damage;
+mod grant;
 mod grants;
 mod keyword;
 mod leads;
@@ -52,6 +53,7 @@ mod words;
 
 use body::*;
 use damage::*;
+use grant::*;
 pub use grants::*;
 pub use keyword::*;
 use leads::*;
