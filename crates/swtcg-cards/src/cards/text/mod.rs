@@ -36,6 +36,7 @@ pub use crate::keywords::{Cost, When};
 
 mod body;
 mod damage;
+mod damage_done;
 mod grant;
 mod grants;
 mod keyword;
@@ -53,6 +54,7 @@ mod words;
 
 use body::*;
 use damage::*;
+use damage_done::*;
 use grant::*;
 pub use grants::*;
 pub use keyword::*;

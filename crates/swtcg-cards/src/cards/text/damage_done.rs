@@ -1,0 +1,433 @@
+//! The `damage` clause rule: damage done and counters put (`put 2 damage
+//! counters on the defending unit`, `THIS does 1 more damage`), attacks
+//! cancelled or prevented (`Disrupt an attack`, `prevent that damage
+//! unless your opponent pays 2 Force`), and what activated abilities cost.
+//! Each pattern is a function; the first that recognises the clause gives
+//! the answer (a reading, or none when the clause is of its kind but can't
+//! be read).
+
+use super::*;
+
+/// What a pattern says: `None` when the clause is not of its kind (the
+/// next pattern is tried); `Some(answer)` when it is.
+type Flow = Option<Option<ReadAbility>>;
+
+/// One clause, and what the sentence around it said.
+struct Dc<'a> {
+    printed: &'a str,
+    clause: &'a str,
+    /// The clause, lowercase, without its final period.
+    l: String,
+    cost: Option<Cost>,
+    situation: Option<Situation>,
+    referent: Option<&'a Recipient>,
+    /// Played while this unit attacks (a restriction says so).
+    attacking: bool,
+    who: &'a Who,
+}
+
+impl Dc<'_> {
+    /// A reading with its subject, timing, effects and situation; a keyword
+    /// with a situation is a condition.
+    fn make(
+        &self,
+        class: Class,
+        subject: Subject,
+        when: When,
+        effects: Vec<Effect>,
+        sit: Option<Situation>,
+    ) -> ReadAbility {
+        let mut a = ReadAbility::new(self.printed, class);
+        a.subject = Some(subject);
+        a.when = Some(when);
+        a.effects = effects;
+        a.decidable = sit.as_ref().map(Situation::decidable);
+        a.situation = sit;
+        a.cost = self.cost.clone();
+        if a.class == Class::Keyword && a.situation.is_some() {
+            a.class = Class::Condition;
+        }
+        a
+    }
+
+    /// The original words of the clause's last `n` bytes.
+    fn tail(&self, n: usize) -> &str {
+        &self.clause[self.clause.len() - n..]
+    }
+}
+
+/// Damage in words: `This unit does 1 additional damage for this attack`
+/// (extra attack damage), `Damage from THIS can only be prevented by a Jedi
+/// or Sith` (Ferocity against the others), and the patterns below.
+pub(super) fn damage_clause(
+    printed: &str,
+    clause: &str,
+    cost: Option<Cost>,
+    situation: Option<Situation>,
+    referent: Option<&Recipient>,
+    attacking: bool,
+    who: &Who,
+) -> Option<ReadAbility> {
+    let l = clause.to_ascii_lowercase();
+    let d = Dc {
+        printed,
+        clause,
+        l: l.trim_end_matches('.').to_string(),
+        cost,
+        situation,
+        referent,
+        attacking,
+        who,
+    };
+    let patterns: [fn(&Dc) -> Flow; 11] = [
+        cost_change,
+        put_counters,
+        remove_from_others,
+        remove_from_this,
+        attack_it_with,
+        disrupt,
+        does_x_damage,
+        prevent_attackers_damage,
+        toll,
+        does_more_damage,
+        only_prevented_by,
+    ];
+    patterns.iter().find_map(|p| p(&d)).flatten()
+}
+
+/// "Each activated ability of your opponent's units costs 1 more Force to
+/// play": the Force its paid abilities cost.
+fn cost_change(d: &Dc) -> Flow {
+    let l = d.l.as_str();
+    let i = l
+        .rfind(" cost")
+        .filter(|_| l.contains("activated abilit"))?;
+    let after = l[i..]
+        .trim_start_matches(" costs")
+        .trim_start_matches(" cost")
+        .trim();
+    let mut w = after.split_whitespace();
+    let (n, dir, force) = (w.next()?, w.next()?, w.next()?);
+    let n = n
+        .parse::<i32>()
+        .ok()
+        .filter(|_| force.starts_with("force"))?;
+    let n = match dir {
+        "more" | "additional" => n,
+        "less" | "fewer" => -n,
+        _ => return Some(None),
+    };
+    let head = &l[..i];
+    let subject = if head.contains("opponent") {
+        Subject::Opponent
+    } else if head.contains("this") {
+        Subject::This
+    } else {
+        return Some(None);
+    };
+    let effects = vec![Effect::CostChange { n }];
+    Some(Some(d.make(
+        Class::Keyword,
+        subject,
+        When::Any,
+        effects,
+        d.situation.clone(),
+    )))
+}
+
+/// "Put 3 damage counters on any Character unit" before the unit's attack;
+/// "put 1 damage counter on the defending unit" in it.
+fn put_counters(d: &Dc) -> Flow {
+    let r = d.l.strip_prefix("put ")?;
+    let (n, target) = r
+        .split_once(" damage counters on ")
+        .or_else(|| r.split_once(" damage counter on "))?;
+    let n = n.parse::<u32>().ok()?;
+    let orig = d.tail(target.len()).trim_end_matches('.');
+    // "the defending unit": the unit this one attacks, in its attack.
+    let defending = target.trim_end_matches('.') == "the defending unit";
+    let attacking = d.attacking || defending;
+    let desc = match (target, d.referent) {
+        _ if defending => Some(Descriptor {
+            any_of: vec![vec![Term::Unit]],
+        }),
+        ("it" | "that unit", Some(Recipient::Chosen(Some(x)))) => Some(x.clone()),
+        _ => ["any ", "a ", "an ", "one of your opponent's "]
+            .iter()
+            .find_map(|p| {
+                target
+                    .strip_prefix(p)
+                    .map(|x| &orig[orig.len() - x.len()..])
+            })
+            .and_then(|x| read_descriptor(x.split(" in ").next().unwrap_or(x))),
+    };
+    let Some(desc) = desc else {
+        return Some(None);
+    };
+    let mut sit = add_situation(d.situation.clone(), Situation::Opponent { opponent: desc });
+    let when = if attacking {
+        When::Attacking
+    } else {
+        When::Any
+    };
+    if !attacking {
+        let chosen = Situation::Other {
+            text: "played when the player chooses".into(),
+        };
+        sit = add_situation(sit, chosen);
+    }
+    if !d.cost.as_ref().is_some_and(|c| c.force_only()) {
+        let paid = Situation::Other {
+            text: "its cost is paid".into(),
+        };
+        sit = add_situation(sit, paid);
+    }
+    let effects = vec![Effect::Counters { n: n as i32 }];
+    Some(Some(d.make(
+        Class::Condition,
+        Subject::Opponent,
+        when,
+        effects,
+        sit,
+    )))
+}
+
+/// "Remove 2 damage counters from one of your Transports" where this unit
+/// is no Transport: other units only.
+fn remove_from_others(d: &Dc) -> Flow {
+    let r = d.l.strip_prefix("remove ")?;
+    let (_, target) = r
+        .split_once(" damage counters from ")
+        .or_else(|| r.split_once(" damage counter from "))?;
+    let which = target
+        .strip_prefix("one of your ")
+        .or_else(|| target.strip_prefix("a "))?;
+    let orig = d.tail(which.len());
+    let orig = orig.split(" and put").next().unwrap_or(orig);
+    let desc = read_descriptor(orig.split(" in ").next().unwrap_or(orig))?;
+    (!d.who.could_be(&desc)).then(|| {
+        Some(ReadAbility::not_attack(
+            d.printed,
+            "removes counters from other units only",
+        ))
+    })
+}
+
+/// "Remove 2 damage counters from THIS": read as used before the attack.
+fn remove_from_this(d: &Dc) -> Flow {
+    let r = d.l.strip_prefix("remove ")?;
+    let (n, target) = r
+        .split_once(" damage counters from ")
+        .or_else(|| r.split_once(" damage counter from "))?;
+    if target != "this" || d.situation.is_some() {
+        return None;
+    }
+    let n = n.trim_start_matches("up to ").parse::<i32>().ok()?;
+    let before = Situation::Other {
+        text: "used before the attack".into(),
+    };
+    let sit = add_situation(d.situation.clone(), before);
+    let effects = vec![Effect::Counters { n: -n }];
+    Some(Some(d.make(
+        Class::Condition,
+        Subject::This,
+        When::Any,
+        effects,
+        sit,
+    )))
+}
+
+/// "THIS may tap and attack it with +5 power" (it: a unit chosen before).
+fn attack_it_with(d: &Dc) -> Flow {
+    let n = [
+        "this may tap and attack it with ",
+        "this may attack it with ",
+        "this attacks it with ",
+    ]
+    .iter()
+    .find_map(|p| {
+        let n = d.l.strip_prefix(p)?.strip_suffix(" power")?;
+        n.trim_start_matches('+').parse::<i32>().ok()
+    })?;
+    let Some(Recipient::Chosen(Some(target))) = d.referent else {
+        return Some(None);
+    };
+    let sit = add_situation(
+        d.situation.clone(),
+        Situation::Attacking {
+            defender: target.clone(),
+        },
+    );
+    let effects = vec![Effect::Power { n }];
+    Some(Some(d.make(
+        Class::Condition,
+        Subject::This,
+        When::Attacking,
+        effects,
+        sit,
+    )))
+}
+
+/// "Disrupt an attack [from a unit that is not a Jedi or a Sith]".
+fn disrupt(d: &Dc) -> Flow {
+    let r = d.l.strip_prefix("disrupt an attack")?.trim();
+    let mut sit = d.situation.clone();
+    if let Some(from) = r.strip_prefix("from ") {
+        let from = from
+            .trim_start_matches("a unit that is not ")
+            .trim_start_matches("a unit that isn't ");
+        if from.len() == r.len() - 5 {
+            return Some(None);
+        }
+        let orig = d.tail(from.len()).trim_end_matches('.');
+        let Some(not) = read_descriptor(orig).and_then(|x| negated(&x)) else {
+            return Some(None);
+        };
+        let from = Situation::AttackedBy {
+            attacker: Descriptor { any_of: vec![not] },
+        };
+        sit = add_situation(sit, from);
+    } else if !r.is_empty() && r != "on this" {
+        return Some(None);
+    }
+    let effects = vec![Effect::CancelAttack];
+    Some(Some(d.make(
+        Class::Keyword,
+        Subject::This,
+        When::Defending,
+        effects,
+        sit,
+    )))
+}
+
+/// "THIS does X damage to the defending unit" (X given by the user).
+fn does_x_damage(d: &Dc) -> Flow {
+    d.l.strip_prefix("this does x damage to the defending unit")?;
+    let effects = vec![Effect::ExtraDamageX];
+    let mut a = d.make(
+        Class::Condition,
+        Subject::This,
+        When::Attacking,
+        effects,
+        d.situation.clone(),
+    );
+    a.x = Some(XSource::User);
+    let user = Situation::Other {
+        text: "X is given by the user (=N)".into(),
+    };
+    a.situation = add_situation(a.situation.take(), user);
+    a.decidable = Some(false);
+    Some(Some(a))
+}
+
+/// "Whenever a unit attacks THIS, prevent all damage the attacking unit
+/// would do".
+fn prevent_attackers_damage(d: &Dc) -> Flow {
+    if d.l != "prevent all damage the attacking unit would do"
+        && d.l != "prevent all damage that unit would do"
+    {
+        return None;
+    }
+    let ab = Ability {
+        keyword: Keyword::Evade(crate::unit::MAX_VALUE),
+        cost: None,
+        x: false,
+    };
+    let effects = vec![Effect::Keyword {
+        text: ab.to_string(),
+        ability: ab,
+    }];
+    Some(Some(d.make(
+        Class::Keyword,
+        Subject::This,
+        When::Defending,
+        effects,
+        d.situation.clone(),
+    )))
+}
+
+/// "Prevent that damage unless your opponent pays 2 Force" (after "when
+/// one of your opponent's X would damage THIS").
+fn toll(d: &Dc) -> Flow {
+    let r =
+        d.l.strip_prefix("prevent that damage unless your opponent pays ")?;
+    let force = r.strip_suffix(" force")?.parse::<u32>().ok()?;
+    let Some(Recipient::Opponent(from)) = d.referent else {
+        return Some(None);
+    };
+    let from = from.clone().unwrap_or(Descriptor {
+        any_of: vec![vec![Term::Unit]],
+    });
+    let effects = vec![Effect::Toll { force }];
+    let mut a = d.make(
+        Class::Keyword,
+        Subject::This,
+        When::Any,
+        effects,
+        d.situation.clone(),
+    );
+    a.situation = add_situation(a.situation.take(), Situation::Opponent { opponent: from });
+    a.class = Class::Condition;
+    a.decidable = a.situation.as_ref().map(Situation::decidable);
+    Some(Some(a))
+}
+
+/// "THIS does 1 additional damage for this attack".
+fn does_more_damage(d: &Dc) -> Flow {
+    let r = ["this does ", "it does ", "he does ", "she does "]
+        .iter()
+        .find_map(|p| d.l.strip_prefix(p))?;
+    let Some((n, rest)) = r.split_once(' ') else {
+        return Some(None);
+    };
+    if rest != "additional damage for this attack"
+        && rest != "more damage for this attack"
+        && rest != "more damage"
+    {
+        return None;
+    }
+    let Ok(n) = n.parse::<u32>() else {
+        return Some(None);
+    };
+    let class = if d.situation.is_some() {
+        Class::Condition
+    } else {
+        Class::Keyword
+    };
+    let mut a = ReadAbility::new(d.printed, class);
+    a.subject = Some(Subject::This);
+    a.when = Some(When::Attacking);
+    a.effects.push(Effect::ExtraDamage { n });
+    a.decidable = d.situation.as_ref().map(Situation::decidable);
+    a.situation = d.situation.clone();
+    a.cost = d.cost.clone();
+    Some(Some(a))
+}
+
+/// "Damage from THIS can only be prevented by a Jedi or Sith": Ferocity,
+/// unless the damaged unit is one of those.
+fn only_prevented_by(d: &Dc) -> Flow {
+    let r =
+        d.l.strip_prefix("damage from this can only be prevented by ")?;
+    let orig = d.tail(r.len()).trim_end_matches('.');
+    let Some(not) = read_descriptor(orig).and_then(|x| negated(&x)) else {
+        return Some(None);
+    };
+    let mut a = ReadAbility::new(d.printed, Class::Condition);
+    a.subject = Some(Subject::This);
+    a.when = Some(When::Any);
+    a.effects.push(Effect::Keyword {
+        text: "Ferocity".into(),
+        ability: Ability {
+            keyword: Keyword::Ferocity,
+            cost: None,
+            x: false,
+        },
+    });
+    let from = Situation::Opponent {
+        opponent: Descriptor { any_of: vec![not] },
+    };
+    a.situation = add_situation(d.situation.clone(), from);
+    a.decidable = a.situation.as_ref().map(Situation::decidable);
+    Some(Some(a))
+}
