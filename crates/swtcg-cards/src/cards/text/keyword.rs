@@ -40,153 +40,208 @@ pub(super) fn worded_keyword(
     cost: Option<Cost>,
 ) -> Option<ReadAbility> {
     let l = marked.to_ascii_lowercase();
-    let l = l.trim_end_matches('.');
-    let kw = |k: Keyword| {
-        Some(keyword(
-            printed,
-            Ability {
-                keyword: k,
-                cost: None,
-                x: false,
-            },
-            cost.clone(),
-        ))
+    let w = Wk {
+        printed,
+        marked,
+        l: l.trim_end_matches('.').to_string(),
+        cost,
     };
-    if cost.is_none()
-        && (l == "damage from this can't be prevented"
-            || l == "damage from this's attack can't be prevented"
-            || l == "damage from this unit's attack can't be prevented")
-    {
-        return kw(Keyword::Ferocity);
+    let patterns: [fn(&Wk) -> Option<ReadAbility>; 10] = [
+        unpreventable,
+        dice_added,
+        treat_as,
+        overload,
+        half_dice,
+        no_damage_counters,
+        consolation,
+        cunning,
+        foresight,
+        lucky_on_every_die,
+    ];
+    patterns.iter().find_map(|p| p(&w))
+}
+
+/// One ability's text for the keywords in words.
+struct Wk<'a> {
+    printed: &'a str,
+    /// With the unit's names as `THIS`.
+    marked: &'a str,
+    /// `marked`, lowercase, without its final period.
+    l: String,
+    cost: Option<Cost>,
+}
+
+impl Wk<'_> {
+    fn kw(&self, k: Keyword) -> Option<ReadAbility> {
+        let ab = Ability {
+            keyword: k,
+            cost: None,
+            x: false,
+        };
+        Some(keyword(self.printed, ab, self.cost.clone()))
     }
+
+    /// A keyword-class reading of this unit with one effect.
+    fn own(&self, when: When, effect: Effect) -> ReadAbility {
+        let mut a = ReadAbility::new(self.printed, Class::Keyword);
+        a.subject = Some(Subject::This);
+        a.when = Some(when);
+        a.effects.push(effect);
+        a
+    }
+}
+
+/// "Damage from THIS can't be prevented": Ferocity.
+fn unpreventable(w: &Wk) -> Option<ReadAbility> {
+    let said = [
+        "damage from this can't be prevented",
+        "damage from this's attack can't be prevented",
+        "damage from this unit's attack can't be prevented",
+    ]
+    .contains(&w.l.as_str());
+    if w.cost.is_none() && said {
+        return w.kw(Keyword::Ferocity);
+    }
+    None
+}
+
+/// "Add 1 to each of THIS's attack dice": Accuracy.
+fn dice_added(w: &Wk) -> Option<ReadAbility> {
     for (pre, sign) in [("add ", 1), ("subtract ", -1)] {
-        if let Some(r) = l.strip_prefix(pre)
+        if let Some(r) = w.l.strip_prefix(pre)
             && let Some((n, rest)) = r.split_once(' ')
             && (rest == "to each of this's attack dice"
                 || rest == "from each of this's attack dice")
             && let Ok(n) = n.trim_start_matches('+').parse::<i32>()
         {
-            return kw(Keyword::Accuracy(sign * n));
+            return w.kw(Keyword::Accuracy(sign * n));
         }
     }
-    // "Treat THIS as a Dark Jedi" / "as if her name is Queen Amidala".
-    if let Some(r) = l.strip_prefix("treat this as ") {
-        let words = r
-            .trim_start_matches("if her name is ")
-            .trim_start_matches("if his name is ")
-            .trim_start_matches("a ")
-            .trim_start_matches("an ");
-        let start = marked.len() - words.len();
-        let mut a = ReadAbility::new(printed, Class::Keyword);
-        a.subject = Some(Subject::This);
-        a.when = Some(When::Any);
-        a.effects.push(Effect::TreatAs {
-            words: marked[start..].trim_end_matches('.').to_string(),
-        });
-        return Some(a);
-    }
-    // Overload written out: "When THIS attacks, you may give it +3 power for
-    // that attack. If you do, THIS does 2 damage to itself when the attack ends."
-    if let Some(r) = l
+    None
+}
+
+/// "Treat THIS as a Dark Jedi" / "as if her name is Queen Amidala".
+fn treat_as(w: &Wk) -> Option<ReadAbility> {
+    let r = w.l.strip_prefix("treat this as ")?;
+    let words = r
+        .trim_start_matches("if her name is ")
+        .trim_start_matches("if his name is ")
+        .trim_start_matches("a ")
+        .trim_start_matches("an ");
+    let start = w.marked.len() - words.len();
+    let words = w.marked[start..].trim_end_matches('.').to_string();
+    Some(w.own(When::Any, Effect::TreatAs { words }))
+}
+
+/// Overload written out: "When THIS attacks, you may give it +3 power for
+/// that attack. If you do, THIS does 2 damage to itself when the attack
+/// ends."
+fn overload(w: &Wk) -> Option<ReadAbility> {
+    let l = &w.l;
+    let r = l
         .strip_prefix("when this attacks, you may give it +")
-        .or_else(|| l.strip_prefix("whenever this attacks, you may give it +"))
-        && let Some((n, rest)) = r.split_once(" power")
-        && let Ok(power) = n.parse::<u32>()
-        && let Some(i) = rest.find("does ")
-    {
-        let after = &rest[i + 5..];
-        if let Some((m, tail)) = after.split_once(' ') {
-            let dice = tail.starts_with("dice of damage");
-            if let Ok(self_damage) = m.parse::<u32>()
-                && (tail.starts_with("damage to") || dice)
-                && (tail.contains("itself") || tail.contains("to this"))
-            {
-                let mut a = ReadAbility::new(printed, Class::Keyword);
-                a.subject = Some(Subject::This);
-                a.when = Some(When::Attacking);
-                a.effects.push(Effect::Overload {
-                    power,
-                    self_damage,
-                    dice,
-                });
-                a.cost = cost;
-                return Some(a);
-            }
-        }
-    }
-    // "Whenever THIS attacks, you may roll only half of the attack dice
-    // (rounded up) instead. If you do, gain 3 Force."
-    if (l.starts_with("whenever this attacks, you may roll only half of the attack dice")
-        || l.starts_with("when this attacks, you may roll only half of the attack dice"))
-        && let Some(i) = l.find("gain ")
-        && let Some(n) = l[i + 5..]
-            .split(' ')
-            .next()
-            .and_then(|n| n.parse::<u32>().ok())
-        && l[i + 5..].contains("force")
-    {
-        let mut a = ReadAbility::new(printed, Class::Keyword);
-        a.subject = Some(Subject::This);
-        a.when = Some(When::Attacking);
-        a.effects.push(Effect::HalfDice { force: n });
-        return Some(a);
-    }
-    // "Whenever THIS attacks and does no damage, put 1 damage counter on
-    // THIS": counters it must put on itself, which the engine does not
-    // model (the optional kind below is Consolation).
-    for lead in [
+        .or_else(|| l.strip_prefix("whenever this attacks, you may give it +"))?;
+    let (n, rest) = r.split_once(" power")?;
+    let power = n.parse::<u32>().ok()?;
+    let i = rest.find("does ")?;
+    let (m, tail) = rest[i + 5..].split_once(' ')?;
+    let dice = tail.starts_with("dice of damage");
+    let self_damage = m.parse::<u32>().ok()?;
+    let to_itself = (tail.starts_with("damage to") || dice)
+        && (tail.contains("itself") || tail.contains("to this"));
+    to_itself.then(|| {
+        let mut a = w.own(
+            When::Attacking,
+            Effect::Overload {
+                power,
+                self_damage,
+                dice,
+            },
+        );
+        a.cost = w.cost.clone();
+        a
+    })
+}
+
+/// "Whenever THIS attacks, you may roll only half of the attack dice
+/// (rounded up) instead. If you do, gain 3 Force."
+fn half_dice(w: &Wk) -> Option<ReadAbility> {
+    let l = &w.l;
+    let lead = l.starts_with("whenever this attacks, you may roll only half of the attack dice")
+        || l.starts_with("when this attacks, you may roll only half of the attack dice");
+    let i = l.find("gain ").filter(|_| lead)?;
+    let force = l[i + 5..].split(' ').next()?.parse::<u32>().ok()?;
+    l[i + 5..]
+        .contains("force")
+        .then(|| w.own(When::Attacking, Effect::HalfDice { force }))
+}
+
+/// "Whenever THIS attacks and does no damage, put 1 damage counter on
+/// THIS": counters it must put on itself, which the engine does not model
+/// (the optional kind is Consolation).
+fn no_damage_counters(w: &Wk) -> Option<ReadAbility> {
+    let lead = [
         "whenever this attacks and does no damage, put ",
         "whenever this attacks but does no damage, put ",
-    ] {
-        if l.starts_with(lead) && l.ends_with(" on this") {
-            return Some(ReadAbility::unmodelled(
-                printed,
-                "damage counters on itself when its attack does no damage",
-            ));
-        }
-    }
-    // "Whenever THIS attacks but does no damage, you may put 1 damage counter
-    // on THIS. If you do, put 2 damage counters on the defending unit."
-    if let Some(r) = l.strip_prefix("whenever this attacks but does no damage, you may put ")
-        && let Some((own, rest)) = r.split_once(" damage counter")
-        && let Ok(own) = own.parse::<u32>()
-        && let Some(i) = rest.find("if you do, put ")
-        && let Some((d, tail)) = rest[i + 15..].split_once(" damage counter")
-        && let Ok(defender) = d.parse::<u32>()
-        && tail.contains("on the defending unit")
-    {
-        let mut a = ReadAbility::new(printed, Class::Keyword);
-        a.subject = Some(Subject::This);
-        a.when = Some(When::Attacking);
-        a.effects.push(Effect::Consolation { own, defender });
-        return Some(a);
-    }
-    // "Roll THIS's attack dice secretly": Cunning.
-    if l.starts_with("roll this's attack dice secretly") {
-        let ab = Ability {
-            keyword: Keyword::Cunning,
-            cost: None,
-            x: false,
-        };
-        return Some(keyword(printed, ab, None));
-    }
-    // "When THIS attacks, predict the number of hits you'll roll": Foresight.
-    if (l.starts_with("when this attacks, predict the number of hits")
-        || l.starts_with("whenever this attacks, predict the number of hits"))
-        && let Some(i) = l.find("if you're correct, ")
-    {
-        let effect = marked[i + "if you're correct, ".len()..]
-            .trim_end_matches('.')
-            .to_string();
-        return kw(Keyword::Foresight(effect));
-    }
-    // "When your opponent rolls one or more dice in an attack on THIS, you
-    // may reroll any of those dice": Lucky on every die.
+    ]
+    .iter()
+    .any(|lead| w.l.starts_with(lead));
+    (lead && w.l.ends_with(" on this")).then(|| {
+        ReadAbility::unmodelled(
+            w.printed,
+            "damage counters on itself when its attack does no damage",
+        )
+    })
+}
+
+/// "Whenever THIS attacks but does no damage, you may put 1 damage counter
+/// on THIS. If you do, put 2 damage counters on the defending unit."
+fn consolation(w: &Wk) -> Option<ReadAbility> {
+    let r =
+        w.l.strip_prefix("whenever this attacks but does no damage, you may put ")?;
+    let (own, rest) = r.split_once(" damage counter")?;
+    let own = own.parse::<u32>().ok()?;
+    let i = rest.find("if you do, put ")?;
+    let (d, tail) = rest[i + 15..].split_once(" damage counter")?;
+    let defender = d.parse::<u32>().ok()?;
+    tail.contains("on the defending unit")
+        .then(|| w.own(When::Attacking, Effect::Consolation { own, defender }))
+}
+
+/// "Roll THIS's attack dice secretly": Cunning.
+fn cunning(w: &Wk) -> Option<ReadAbility> {
+    w.l.starts_with("roll this's attack dice secretly")
+        .then(|| {
+            let ab = Ability {
+                keyword: Keyword::Cunning,
+                cost: None,
+                x: false,
+            };
+            keyword(w.printed, ab, None)
+        })
+}
+
+/// "When THIS attacks, predict the number of hits you'll roll": Foresight.
+fn foresight(w: &Wk) -> Option<ReadAbility> {
+    let l = &w.l;
+    let lead = l.starts_with("when this attacks, predict the number of hits")
+        || l.starts_with("whenever this attacks, predict the number of hits");
+    let i = l.find("if you're correct, ").filter(|_| lead)?;
+    let effect = w.marked[i + "if you're correct, ".len()..]
+        .trim_end_matches('.')
+        .to_string();
+    w.kw(Keyword::Foresight(effect))
+}
+
+/// "When your opponent rolls one or more dice in an attack on THIS, you may
+/// reroll any of those dice": Lucky on every die.
+fn lucky_on_every_die(w: &Wk) -> Option<ReadAbility> {
+    let l = &w.l;
     if l.starts_with("when your opponent rolls")
         && l.contains("attack on this")
         && l.contains("reroll any")
     {
-        return kw(Keyword::Lucky(crate::unit::MAX_EXTRA_DICE));
+        return w.kw(Keyword::Lucky(crate::unit::MAX_EXTRA_DICE));
     }
     None
 }
