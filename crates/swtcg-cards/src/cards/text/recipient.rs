@@ -165,61 +165,76 @@ pub fn read_descriptor(text: &str) -> Option<Descriptor> {
     if l.contains(" that ") || l.contains(" who ") || l.contains(" if ") {
         return None;
     }
-    // Stat clauses.
-    let mut extra = Vec::new();
-    let mut core = t.to_string();
-    if let Some(i) = l.find(" with ") {
-        let w = &l[i + 6..];
-        let words: Vec<&str> = w.split_whitespace().collect();
-        match words.as_slice() {
-            [n, "health", "or", "more"] => extra.push(Term::HealthAtLeast(n.parse().ok()?)),
-            ["power", n, "or", "less"] => extra.push(Term::PowerAtMost(n.parse().ok()?)),
-            ["health", "higher", "than", "its", "power"] => extra.push(Term::HealthAbovePower),
-            ["power", "higher", "than", "its", "health"] => extra.push(Term::PowerAboveHealth),
-            [k] | ["a", k] | ["an", k] => extra.push(Term::HasKeyword(title(k))),
-            _ => {
-                // "with Hidden Cost or Stealth": keywords, one of them.
-                let names: Vec<String> = w.split(" or ").map(|k| title(k.trim())).collect();
-                if names.len() > 1 && names.iter().all(|k| k.split(' ').count() <= 2) {
-                    extra.push(Term::HasAnyKeyword(names));
-                } else {
-                    return None;
-                }
+    // Stat clauses: "with 4 health or more", "with Stealth".
+    let (core, extra) = match l.find(" with ") {
+        Some(i) => (&t[..i], vec![with_term(&l[i + 6..])?]),
+        None => (t, Vec::new()),
+    };
+    let mut words = core.to_string();
+    let mut terms = lead_terms(&mut words);
+    let (noun, head) = unit_noun(words.trim());
+    if let Some(t) = plain_noun(&head) {
+        terms.push(t);
+        terms.extend(extra);
+        return Some(Descriptor {
+            any_of: vec![terms],
+        });
+    }
+    alternatives(&head, &terms, noun, &extra)
+}
+
+/// What follows `with` in a description: a stat clause or keywords.
+fn with_term(w: &str) -> Option<Term> {
+    let words: Vec<&str> = w.split_whitespace().collect();
+    Some(match words.as_slice() {
+        [n, "health", "or", "more"] => Term::HealthAtLeast(n.parse().ok()?),
+        ["power", n, "or", "less"] => Term::PowerAtMost(n.parse().ok()?),
+        ["health", "higher", "than", "its", "power"] => Term::HealthAbovePower,
+        ["power", "higher", "than", "its", "health"] => Term::PowerAboveHealth,
+        [k] | ["a", k] | ["an", k] => Term::HasKeyword(title(k)),
+        _ => {
+            // "with Hidden Cost or Stealth": keywords, one of them.
+            let names: Vec<String> = w.split(" or ").map(|k| title(k.trim())).collect();
+            if names.len() > 1 && names.iter().all(|k| k.split(' ').count() <= 2) {
+                Term::HasAnyKeyword(names)
+            } else {
+                return None;
             }
         }
-        core = t[..i].to_string();
-    }
-    let core_l = core.to_ascii_lowercase();
+    })
+}
+
+/// The leading words of a description (`unique`, `damaged`, a side),
+/// taken off `words`.
+fn lead_terms(words: &mut String) -> Vec<Term> {
     let mut terms = Vec::new();
-    let mut words = core.clone();
     let strip_word = |w: &mut String, p: &str| -> bool {
-        if w.to_ascii_lowercase().starts_with(p) {
+        let yes = w.to_ascii_lowercase().starts_with(p);
+        if yes {
             *w = w[p.len()..].to_string();
-            true
-        } else {
-            false
         }
+        yes
     };
-    if strip_word(&mut words, "non-unique ") {
+    if strip_word(words, "non-unique ") {
         terms.push(Term::NonUnique);
-    } else if strip_word(&mut words, "unique ") {
+    } else if strip_word(words, "unique ") {
         terms.push(Term::Unique);
     }
-    if strip_word(&mut words, "damaged ") {
+    if strip_word(words, "damaged ") {
         terms.push(Term::Damaged);
     }
-    let _ = core_l;
-    // Sides.
     for (p, side) in [("dark side ", "D"), ("light side ", "L"), ("neutral ", "N")] {
-        if strip_word(&mut words, p) {
+        if strip_word(words, p) {
             terms.push(Term::Side(side.into()));
         }
     }
-    // The unit noun at the end.
-    let w = words.trim().to_string();
+    terms
+}
+
+/// The unit noun at the end (`... Space units`, `... Characters`), and the
+/// words before it.
+fn unit_noun(w: &str) -> (Option<Term>, String) {
     let wl = w.to_ascii_lowercase();
-    let mut noun: Option<Term> = None;
-    let mut head = w.clone();
     for (suffix, t) in [
         (" space units", Some("Space")),
         (" space unit", Some("Space")),
@@ -232,37 +247,32 @@ pub fn read_descriptor(text: &str) -> Option<Descriptor> {
         (" unit", None),
     ] {
         if wl.ends_with(suffix) {
-            noun = t.map(|t| Term::Words(t.to_string()));
-            head = w[..w.len() - suffix.len()].to_string();
-            break;
+            let noun = t.map(|t| Term::Words(t.to_string()));
+            return (noun, w[..w.len() - suffix.len()].to_string());
         }
     }
-    let hl = head.to_ascii_lowercase();
-    if [
-        "unit",
-        "units",
-        "character",
-        "characters",
-        "space unit",
-        "space units",
-        "ground unit",
-        "ground units",
-    ]
-    .contains(&hl.as_str())
-    {
-        let t = match hl.as_str() {
-            "character" | "characters" => Term::Words("Character".into()),
-            "space unit" | "space units" => Term::Words("Space".into()),
-            "ground unit" | "ground units" => Term::Words("Ground".into()),
-            _ => Term::Unit,
-        };
-        terms.push(t);
-        terms.extend(extra);
-        return Some(Descriptor {
-            any_of: vec![terms],
-        });
-    }
-    // Alternatives: "Clone, Jedi or Rebel", "Jedi or Sith".
+    (None, w.to_string())
+}
+
+/// A bare noun: any unit, any Character, any Space or Ground unit.
+fn plain_noun(head: &str) -> Option<Term> {
+    Some(match head.to_ascii_lowercase().as_str() {
+        "character" | "characters" => Term::Words("Character".into()),
+        "space unit" | "space units" => Term::Words("Space".into()),
+        "ground unit" | "ground units" => Term::Words("Ground".into()),
+        "unit" | "units" => Term::Unit,
+        _ => return None,
+    })
+}
+
+/// Alternatives: "Clone, Jedi or Rebel", "Jedi or Sith", each with the
+/// leading terms, the noun and the stat clause.
+fn alternatives(
+    head: &str,
+    terms: &[Term],
+    noun: Option<Term>,
+    extra: &[Term],
+) -> Option<Descriptor> {
     let alts: Vec<String> = head
         .replace(", or ", ",")
         .replace(" or ", ",")
@@ -272,36 +282,27 @@ pub fn read_descriptor(text: &str) -> Option<Descriptor> {
         .filter(|s| !s.is_empty())
         .collect();
     if alts.is_empty() {
-        let mut t = terms;
+        let mut t = terms.to_vec();
         t.push(noun.unwrap_or(Term::Unit));
-        t.extend(extra);
+        t.extend(extra.iter().cloned());
         return Some(Descriptor { any_of: vec![t] });
     }
     let mut any_of = Vec::new();
     for a in alts {
-        if !a
+        let plain = a
             .chars()
-            .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '\'')
-        {
+            .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '\'');
+        if !plain || a.split_whitespace().count() > 4 {
             return None;
         }
-        if a.split_whitespace().count() > 4 {
-            return None;
-        }
-        let mut t = terms.clone();
+        let mut t = terms.to_vec();
         match a.strip_prefix("non-").or_else(|| a.strip_prefix("Non-")) {
             Some(r) => t.push(Term::Not(singular(r))),
-            None => {
-                if a.eq_ignore_ascii_case("this") {
-                    return None;
-                }
-                t.push(Term::Words(singular(&a)))
-            }
+            None if a.eq_ignore_ascii_case("this") => return None,
+            None => t.push(Term::Words(singular(&a))),
         }
-        if let Some(n) = &noun {
-            t.push(n.clone());
-        }
-        t.extend(extra.clone());
+        t.extend(noun.clone());
+        t.extend(extra.iter().cloned());
         any_of.push(t);
     }
     Some(Descriptor { any_of })
