@@ -27,37 +27,11 @@ pub(super) fn add_situation(a: Option<Situation>, b: Situation) -> Option<Situat
 pub(super) fn strip_leads<'t>(text: &'t str, leads: &mut Leads) -> &'t str {
     let mut t = text.trim();
     loop {
+        if let Some(rest) = strip_words(t, leads) {
+            t = rest;
+            continue;
+        }
         let l = t.to_ascii_lowercase();
-        let mut stripped = false;
-        for p in [
-            "this turn, ",
-            "for this attack, ",
-            "each turn, ",
-            "then ",
-            "or: ",
-            "or ",
-            "you may ",
-            "in addition to each set of abilities, ",
-        ] {
-            if l.starts_with(p) && p != "you may " {
-                t = t[p.len()..].trim_start();
-                stripped = true;
-            }
-        }
-        if stripped {
-            continue;
-        }
-        for p in ["choose one: ", "choose one:"] {
-            if l.starts_with(p) {
-                leads.choice = true;
-                t = t[p.len()..].trim_start();
-                stripped = true;
-                break;
-            }
-        }
-        if stripped {
-            continue;
-        }
         let lead = [
             "as long as ",
             "while ",
@@ -71,79 +45,110 @@ pub(super) fn strip_leads<'t>(text: &'t str, leads: &mut Leads) -> &'t str {
         .into_iter()
         .find(|p| l.starts_with(p));
         let Some(lead) = lead else { break };
-        let Some(mut comma) = top_level_find(&l, ", ") else {
+        let Some(comma) = lead_end(&l, lead) else {
             break;
         };
-        // "When X damages Y, and Y is discarded as a result, ...": one clause.
-        while lead.starts_with("when")
-            && (l[comma + 2..].starts_with("and ") || l[comma + 2..].starts_with("if "))
-        {
-            match top_level_find(&l[comma + 2..], ", ") {
-                Some(next) => comma = comma + 2 + next,
-                None => break,
-            }
-        }
-        let clause = &t[lead.len()..comma];
-        let cl = clause.to_ascii_lowercase();
-        if let Some(from) = cl.strip_suffix(" would damage this") {
-            let from_orig = &clause[..from.len()];
-            leads.damaged = Some(read_recipient(from_orig));
-            t = t[comma + 2..].trim_start();
-            continue;
-        }
-        if let Some(who) = cl.strip_suffix(" would be damaged") {
-            let who_orig = &clause[..who.len()];
-            leads.damaged = Some(read_recipient(who_orig));
-            t = t[comma + 2..].trim_start();
-            continue;
-        }
-        match lead {
-            "as long as " | "while " => {
-                leads.situation = add_situation(leads.situation.take(), read_situation(clause))
-            }
-            "if " => {
-                leads.situation = add_situation(
-                    leads.situation.take(),
-                    Situation::Other {
-                        text: format!("if {clause}"),
-                    },
-                )
-            }
-            _ => {
-                let outside = lead.starts_with("at the")
-                    || OUTSIDE_ATTACKS
-                        .iter()
-                        .any(|o| format!("{lead}{cl}").contains(o))
-                    || cl.contains("discarded")
-                    || cl.contains("battle step")
-                    || cl.contains("battle phase")
-                    || cl.contains("step starts")
-                    || cl.contains("step begins")
-                    || cl.contains("step ends")
-                    || cl.contains("phase starts")
-                    || cl.contains("phase ends")
-                    || cl.contains("deploy")
-                    || cl.contains("build");
-                if outside {
-                    leads.outside = true;
-                } else {
-                    match trigger_situation(clause) {
-                        Some(s) => leads.situation = add_situation(leads.situation.take(), s),
-                        None => {
-                            leads.situation = add_situation(
-                                leads.situation.take(),
-                                Situation::Other {
-                                    text: format!("{lead}{clause}"),
-                                },
-                            )
-                        }
-                    }
-                }
-            }
-        }
+        read_lead(lead, &t[lead.len()..comma], leads);
         t = t[comma + 2..].trim_start();
     }
     t
+}
+
+/// Leading words that only set the timing or a choice ("this turn, ",
+/// "then ", "choose one: "): the text after them, or `None`.
+fn strip_words<'t>(t: &'t str, leads: &mut Leads) -> Option<&'t str> {
+    let l = t.to_ascii_lowercase();
+    let mut out = None;
+    let mut rest = t;
+    for p in [
+        "this turn, ",
+        "for this attack, ",
+        "each turn, ",
+        "then ",
+        "or: ",
+        "or ",
+        "in addition to each set of abilities, ",
+    ] {
+        if l.starts_with(p) {
+            rest = rest[p.len()..].trim_start();
+            out = Some(rest);
+        }
+    }
+    if out.is_some() {
+        return out;
+    }
+    for p in ["choose one: ", "choose one:"] {
+        if l.starts_with(p) {
+            leads.choice = true;
+            return Some(t[p.len()..].trim_start());
+        }
+    }
+    None
+}
+
+/// Where a leading clause ends (its comma). "When X damages Y, and Y is
+/// discarded as a result, ...": one clause.
+fn lead_end(l: &str, lead: &str) -> Option<usize> {
+    let mut comma = top_level_find(l, ", ")?;
+    while lead.starts_with("when")
+        && (l[comma + 2..].starts_with("and ") || l[comma + 2..].starts_with("if "))
+    {
+        match top_level_find(&l[comma + 2..], ", ") {
+            Some(next) => comma = comma + 2 + next,
+            None => break,
+        }
+    }
+    Some(comma)
+}
+
+/// Reads one leading clause into `leads`: whose damage it is about, its
+/// situation, or a timing outside attacks.
+fn read_lead(lead: &str, clause: &str, leads: &mut Leads) {
+    let cl = clause.to_ascii_lowercase();
+    if let Some(from) = cl
+        .strip_suffix(" would damage this")
+        .or_else(|| cl.strip_suffix(" would be damaged"))
+    {
+        leads.damaged = Some(read_recipient(&clause[..from.len()]));
+        return;
+    }
+    let situation = match lead {
+        "as long as " | "while " => read_situation(clause),
+        "if " => Situation::Other {
+            text: format!("if {clause}"),
+        },
+        _ if outside_timing(lead, &cl) => {
+            leads.outside = true;
+            return;
+        }
+        _ => trigger_situation(clause).unwrap_or_else(|| Situation::Other {
+            text: format!("{lead}{clause}"),
+        }),
+    };
+    leads.situation = add_situation(leads.situation.take(), situation);
+}
+
+/// Whether a `when ...` clause is a timing outside attacks (a step, a
+/// phase, a deploy, a discard).
+fn outside_timing(lead: &str, cl: &str) -> bool {
+    lead.starts_with("at the")
+        || OUTSIDE_ATTACKS
+            .iter()
+            .any(|o| format!("{lead}{cl}").contains(o))
+        || [
+            "discarded",
+            "battle step",
+            "battle phase",
+            "step starts",
+            "step begins",
+            "step ends",
+            "phase starts",
+            "phase ends",
+            "deploy",
+            "build",
+        ]
+        .iter()
+        .any(|w| cl.contains(w))
 }
 
 /// The referent of `that unit` / `the chosen Jedi` set by a `choose ...`.
