@@ -65,16 +65,7 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     if (it.starts_with('"') && it.ends_with('"') && it.len() > 1)
         || (it.starts_with('\'') && it.ends_with('\'') && it.len() > 1)
     {
-        let inner = &it[1..it.len() - 1];
-        let a = classify(inner, &["this unit".to_string()]);
-        return match a.class {
-            Class::Keyword => {
-                out.extend(a.effects);
-                Ok(())
-            }
-            Class::NotAttack => Ok(()),
-            _ => Err(format!("granted text '{}'", crate::error::quote(inner))),
-        };
+        return quoted_grant(&it[1..it.len() - 1], out);
     }
     let l = it.to_ascii_lowercase();
     if l == "can't play activated abilities" || l == "can't use activated abilities" {
@@ -96,70 +87,23 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     {
         return Ok(());
     }
-    let words: Vec<&str> = l.split_whitespace().collect();
-    let num = |w: &str| -> Option<i32> { w.trim_start_matches('+').parse::<i32>().ok() };
-    match words.as_slice() {
-        ["+x", "power"] | ["x", "power"] => {
-            out.push(Effect::PowerX { sign: 1 });
-            return Ok(());
-        }
-        ["-x", "power"] => {
-            out.push(Effect::PowerX { sign: -1 });
-            return Ok(());
-        }
-        [n, "power"] if num(n).is_some() => {
-            out.push(Effect::Power { n: num(n).unwrap() });
-            return Ok(());
-        }
-        [n, "health"] if num(n).is_some() => {
-            out.push(Effect::Health { n: num(n).unwrap() });
-            return Ok(());
-        }
-        [n, "speed"] if num(n).is_some() => return Ok(()),
-        [n, "power", "for", "each", rest @ ..] if num(n).is_some() => {
-            match read_count(&rest.join(" ")) {
-                Some(per) => out.push(Effect::PowerPer {
-                    n: num(n).unwrap(),
-                    per,
-                }),
-                // A count the cards can't tell (equipment, a discard pile):
-                // the user gives it.
-                None => out.push(Effect::PowerX {
-                    sign: num(n).unwrap(),
-                }),
-            }
-            return Ok(());
-        }
-        [n, "health", "for", "each", rest @ ..] if num(n).is_some() => {
-            let per = read_count(&rest.join(" "))
-                .ok_or_else(|| format!("health for each {}", rest.join(" ")))?;
-            out.push(Effect::HealthPer {
-                n: num(n).unwrap(),
-                per,
-            });
-            return Ok(());
-        }
-        [n, "speed", "for", "each", ..] if num(n).is_some() => return Ok(()),
-        _ => {}
+    if let Some(read) = stat_grant(&l, out) {
+        return read;
     }
-    for non in [
+    let outside = [
         "stealth",
         "double strike",
         "hidden cost",
         "upkeep",
         "bounty",
         "velocity",
-    ] {
-        if starts_with_word(&l, non) {
-            return Ok(());
-        }
+    ];
+    if outside.iter().any(|non| starts_with_word(&l, non)) {
+        return Ok(());
     }
     if let Some(r) = l.strip_prefix("loses ").or_else(|| l.strip_prefix("lose ")) {
         out.extend(read_losses(&it[it.len() - r.len()..])?);
         return Ok(());
-    }
-    if l == "armor" || l == "overkill" || l == "elude" {
-        // Handled by parse below.
     }
     if let Some(k) = UNMODELLED_KEYWORDS
         .iter()
@@ -177,6 +121,46 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
         }
         Err(_) => Err(format!("'{}'", crate::error::quote(it))),
     }
+}
+
+/// A granted ability in quotes, read as the unit's own.
+fn quoted_grant(inner: &str, out: &mut Vec<Effect>) -> Result<(), String> {
+    let a = classify(inner, &["this unit".to_string()]);
+    match a.class {
+        Class::Keyword => {
+            out.extend(a.effects);
+            Ok(())
+        }
+        Class::NotAttack => Ok(()),
+        _ => Err(format!("granted text '{}'", crate::error::quote(inner))),
+    }
+}
+
+/// Power, health and speed, fixed, X or per thing counted; `None` when the
+/// item is none of those.
+fn stat_grant(l: &str, out: &mut Vec<Effect>) -> Option<Result<(), String>> {
+    let words: Vec<&str> = l.split_whitespace().collect();
+    let num = |w: &str| -> Option<i32> { w.trim_start_matches('+').parse::<i32>().ok() };
+    let n = words.first().and_then(|w| num(w));
+    match (words.as_slice(), n) {
+        (["+x", "power"] | ["x", "power"], _) => out.push(Effect::PowerX { sign: 1 }),
+        (["-x", "power"], _) => out.push(Effect::PowerX { sign: -1 }),
+        ([_, "power"], Some(n)) => out.push(Effect::Power { n }),
+        ([_, "health"], Some(n)) => out.push(Effect::Health { n }),
+        ([_, "speed"], Some(_)) | ([_, "speed", "for", "each", ..], Some(_)) => {}
+        ([_, "power", "for", "each", rest @ ..], Some(n)) => match read_count(&rest.join(" ")) {
+            Some(per) => out.push(Effect::PowerPer { n, per }),
+            // A count the cards can't tell (equipment, a discard pile): the
+            // user gives it.
+            None => out.push(Effect::PowerX { sign: n }),
+        },
+        ([_, "health", "for", "each", rest @ ..], Some(n)) => match read_count(&rest.join(" ")) {
+            Some(per) => out.push(Effect::HealthPer { n, per }),
+            None => return Some(Err(format!("health for each {}", rest.join(" ")))),
+        },
+        _ => return None,
+    }
+    Some(Ok(()))
 }
 
 pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
