@@ -52,41 +52,7 @@ pub(super) fn read_recipient(subject: &str) -> Recipient {
     if let Some(r) = attacking_this(s, &l) {
         return r;
     }
-    // A description, with "in the X arena" read as the arena of the attack.
-    let desc = |start: usize| -> Result<Option<Descriptor>, ()> {
-        let t = s[start..].trim();
-        if t.is_empty() {
-            return Ok(None);
-        }
-        let tl = t.to_ascii_lowercase();
-        let (core, arena) = match tl.find(" in ") {
-            Some(i) => {
-                let place = &tl[i + 4..];
-                let arena = ["space", "ground", "character"].into_iter().find(|a| {
-                    place == format!("the {a} arena") || place == format!("the {a} arenas")
-                });
-                let any = place == "any arena"
-                    || place == "each arena"
-                    || place == "that arena"
-                    || place == "this arena"
-                    || place == "the arena"
-                    || place == "the chosen arena"
-                    || place.starts_with("the same arena");
-                if arena.is_none() && !any {
-                    return Err(());
-                }
-                (&t[..i], arena.map(title))
-            }
-            None => (t, None),
-        };
-        let mut d = read_descriptor(core).ok_or(())?;
-        if let Some(a) = arena {
-            for alt in &mut d.any_of {
-                alt.push(Term::InArena(a.clone()));
-            }
-        }
-        Ok(Some(d))
-    };
+    let desc = |r: &str| place_descriptor(&s[s.len() - r.len()..]);
     for p in [
         "each of your opponent's ",
         "one of your opponent's ",
@@ -95,28 +61,78 @@ pub(super) fn read_recipient(subject: &str) -> Recipient {
         "your opponents' ",
     ] {
         if let Some(r) = l.strip_prefix(p) {
-            return match desc(s.len() - r.len()) {
-                Ok(d) => Recipient::Opponent(d),
-                Err(()) => Recipient::Unknown,
-            };
+            return desc(r).map_or(Recipient::Unknown, Recipient::Opponent);
         }
     }
     if let Some(r) = l.strip_prefix("the attacking ") {
-        return match desc(s.len() - r.len()) {
-            Ok(d) => Recipient::Attacking(d),
-            Err(()) => Recipient::Unknown,
-        };
+        return desc(r).map_or(Recipient::Unknown, Recipient::Attacking);
     }
     if l.starts_with("the defending ") {
         return Recipient::DefendingUnit;
     }
+    if let Some(r) = group_recipient(&l, desc) {
+        return r;
+    }
+    // A named unit other than this one ("Anakin Skywalker", "Galen Marek").
+    if s.chars().next().is_some_and(char::is_uppercase) && !l.contains("this") {
+        return Recipient::Elsewhere;
+    }
+    Recipient::Unknown
+}
+
+/// A description, with "in the X arena" read as the arena of the attack:
+/// `Some(None)` for nothing, `None` when it can't be read.
+fn place_descriptor(t: &str) -> Option<Option<Descriptor>> {
+    let t = t.trim();
+    if t.is_empty() {
+        return Some(None);
+    }
+    let tl = t.to_ascii_lowercase();
+    let (core, arena) = match tl.find(" in ") {
+        Some(i) => {
+            let place = &tl[i + 4..];
+            let arena = ["space", "ground", "character"]
+                .into_iter()
+                .find(|a| place == format!("the {a} arena") || place == format!("the {a} arenas"));
+            let any = [
+                "any arena",
+                "each arena",
+                "that arena",
+                "this arena",
+                "the arena",
+                "the chosen arena",
+            ]
+            .contains(&place)
+                || place.starts_with("the same arena");
+            if arena.is_none() && !any {
+                return None;
+            }
+            (&t[..i], arena.map(title))
+        }
+        None => (t, None),
+    };
+    let mut d = read_descriptor(core)?;
+    if let Some(a) = arena {
+        for alt in &mut d.any_of {
+            alt.push(Term::InArena(a.clone()));
+        }
+    }
+    Some(Some(d))
+}
+
+/// `each of your other X`, `one of your X`, `each X`, `all X`: the
+/// controller's own units, one of them, or every unit.
+fn group_recipient(
+    l: &str,
+    desc: impl Fn(&str) -> Option<Option<Descriptor>>,
+) -> Option<Recipient> {
     #[derive(Clone, Copy)]
     enum Group {
         Own,
         OneOfYours,
         Each,
     }
-    for (p, other, group) in [
+    let groups = [
         ("each of your other ", true, Group::Own),
         ("your other ", true, Group::Own),
         ("each of your ", false, Group::Own),
@@ -129,22 +145,17 @@ pub(super) fn read_recipient(subject: &str) -> Recipient {
         ("each ", false, Group::Each),
         ("every ", false, Group::Each),
         ("all ", false, Group::Each),
-    ] {
-        if let Some(r) = l.strip_prefix(p) {
-            return match (group, desc(s.len() - r.len())) {
-                (Group::Own, Ok(which)) => Recipient::Own { which, other },
-                (Group::OneOfYours, Ok(which)) => Recipient::OneOfYours { which, other },
-                (Group::Each, Ok(Some(which))) => Recipient::Each { which, other },
-                (Group::Own | Group::OneOfYours, Err(())) if other => Recipient::Elsewhere,
-                _ => Recipient::Unknown,
-            };
-        }
-    }
-    // A named unit other than this one ("Anakin Skywalker", "Galen Marek").
-    if s.chars().next().is_some_and(char::is_uppercase) && !l.contains("this") {
-        return Recipient::Elsewhere;
-    }
-    Recipient::Unknown
+    ];
+    let (r, other, group) = groups
+        .iter()
+        .find_map(|(p, other, group)| l.strip_prefix(p).map(|r| (r, *other, *group)))?;
+    Some(match (group, desc(r)) {
+        (Group::Own, Some(which)) => Recipient::Own { which, other },
+        (Group::OneOfYours, Some(which)) => Recipient::OneOfYours { which, other },
+        (Group::Each, Some(Some(which))) => Recipient::Each { which, other },
+        (Group::Own | Group::OneOfYours, None) if other => Recipient::Elsewhere,
+        _ => Recipient::Unknown,
+    })
 }
 
 /// Reads a description of units: `a unique Character`, `non-Jedi
