@@ -90,23 +90,37 @@ pub(super) fn and_clauses(orig: &str) -> Vec<&str> {
 /// One clause of a trailing situation.
 pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option<When>) {
     let l = lower.trim();
+    let any_unit = || Descriptor {
+        any_of: vec![vec![Term::Unit]],
+    };
     // "as long as that Jedi is attacking THIS": the unit attacking this one.
     for p in ["that ", "the "] {
         if let Some(r) = l.strip_prefix(p)
             && let Some((_, after)) = r.split_once(" is attacking ")
             && (after == "this" || after.starts_with("this "))
         {
-            return (
-                Situation::Opponent {
-                    opponent: Descriptor {
-                        any_of: vec![vec![Term::Unit]],
-                    },
-                },
-                Some(When::Defending),
-            );
+            let opponent = Situation::Opponent {
+                opponent: any_unit(),
+            };
+            return (opponent, Some(When::Defending));
         }
     }
-    for p in [
+    if let Some(read) = attacking_clause(orig, l) {
+        return read;
+    }
+    if l == "it has a pilot on it" || l == "this has a pilot on it" {
+        return (Situation::PilotedBy { pilot: any_unit() }, None);
+    }
+    if let Some(read) = attacked_by_clause(orig, l) {
+        return read;
+    }
+    (read_situation(orig), None)
+}
+
+/// "it's attacking a Jedi", "it's attacking THIS" (the unit attacking this
+/// one), "it's using ...".
+fn attacking_clause(orig: &str, l: &str) -> Option<(Situation, Option<When>)> {
+    let prefixes = [
         "it's attacking ",
         "its attacking ",
         "it is attacking ",
@@ -116,69 +130,47 @@ pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option
         "this is attacking ",
         "that this is attacking ",
         "it's using ",
-    ] {
-        if let Some(r) = l.strip_prefix(p) {
-            if r.starts_with("this") && !r.starts_with("this's") {
-                // "as long as it's attacking THIS": the unit attacking this one.
-                return (
-                    Situation::Opponent {
-                        opponent: Descriptor {
-                            any_of: vec![vec![Term::Unit]],
-                        },
-                    },
-                    Some(When::Defending),
-                );
-            }
-            if p.starts_with("it's using") {
-                return (
-                    Situation::Other {
-                        text: orig.to_string(),
-                    },
-                    Some(When::Attacking),
-                );
-            }
-            let start = orig.len() - r.len();
-            return match read_descriptor(&orig[start..]) {
-                Some(d) => (Situation::Attacking { defender: d }, Some(When::Attacking)),
-                None => (
-                    Situation::Other {
-                        text: orig.to_string(),
-                    },
-                    Some(When::Attacking),
-                ),
-            };
-        }
-    }
-    if l == "it has a pilot on it" || l == "this has a pilot on it" {
-        return (
-            Situation::PilotedBy {
-                pilot: Descriptor {
-                    any_of: vec![vec![Term::Unit]],
-                },
+    ];
+    let (p, r) = prefixes
+        .iter()
+        .find_map(|p| l.strip_prefix(p).map(|r| (*p, r)))?;
+    if r.starts_with("this") && !r.starts_with("this's") {
+        let opponent = Situation::Opponent {
+            opponent: Descriptor {
+                any_of: vec![vec![Term::Unit]],
             },
-            None,
-        );
+        };
+        return Some((opponent, Some(When::Defending)));
     }
-    for p in [
+    let other = || Situation::Other {
+        text: orig.to_string(),
+    };
+    if p.starts_with("it's using") {
+        return Some((other(), Some(When::Attacking)));
+    }
+    let start = orig.len() - r.len();
+    let s = read_descriptor(&orig[start..])
+        .map_or_else(other, |d| Situation::Attacking { defender: d });
+    Some((s, Some(When::Attacking)))
+}
+
+/// "it's being attacked by a Jedi".
+fn attacked_by_clause(orig: &str, l: &str) -> Option<(Situation, Option<When>)> {
+    let prefixes = [
         "being attacked by ",
         "it's being attacked by ",
         "this is being attacked by ",
         "attacked by ",
-    ] {
-        if let Some(r) = l.strip_prefix(p) {
-            let start = orig.len() - r.len();
-            return match read_descriptor(&orig[start..]) {
-                Some(d) => (Situation::AttackedBy { attacker: d }, Some(When::Defending)),
-                None => (
-                    Situation::Other {
-                        text: orig.to_string(),
-                    },
-                    Some(When::Defending),
-                ),
-            };
-        }
-    }
-    (read_situation(orig), None)
+    ];
+    let r = prefixes.iter().find_map(|p| l.strip_prefix(p))?;
+    let start = orig.len() - r.len();
+    let s = match read_descriptor(&orig[start..]) {
+        Some(d) => Situation::AttackedBy { attacker: d },
+        None => Situation::Other {
+            text: orig.to_string(),
+        },
+    };
+    Some((s, Some(When::Defending)))
 }
 
 /// A leading `When ...,` trigger that is about this attack.
