@@ -216,39 +216,8 @@ pub(super) fn read_count(text: &str) -> Option<Count> {
         .trim_start_matches("the number of ")
         .trim_start_matches("each ")
         .to_string();
-    if [
-        "damage counter on it",
-        "damage counter on this",
-        "damage counter on him",
-        "damage counter on her",
-        "damage counters on it",
-        "damage counters on this",
-    ]
-    .contains(&l.as_str())
-    {
-        return Some(Count::DamageCounters);
-    }
-    if [
-        "card stacked beneath him",
-        "card stacked beneath her",
-        "card stacked beneath it",
-        "card stacked beneath this",
-        "cards stacked beneath this",
-    ]
-    .contains(&l.as_str())
-    {
-        return Some(Count::StackedCards);
-    }
-    if [
-        "cards in this's stack",
-        "card in this's stack",
-        "cards in its stack",
-        "cards in his stack",
-        "cards in her stack",
-    ]
-    .contains(&l.as_str())
-    {
-        return Some(Count::StackSize);
+    if let Some(c) = own_count(&l) {
+        return Some(c);
     }
     // "other unit you have in the Space arena", "of your opponent's units in
     // the Ground arena", "Naboo unit in the Character arena" (both sides).
@@ -315,4 +284,40 @@ pub(super) fn first_clause_subject(subject: &str) -> &str {
     .filter_map(|v| find_word(&l, v))
     .min()
     .map_or(subject, |i| subject[..i].trim())
+}
+
+/// Counts of this unit's own things: its damage counters, the cards
+/// beneath it, its stack.
+fn own_count(l: &str) -> Option<Count> {
+    let counters = [
+        "damage counter on it",
+        "damage counter on this",
+        "damage counter on him",
+        "damage counter on her",
+        "damage counters on it",
+        "damage counters on this",
+    ];
+    let beneath = [
+        "card stacked beneath him",
+        "card stacked beneath her",
+        "card stacked beneath it",
+        "card stacked beneath this",
+        "cards stacked beneath this",
+    ];
+    let stack = [
+        "cards in this's stack",
+        "card in this's stack",
+        "cards in its stack",
+        "cards in his stack",
+        "cards in her stack",
+    ];
+    if counters.contains(&l) {
+        Some(Count::DamageCounters)
+    } else if beneath.contains(&l) {
+        Some(Count::StackedCards)
+    } else if stack.contains(&l) {
+        Some(Count::StackSize)
+    } else {
+        None
+    }
 }

@@ -178,6 +178,55 @@ pub(super) fn sentences(segment: &str) -> Vec<String> {
         .collect()
 }
 
+/// How a sentence that continues the one before starts.
+const CONTINUATION_STARTS: [&str; 45] = [
+    "play ",
+    "use this",
+    "only ",
+    "if you do",
+    "if he or she does",
+    "if your opponent does",
+    "if it ",
+    "if it's",
+    "if that",
+    "if not",
+    "if the ",
+    "if there",
+    "if you roll",
+    "if you revealed",
+    "then ",
+    "otherwise",
+    "shuffle",
+    "that ",
+    "those ",
+    "the rest",
+    "put the rest",
+    "discard the rest",
+    "you may play this",
+    "you may also",
+    "show ",
+    "or:",
+    "or ",
+    "in addition",
+    "when it does",
+    "it gets",
+    "it does",
+    "he gets",
+    "she gets",
+    "your opponent shuffles",
+    "discard the revealed",
+    "discard any cards put",
+    "this ability",
+    "you may draw",
+    "reroll",
+    "put that card back",
+    "if you're correct",
+    "retreat that",
+    "tap that",
+    "untap that",
+    "choose any",
+];
+
 /// Whether a sentence continues the ability before it.
 pub(super) fn is_continuation(s: &str) -> bool {
     let stripped = strip_reminders(s);
@@ -212,54 +261,7 @@ pub(super) fn is_continuation(s: &str) -> bool {
             return true;
         }
     }
-    const STARTS: [&str; 45] = [
-        "play ",
-        "use this",
-        "only ",
-        "if you do",
-        "if he or she does",
-        "if your opponent does",
-        "if it ",
-        "if it's",
-        "if that",
-        "if not",
-        "if the ",
-        "if there",
-        "if you roll",
-        "if you revealed",
-        "then ",
-        "otherwise",
-        "shuffle",
-        "that ",
-        "those ",
-        "the rest",
-        "put the rest",
-        "discard the rest",
-        "you may play this",
-        "you may also",
-        "show ",
-        "or:",
-        "or ",
-        "in addition",
-        "when it does",
-        "it gets",
-        "it does",
-        "he gets",
-        "she gets",
-        "your opponent shuffles",
-        "discard the revealed",
-        "discard any cards put",
-        "this ability",
-        "you may draw",
-        "reroll",
-        "put that card back",
-        "if you're correct",
-        "retreat that",
-        "tap that",
-        "untap that",
-        "choose any",
-    ];
-    STARTS.iter().any(|p| l.starts_with(p))
+    CONTINUATION_STARTS.iter().any(|p| l.starts_with(p))
 }
 
 /// If the text starts a pilot ability: the text after the pilot marker.

@@ -259,6 +259,23 @@ pub(super) fn split_top<'t>(text: &'t str, seps: &[&str]) -> Vec<&'t str> {
     out.into_iter().filter(|s| !s.is_empty()).collect()
 }
 
+/// The verbs that make a piece of a sentence a clause of its own.
+const CLAUSE_VERBS: [&str; 13] = [
+    " gets ",
+    " gets:",
+    " get ",
+    " loses ",
+    " lose ",
+    " does ",
+    " can't ",
+    " can ",
+    " is ",
+    " are ",
+    " prevent ",
+    " cost ",
+    " costs ",
+];
+
 /// The clauses of a sentence joined by `and`: `each of your Jedi gets +10
 /// speed and Anakin Skywalker gets +2 power` is two; `this unit gets +2
 /// power and Critical Hit 2` is one (a piece without a verb joins the one
@@ -272,28 +289,10 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
         let l = unquoted(&p.to_ascii_lowercase());
         // "..., where X is the number of ...": defines X, not a clause.
         let l = l.split(" where x ").next().unwrap_or(&l);
-        [
-            " gets ",
-            " gets:",
-            " get ",
-            " loses ",
-            " lose ",
-            " does ",
-            " can't ",
-            " can ",
-            " is ",
-            " are ",
-            " prevent ",
-            " cost ",
-            " costs ",
-        ]
-        .iter()
-        .any(|v| l.contains(v))
-            || l.starts_with("prevent ")
-            || l.starts_with("you ")
-            || l.starts_with("put ")
-            || l.starts_with("tap ")
-            || l.starts_with("remove ")
+        CLAUSE_VERBS.iter().any(|v| l.contains(v))
+            || ["prevent ", "you ", "put ", "tap ", "remove "]
+                .iter()
+                .any(|v| l.starts_with(v))
     };
     // What only an effect does: after "... as long as S", a piece without
     // one continues the condition ("as long as it's attacking THIS and you
