@@ -189,7 +189,7 @@ fn hand_labelled_abilities() {
         }
         n += 1;
     }
-    assert!(n >= 120, "{n} labels");
+    assert!(n >= 245, "{n} labels");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
