@@ -21,6 +21,7 @@
 pub mod check;
 pub mod files;
 pub mod read;
+mod show;
 pub mod stack;
 pub mod text;
 
@@ -135,82 +136,6 @@ impl Card {
     /// A card as text: stats, then each ability with its class.
     pub fn to_text(&self) -> String {
         self.to_text_with(false)
-    }
-
-    /// [`Card::to_text`], with `explain`: for each ability, the rule that
-    /// read it and, clause by clause, how each clause was read.
-    pub fn to_text_with(&self, explain: bool) -> String {
-        let stat = |s: &Option<Stat>| match s {
-            Some(Stat::Value(v)) => v.to_string(),
-            Some(Stat::Variable(v)) => v.clone(),
-            None => "-".into(),
-        };
-        let mut out = format!(
-            "{} [{} {} {}{}] power {} health {} cost {} speed {} ({}: row {})\n",
-            self.key(),
-            self.set,
-            self.side,
-            self.card_type,
-            if self.subtype.is_empty() {
-                String::new()
-            } else {
-                format!(" - {}", self.subtype)
-            },
-            self.power.map_or("*".into(), |v| v.to_string()),
-            self.health.map_or("*".into(), |v| v.to_string()),
-            stat(&self.cost),
-            stat(&self.speed),
-            self.file,
-            self.row
-        );
-        if let Some(v) = &self.variable {
-            out.push_str(&format!("  (needs values: {v})\n"));
-        }
-        for (i, a) in self.abilities.iter().enumerate() {
-            out.push_str(&format!("  {}. [{}] {}\n", i + 1, a.class.name(), a.text));
-            let mut detail = Vec::new();
-            if let Some(s) = a.subject {
-                detail.push(format!(
-                    "subject {}",
-                    serde_json::to_value(s)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default()
-                ));
-            }
-            if let Some(w) = a.when {
-                detail.push(format!(
-                    "when {}",
-                    serde_json::to_value(w)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default()
-                ));
-            }
-            if let Some(d) = a.decidable {
-                detail.push(if d {
-                    "decided by the two cards".into()
-                } else {
-                    "needs --condition".into()
-                });
-            }
-            if !a.effects.is_empty() {
-                detail.push(format!("effects: {}", stack::effects_text(&a.effects)));
-            }
-            if let Some(n) = &a.note {
-                detail.push(n.clone());
-            }
-            if let Some(k) = &a.keyword {
-                detail.push(format!("glossary keyword {k}"));
-            }
-            if !detail.is_empty() {
-                out.push_str(&format!("     {}\n", detail.join("; ")));
-            }
-            if explain {
-                out.push_str(&text::explain(a));
-            }
-        }
-        out
     }
 }
 

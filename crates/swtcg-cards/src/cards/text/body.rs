@@ -137,6 +137,17 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
         damaged: None,
     };
     let core = strip_leads(body, &mut leads);
+    let lead_text = body.trim()[..body.trim().len() - core.len()].trim();
+    if !lead_text.is_empty() {
+        let how = match &leads.situation {
+            _ if leads.outside => "a timing outside attacks",
+            Some(s) if s.decidable() => "a situation decided by the two cards",
+            Some(_) => "a situation that waits for the user (--condition)",
+            None if leads.choice => "a player's choice",
+            None => "timing only",
+        };
+        r.clauses.push(ClauseNote::new(lead_text, "lead", how));
+    }
     r.outside |= leads.outside;
     r.choice |= leads.choice;
     let cl = core.to_ascii_lowercase();
@@ -225,8 +236,13 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
         unread_clause(clause, &cl, r.outside || leads.outside, r, &c.printed);
         return;
     };
-    r.clauses
-        .push(ClauseNote::new(clause, rule, p.class.name()));
+    let decided = match p.decidable {
+        Some(true) => ", decided by the two cards",
+        Some(false) => ", waits for the user (--condition)",
+        None => "",
+    };
+    let how = format!("{}{decided}", p.class.name());
+    r.clauses.push(ClauseNote::new(clause, rule, &how));
     match p.class {
         Class::NotAttack => r.not_attack_notes.extend(p.note),
         _ => {

@@ -549,12 +549,7 @@ fn keyword_list(c: &Ctx) -> Option<ReadAbility> {
 pub fn explain(a: &ReadAbility) -> String {
     let mut out = String::new();
     let rule = if a.rule.is_empty() { "-" } else { a.rule };
-    let reads = super::rules::rule(rule).map_or("", |r| r.reads);
-    out.push_str(&format!("     rule {rule}"));
-    if !reads.is_empty() {
-        out.push_str(&format!(": {reads}"));
-    }
-    out.push('\n');
+    out.push_str(&format!("     rule {rule}\n"));
     for c in &a.clauses {
         out.push_str(&format!(
             "       clause \"{}\" -> {} ({})\n",
