@@ -1,4 +1,5 @@
-//! The documentation stays true: every test docs/rules.md names exists.
+//! The documentation stays true: every test docs/rules.md names exists
+//! (in `tests/` or a crate's `src/`).
 
 use std::fs;
 
@@ -9,7 +10,9 @@ fn rules_md_names_existing_tests() {
     for line in rules.lines().filter(|l| l.starts_with("- ")) {
         let refs: Vec<&str> = line
             .split('`')
-            .filter(|s| s.starts_with("tests/") && s.contains("::"))
+            .filter(|s| {
+                (s.starts_with("tests/") || s.starts_with("crates/")) && s.contains(".rs::")
+            })
             .collect();
         assert!(!refs.is_empty(), "a reading without its test: {line}");
         for r in refs {
