@@ -530,7 +530,7 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
             Term::Damaged => counters > 0,
             Term::HasKeyword(k) => has_keyword(p, k),
             Term::HasAnyKeyword(ks) => ks.iter().any(|k| has_keyword(p, k)),
-            Term::InArena(a) => arena.is_none_or(|x| x.name().eq_ignore_ascii_case(a)),
+            Term::InArena(a) => arena.is_none_or(|x| x == *a),
             Term::HealthAbovePower => matches!((p.health(), p.power()), (Ok(h), Ok(w)) if h > w),
             Term::PowerAboveHealth => matches!((p.health(), p.power()), (Ok(h), Ok(w)) if w > h),
         })
@@ -1081,7 +1081,7 @@ fn describe(s: &Situation) -> String {
         Situation::AttackedBy { attacker } => format!("attacked by {}", describe_d(attacker)),
         Situation::Opponent { opponent } => format!("the opponent is {}", describe_d(opponent)),
         Situation::Own { this } => format!("it is {}", describe_d(this)),
-        Situation::InArena { arena } => format!("in the {arena} arena"),
+        Situation::InArena { arena } => format!("in the {} arena", arena.name()),
         Situation::SelfDamaged { damaged } => {
             if *damaged {
                 "it is damaged".into()
@@ -1119,7 +1119,7 @@ pub fn describe_d(d: &Descriptor) -> String {
                     Term::Damaged => "damaged".into(),
                     Term::HasKeyword(k) => format!("with {k}"),
                     Term::HasAnyKeyword(ks) => format!("with {}", ks.join(" or ")),
-                    Term::InArena(a) => format!("in the {a} arena"),
+                    Term::InArena(a) => format!("in the {} arena", a.name()),
                     Term::HealthAbovePower => "with health above its power".into(),
                     Term::PowerAboveHealth => "with power above its health".into(),
                 })
@@ -1152,7 +1152,7 @@ fn evaluate(s: &Situation, side: &Seat, other: &Seat, target: &Seat, arena: Aren
         }
         Situation::Opponent { opponent } => target.matches(opponent),
         Situation::Own { this } => side.matches(this),
-        Situation::InArena { arena: a } => Some(a.eq_ignore_ascii_case(arena.name())),
+        Situation::InArena { arena: a } => Some(*a == arena),
         Situation::SelfDamaged { damaged } => Some((side.counters > 0) == *damaged),
         Situation::All { all } => {
             let mut undecided = false;

@@ -154,7 +154,7 @@ fn prevent_in_arena(p: &Pr, amount: u32, x: bool, target: &str) -> Option<ReadAb
     a.subject = Some(Subject::Both);
     a.class = Class::Condition;
     let there = Situation::InArena {
-        arena: title(arena),
+        arena: Arena::from_word(arena)?,
     };
     a.situation = add_situation(a.situation.take(), there);
     if !p.cost.as_ref().is_some_and(|c| c.force_only()) {

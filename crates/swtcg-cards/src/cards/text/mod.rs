@@ -30,6 +30,7 @@
 //! ```
 
 use crate::keywords::{Ability, Keyword, parse, split_cost};
+use crate::unit::Arena;
 use serde::Serialize;
 
 pub use crate::keywords::{Cost, When};

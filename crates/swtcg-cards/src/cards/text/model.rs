@@ -94,7 +94,7 @@ pub enum Term {
     /// Has the keyword.
     HasKeyword(String),
     /// The attack is in this arena (`units in the Ground arena`).
-    InArena(String),
+    InArena(Arena),
     /// Has one of the keywords.
     HasAnyKeyword(Vec<String>),
     /// Printed health above printed power.
@@ -130,7 +130,7 @@ pub enum Situation {
     /// This unit is in the named arena.
     InArena {
         /// `Space`, `Ground` or `Character`.
-        arena: String,
+        arena: Arena,
     },
     /// This unit has (or has no) damage counters.
     SelfDamaged {

@@ -107,14 +107,14 @@ fn place_descriptor(t: &str) -> Option<Option<Descriptor>> {
             if arena.is_none() && !any {
                 return None;
             }
-            (&t[..i], arena.map(title))
+            (&t[..i], arena.and_then(Arena::from_word))
         }
         None => (t, None),
     };
     let mut d = read_descriptor(core)?;
     if let Some(a) = arena {
         for alt in &mut d.any_of {
-            alt.push(Term::InArena(a.clone()));
+            alt.push(Term::InArena(a));
         }
     }
     Some(Some(d))

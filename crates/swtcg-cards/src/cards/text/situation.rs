@@ -220,25 +220,23 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
     let l = l.trim().trim_end_matches('.');
     for (arena, names) in [
         (
-            "Character",
+            Arena::Character,
             [
                 "this is in the character arena",
                 "this in the character arena is",
             ],
         ),
         (
-            "Ground",
+            Arena::Ground,
             ["this is in the ground arena", "this in the ground arena is"],
         ),
         (
-            "Space",
+            Arena::Space,
             ["this is in the space arena", "this in the space arena is"],
         ),
     ] {
         if names.contains(&l) {
-            return Situation::InArena {
-                arena: arena.to_string(),
-            };
+            return Situation::InArena { arena };
         }
     }
     if l == "this has a pilot on it" || l == "it has a pilot on it" || l == "this is piloted" {
