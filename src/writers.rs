@@ -3,7 +3,7 @@
 //! written in one place.
 //!
 //! A result that is a table becomes a [`Table`] of cells (its columns named
-//! and aligned), which [`markdown`] and [`csv`] write; a result written as
+//! and aligned), which [`markdown`] and [`csv()`] write; a result written as
 //! JSON is its serde form ([`json`], [`jsonl`]).
 //!
 //! ```

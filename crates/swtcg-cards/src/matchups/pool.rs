@@ -11,7 +11,7 @@
 //!
 //! Two levels of sharing follow:
 //! - a pair of signatures is built and solved once, however many pairs of
-//!   cards have it ([`PairTable`]);
+//!   cards have it (`PairTable`);
 //! - pairs of signatures whose *units* come out the same (a vanilla
 //!   trooper and another) share one solve ([`Solver`]).
 //!

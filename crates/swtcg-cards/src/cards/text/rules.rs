@@ -5,7 +5,7 @@
 //! Two stages: *whole-text* rules look at the ability as a whole (a
 //! keyword, `Switch:`, a keyword in words, ...), in the table's order, and
 //! the first that reads it gives its reading; otherwise the ability is read
-//! *clause by clause* ([`super::body`]), each clause by the first clause
+//! *clause by clause* (`body.rs`), each clause by the first clause
 //! rule that reads it (a grant, a prevention, damage, ...). A reading says
 //! which rule gave it ([`ReadAbility::rule`]) and, clause by clause, how
 //! each clause was read ([`ReadAbility::clauses`]): `cards find --explain`
@@ -97,7 +97,7 @@ impl<'w> Ctx<'w> {
 pub enum Stage {
     /// Reads the ability as a whole.
     Whole,
-    /// Reads one clause of a sentence ([`super::body`]).
+    /// Reads one clause of a sentence (`body.rs`).
     Clause,
 }
 
@@ -115,7 +115,7 @@ pub struct Rule {
     /// (a Clone Trooper).
     pub examples: &'static [&'static str],
     /// The rule itself (whole-text rules; clause rules run in
-    /// [`super::body`]).
+    /// `body.rs`).
     pub(super) read: Option<fn(&Ctx) -> Option<ReadAbility>>,
 }
 
