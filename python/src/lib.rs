@@ -512,7 +512,7 @@ fn params() -> Vec<(String, &'static str, &'static str, &'static str)> {
 #[pyfunction]
 #[pyo3(signature = (text, cards=None))]
 fn scenario(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<AttackResult> {
-    let db = cards.map(|c| &c.db);
+    let db = cards.map(|c| &*c.db);
     let report = solve(py, move || {
         let s = match db {
             Some(db) => swtcg_cards::cards::files::scenario_from_json_with_cards(&text, db)?,
@@ -578,7 +578,7 @@ impl PlanResult {
 #[pyfunction]
 #[pyo3(signature = (text, cards=None))]
 fn plan(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<PlanResult> {
-    let db = cards.map(|c| &c.db);
+    let db = cards.map(|c| &*c.db);
     let report = solve(py, move || {
         let p: Plan = match db {
             Some(db) => swtcg_cards::cards::files::plan_from_json_with_cards(&text, db)?,
@@ -775,7 +775,7 @@ fn sample(
 /// A card database: LackeyCCG set files.
 #[pyclass(frozen, module = "swtcg_odds")]
 struct Cards {
-    db: CardDb,
+    db: std::sync::Arc<CardDb>,
 }
 
 #[pymethods]
@@ -784,7 +784,9 @@ impl Cards {
     #[staticmethod]
     fn load(py: Python<'_>, paths: Vec<String>) -> PyRes<Cards> {
         let db = solve(py, move || CardDb::load(&paths))?;
-        Ok(Cards { db })
+        Ok(Cards {
+            db: std::sync::Arc::new(db),
+        })
     }
     /// The cards whose name contains `text` (folded for case and accents),
     /// as dicts.
@@ -838,31 +840,79 @@ impl Cards {
             answer: AttackAnswer::Game(Box::new(report)),
         })
     }
-    /// Every pairing of the selected cards (`all`, `set:ANH`, ...) as JSON
-    /// rows; with `ranked`, the rankings' rows instead.
-    #[pyo3(signature = (attackers="all".to_string(), defenders="all".to_string(), ranked=false))]
-    fn matchups_json(
-        &self,
-        py: Python<'_>,
-        attackers: String,
-        defenders: String,
-        ranked: bool,
-    ) -> PyRes<String> {
+    /// The rankings' rows of the selected cards (`all`, `set:ANH`, ...), as
+    /// JSON.
+    #[pyo3(signature = (attackers="all".to_string(), defenders="all".to_string()))]
+    fn rankings_json(&self, py: Python<'_>, attackers: String, defenders: String) -> PyRes<String> {
         let db = &self.db;
         solve(py, move || {
             let a = db.select(&attackers)?;
             let d = db.select(&defenders)?;
-            if ranked {
-                let r = rank(&a, &d, &Options::default(), SortBy::default(), |_, _| {})?;
-                return Ok(serde_json::to_string(&r.rows).unwrap_or_default());
-            }
-            let mut rows = Vec::new();
-            stream(&a, &d, &Options::default(), |r| {
-                rows.push(r);
-                Ok(())
-            })?;
-            Ok(serde_json::to_string(&rows).unwrap_or_default())
+            let r = rank(&a, &d, &Options::default(), SortBy::default(), |_, _| {})?;
+            Ok(serde_json::to_string(&r.rows).unwrap_or_default())
         })
+    }
+    /// Every pairing of the selected cards, streamed: an iterator of JSON
+    /// rows, solved on a thread of its own as they are read (at most
+    /// [`ROWS_AHEAD`] rows ahead, so memory stays bounded; dropping the
+    /// iterator stops the solve).
+    #[pyo3(signature = (attackers="all".to_string(), defenders="all".to_string()))]
+    fn matchup_rows(&self, attackers: String, defenders: String) -> MatchupRows {
+        let (tx, rx) = std::sync::mpsc::sync_channel(ROWS_AHEAD);
+        let db = std::sync::Arc::clone(&self.db);
+        std::thread::spawn(move || {
+            let run = || -> swtcg_engine::error::Result<()> {
+                let a = db.select(&attackers)?;
+                let d = db.select(&defenders)?;
+                stream(&a, &d, &Options::default(), |r| {
+                    let text = serde_json::to_string(&r).unwrap_or_default();
+                    // The reader is gone: stop as a closed pipe would.
+                    tx.send(Ok(text)).map_err(|_| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::BrokenPipe,
+                            "the rows' iterator was dropped",
+                        )
+                    })
+                })
+                .map(|_| ())
+            };
+            if let Err(e) = run() {
+                // Nobody reads an error sent after the iterator is gone.
+                let _ = tx.send(Err(e));
+            }
+        });
+        MatchupRows {
+            rx: std::sync::Mutex::new(rx),
+        }
+    }
+}
+
+/// How many rows a matchups iterator solves ahead of its reader.
+const ROWS_AHEAD: usize = 4096;
+
+/// The rows of a matchups run as they are solved (see
+/// `Cards.matchup_rows`): each a JSON object, or the run's typed error.
+#[pyclass(module = "swtcg_odds")]
+struct MatchupRows {
+    rx: std::sync::Mutex<std::sync::mpsc::Receiver<swtcg_engine::error::Result<String>>>,
+}
+
+#[pymethods]
+impl MatchupRows {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    /// The next row's JSON; the end of the rows stops the iteration.
+    fn __next__(&self, py: Python<'_>) -> PyRes<Option<String>> {
+        let got = py.detach(|| match self.rx.lock() {
+            Ok(rx) => rx.recv().ok(),
+            Err(_) => None,
+        });
+        match got {
+            Some(Ok(text)) => Ok(Some(text)),
+            Some(Err(e)) => Err(py_err(py, e)),
+            None => Ok(None),
+        }
     }
 }
 
@@ -887,6 +937,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PlanResult>()?;
     m.add_class::<Verification>()?;
     m.add_class::<Cards>()?;
+    m.add_class::<MatchupRows>()?;
     m.add_function(wrap_pyfunction!(attack, m)?)?;
     m.add_function(wrap_pyfunction!(params, m)?)?;
     m.add_function(wrap_pyfunction!(scenario, m)?)?;

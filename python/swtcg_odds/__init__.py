@@ -337,9 +337,13 @@ class Cards:
 
     def matchups(self, attackers: str = "all", defenders: str = "all", *, ranked: bool = False) -> Iterator[dict[str, Any]]:
         """Every pairing of the selected cards (``all``, ``set:ANH``, ``type:Character``, ...),
-        as rows with exact Fractions; with ``ranked``, the rankings' rows."""
-        rows = json.loads(self._db.matchups_json(attackers, defenders, ranked))
-        return (_fractions(r) for r in rows)
+        as rows with exact Fractions, streamed as they are solved (memory stays bounded);
+        with ``ranked``, the rankings' rows."""
+        if ranked:
+            return (_fractions(r) for r in json.loads(self._db.rankings_json(attackers, defenders)))
+        # Streamed: rows are solved on a thread of their own as they are read,
+        # a bounded number ahead; dropping the iterator stops the solve.
+        return (_fractions(json.loads(text)) for text in self._db.matchup_rows(attackers, defenders))
 
     def __repr__(self) -> str:
         return f"Cards({len(self)} unit cards)"

@@ -29,6 +29,7 @@ def cli():
         out = subprocess.run([path, *args], capture_output=True, text=True, check=True)
         return json.loads(out.stdout)
 
+    run.binary = path
     return run
 
 

@@ -3,6 +3,7 @@
 from fractions import Fraction
 
 import pandas as pd
+import pytest
 
 import swtcg_odds
 
@@ -48,3 +49,32 @@ def test_cards(fixtures):
     assert rows and all(isinstance(r["mean"], Fraction) for r in rows if r["error"] is None)
     ranked = list(cards.matchups("set:ANH", "set:ANH", ranked=True))
     assert ranked and ranked[0]["rank"] == 1
+
+
+def test_matchups_stream_the_clis_rows(cli, fixtures):
+    """Rows are streamed as they are solved, the same rows (in the same
+    order) as `matchups --format jsonl`; stopping early ends the solve; a
+    bad selector is a typed error."""
+    import subprocess
+
+    cards = swtcg_odds.Cards.load(fixtures / "lackey")
+    got = list(cards.matchups("set:ANH", "set:ANH"))
+    binary = cli.binary
+    out = subprocess.run(
+        [binary, "matchups", "--db", str(fixtures / "lackey"), "--attackers", "set:ANH",
+         "--defenders", "set:ANH", "--format", "jsonl"],
+        capture_output=True, text=True, check=True,
+    ).stdout.splitlines()
+    import json
+    want = [json.loads(line) for line in out]
+    assert len(got) == len(want) > 100
+    for g, w in zip(got, want):
+        assert (g["attacker"], g["defender"], g["arena"]) == (w["attacker"], w["defender"], w["arena"])
+        assert g["mean"] == (Fraction(w["mean"]) if w["mean"] is not None else None)
+    # An iterator read once and dropped: the solve stops, nothing hangs.
+    it = cards.matchups()
+    assert isinstance(next(it), dict)
+    del it
+    with pytest.raises(swtcg_odds.Error) as e:
+        next(cards.matchups("set:NOPE", "all"))
+    assert "set:NOPE" in str(e.value)
