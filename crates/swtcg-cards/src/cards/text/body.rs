@@ -5,6 +5,7 @@
 //! [`ReadAbility::clauses`]: read by a rule, skipped as outside attacks
 //! (with why), or not understood.
 
+use super::cost::CostPart;
 use super::rules::{Ctx, RULES, Stage};
 use super::*;
 
@@ -42,11 +43,11 @@ struct Restrictions {
 }
 
 fn restrictions(c: &Ctx) -> Restrictions {
+    // A cost that taps the unit or discards it (the cost grammar's parts).
     let tap_cost = c.cost.as_ref().is_some_and(|k| {
-        let l = k.text.to_ascii_lowercase();
-        l.split(|ch: char| !ch.is_alphanumeric())
-            .any(|w| w == "tap")
-            || l.contains("discard this")
+        super::cost::cost_parts(&k.text)
+            .iter()
+            .any(|p| matches!(p.part, CostPart::Tap | CostPart::DiscardThis))
     });
     let mut r = Restrictions {
         situation: None,
@@ -315,11 +316,11 @@ fn put_together(c: &Ctx, r: Reading, restriction: Option<Situation>) -> ReadAbil
         a.class = Class::Condition;
         a.decidable = a.situation.as_ref().map(Situation::decidable);
     }
+    // Paying it takes the unit out of the arena (discarded or retreated).
     let leaves = c.cost.as_ref().is_some_and(|k| {
-        let l = k.text.to_ascii_lowercase();
-        l.starts_with("discard this")
-            || l.contains("discard this from")
-            || l.starts_with("retreat this")
+        super::cost::cost_parts(&k.text)
+            .iter()
+            .any(|p| p.part.leaves())
     });
     if leaves && a.subject == Some(Subject::This) {
         // It leaves the arena to pay: nothing it does can help it.

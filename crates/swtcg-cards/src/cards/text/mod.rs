@@ -36,6 +36,7 @@ use serde::Serialize;
 pub use crate::keywords::{Cost, When};
 
 mod body;
+pub mod cost;
 mod damage;
 mod damage_done;
 mod grant;

@@ -550,6 +550,17 @@ pub fn explain(a: &ReadAbility) -> String {
     let mut out = String::new();
     let rule = if a.rule.is_empty() { "-" } else { a.rule };
     out.push_str(&format!("     rule {rule}\n"));
+    if let Some(c) = &a.cost {
+        let parts: Vec<String> = super::cost::cost_parts(&c.text)
+            .iter()
+            .map(|p| format!("{} [{}..{})", p.part, p.span.start, p.span.end))
+            .collect();
+        out.push_str(&format!(
+            "       cost \"{}\": {}\n",
+            c.text,
+            parts.join(", ")
+        ));
+    }
     for c in &a.clauses {
         out.push_str(&format!(
             "       clause \"{}\" -> {} ({})\n",
