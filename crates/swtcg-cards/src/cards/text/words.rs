@@ -259,6 +259,18 @@ pub(super) fn split_top<'t>(text: &'t str, seps: &[&str]) -> Vec<&'t str> {
     out.into_iter().filter(|s| !s.is_empty()).collect()
 }
 
+/// The verbs only an effect has (a condition's own clauses have none).
+const EFFECT_VERBS: [&str; 8] = [
+    " gets ",
+    " gets:",
+    " get ",
+    " loses ",
+    " lose ",
+    " does ",
+    " prevent ",
+    " costs ",
+];
+
 /// The verbs that make a piece of a sentence a clause of its own.
 const CLAUSE_VERBS: [&str; 13] = [
     " gets ",
@@ -299,18 +311,7 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
     // have another Geonosian ...": both clauses are the condition's).
     let effect_verb = |p: &str| {
         let l = unquoted(&p.to_ascii_lowercase());
-        [
-            " gets ",
-            " gets:",
-            " get ",
-            " loses ",
-            " lose ",
-            " does ",
-            " prevent ",
-            " costs ",
-        ]
-        .iter()
-        .any(|v| l.contains(v))
+        EFFECT_VERBS.iter().any(|v| l.contains(v))
             || ["prevent ", "put ", "tap ", "remove "]
                 .iter()
                 .any(|v| l.starts_with(v))
