@@ -9,7 +9,9 @@
 //! applying every keyword, every condition the two cards decide (`applied:
 //! attacking a unique Character`), and the conditions the user switched on.
 
-use super::text::{Class, Count, Descriptor, Effect, ReadAbility, Situation, Subject, Term, When};
+use super::text::{
+    CardSide, Class, Count, Descriptor, Effect, ReadAbility, Situation, Subject, Term, When,
+};
 use super::{Arena, Card, CardDb};
 use crate::error::{Error, Result, quote};
 use crate::keywords::Ability;
@@ -524,7 +526,7 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
             Term::Not(w) => !has(w),
             Term::Unique => top.is_unique(),
             Term::NonUnique => !top.is_unique(),
-            Term::Side(s) => top.side.trim().eq_ignore_ascii_case(s),
+            Term::Side(s) => CardSide::from_letter(&top.side) == Some(*s),
             Term::HealthAtLeast(n) => p.health().is_ok_and(|h| h >= *n),
             Term::PowerAtMost(n) => p.power().is_ok_and(|v| v <= *n),
             Term::Damaged => counters > 0,
@@ -1109,11 +1111,7 @@ pub fn describe_d(d: &Descriptor) -> String {
                     Term::Not(w) => format!("non-{w}"),
                     Term::Unique => "unique".into(),
                     Term::NonUnique => "non-unique".into(),
-                    Term::Side(s) => match s.as_str() {
-                        "D" => "Dark Side".into(),
-                        "L" => "Light Side".into(),
-                        _ => "Neutral".into(),
-                    },
+                    Term::Side(s) => s.name().into(),
                     Term::HealthAtLeast(n) => format!("with health {n} or more"),
                     Term::PowerAtMost(n) => format!("with power {n} or less"),
                     Term::Damaged => "damaged".into(),

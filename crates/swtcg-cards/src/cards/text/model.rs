@@ -83,8 +83,8 @@ pub enum Term {
     Unique,
     /// A non-unique unit.
     NonUnique,
-    /// Side: `L`, `D` or `N`.
-    Side(String),
+    /// The side of the Force a card is on.
+    Side(CardSide),
     /// Printed health at least N.
     HealthAtLeast(u32),
     /// Printed power at most N.
@@ -101,6 +101,41 @@ pub enum Term {
     HealthAbovePower,
     /// Printed power above printed health.
     PowerAboveHealth,
+}
+
+/// The side of the Force a card is on: the set files' `D`, `L`, `N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum CardSide {
+    /// The Dark Side (`D`).
+    #[serde(rename = "D")]
+    Dark,
+    /// The Light Side (`L`).
+    #[serde(rename = "L")]
+    Light,
+    /// Neutral (`N`).
+    #[serde(rename = "N")]
+    Neutral,
+}
+
+impl CardSide {
+    /// The side a set file's letter (`D`, `L`, `N`) names.
+    pub fn from_letter(letter: &str) -> Option<CardSide> {
+        match letter.trim().to_ascii_uppercase().as_str() {
+            "D" => Some(CardSide::Dark),
+            "L" => Some(CardSide::Light),
+            "N" => Some(CardSide::Neutral),
+            _ => None,
+        }
+    }
+
+    /// Its name in a player's words.
+    pub fn name(self) -> &'static str {
+        match self {
+            CardSide::Dark => "Dark Side",
+            CardSide::Light => "Light Side",
+            CardSide::Neutral => "Neutral",
+        }
+    }
 }
 
 /// The situation a condition depends on.

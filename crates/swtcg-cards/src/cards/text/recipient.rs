@@ -234,9 +234,13 @@ fn lead_terms(words: &mut String) -> Vec<Term> {
     if strip_word(words, "damaged ") {
         terms.push(Term::Damaged);
     }
-    for (p, side) in [("dark side ", "D"), ("light side ", "L"), ("neutral ", "N")] {
+    for (p, side) in [
+        ("dark side ", CardSide::Dark),
+        ("light side ", CardSide::Light),
+        ("neutral ", CardSide::Neutral),
+    ] {
         if strip_word(words, p) {
-            terms.push(Term::Side(side.into()));
+            terms.push(Term::Side(side));
         }
     }
     terms
