@@ -34,11 +34,14 @@ fn grant_text(body: &str) -> Option<GrantText<'_>> {
         find_word(&bl, " get "),
         find_word(&bl, " lose "),
         find_word(&bl, " loses "),
+        find_word(&bl, " can't use "),
     ) {
-        (Some(i), _, _, _) => (i, 6, false),
-        (None, Some(i), _, _) => (i, 5, false),
-        (None, None, Some(i), _) => (i, 6, true),
-        (None, None, None, Some(i)) => (i, 7, true),
+        (Some(i), _, _, _, _) => (i, 6, false),
+        (None, Some(i), _, _, _) => (i, 5, false),
+        (None, None, Some(i), _, _) => (i, 6, true),
+        (None, None, None, Some(i), _) => (i, 7, true),
+        // "the defending unit can't use Evade for that attack": it loses it.
+        (None, None, None, None, Some(i)) => (i, 11, true),
         _ => return None,
     };
     let rest_all = &body[gi + verb_len..];
@@ -64,6 +67,7 @@ fn grant_text(body: &str) -> Option<GrantText<'_>> {
         " during this attack",
         " during the attack",
         " until ",
+        " this turn",
         " for each ",
     ];
     let (grant_end, trailing) = match find_any(&rl, &ends) {
@@ -192,7 +196,11 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option
     }
     // "... loses Shields during that attack": the attack it is in (its
     // recipient says whose); "until ...": it lasts.
-    if tt.starts_with("during th") || tt.starts_with("until") || tt.is_empty() {
+    if tt.starts_with("during th")
+        || tt.starts_with("until")
+        || tt.starts_with("this turn")
+        || tt.is_empty()
+    {
         return Ok((None, None));
     }
     Err(Box::new(ReadAbility::not_understood(
@@ -427,11 +435,20 @@ fn read_grant(
     };
     let (subject, own_situation, when_default) =
         recipient_subject(printed, recipient, attacking_this)?;
+    let situation_lead = situation.clone();
     let mut all = situation;
     for s in [own_situation, trailing].into_iter().flatten() {
         all = add_situation(all, s);
     }
-    let when = when_of(when_default.or(when_said), &all, &effects, kind);
+    // "for that attack" only says how long: after "When THIS is attacked
+    // by a Jedi," it is the attack this unit defends in.
+    let duration =
+        g.tl.trim().starts_with("for this attack") || g.tl.trim().starts_with("for that attack");
+    let lead = match &situation_lead {
+        Some(Situation::AttackedBy { .. }) if duration => Some(When::Defending),
+        _ => None,
+    };
+    let when = when_of(when_default.or(lead).or(when_said), &all, &effects, kind);
     let mut a = ReadAbility::new(printed, Class::Condition);
     a.subject = Some(subject);
     a.when = Some(when);

@@ -45,6 +45,9 @@ pub(super) enum Recipient {
 
 pub(super) fn read_recipient(subject: &str) -> Recipient {
     let s = subject.trim().trim_start_matches(',').trim();
+    if let Some(r) = controlled(s) {
+        return read_recipient(&r);
+    }
     let l = s.to_ascii_lowercase();
     if l == "this" || l == "it" || l == "he" || l == "she" || l == "this's" {
         return Recipient::This;
@@ -366,4 +369,41 @@ fn attacking_this(s: &str, l: &str) -> Option<Recipient> {
         return Some(Recipient::Attacking(None));
     }
     read_descriptor(head).map(|d| Recipient::Attacking(Some(d)))
+}
+
+/// `each other Clone you control` is `each of your other Clones`;
+/// `each unit your opponent controls` is `each of your opponent's units`:
+/// whose units, said the other way round.
+fn controlled(s: &str) -> Option<String> {
+    let l = s.to_ascii_lowercase();
+    let (head, whose) = if let Some(h) = l.strip_suffix(" you control") {
+        (h, "your ")
+    } else {
+        (
+            l.strip_suffix(" your opponent controls")?,
+            "your opponent's ",
+        )
+    };
+    let head_orig = &s[..head.len()];
+    let (lead, other) = [
+        ("each other ", true),
+        ("every other ", true),
+        ("all other ", true),
+        ("other ", true),
+        ("each ", false),
+        ("every ", false),
+        ("all ", false),
+        ("a ", false),
+        ("an ", false),
+    ]
+    .iter()
+    .find_map(|(p, o)| head.strip_prefix(p).map(|_| (p.len(), *o)))
+    .unwrap_or((0, false));
+    let other = if other && whose == "your " {
+        "other "
+    } else {
+        ""
+    };
+    let lead_word = if lead == 0 { "" } else { "each of " };
+    Some(format!("{lead_word}{whose}{other}{}", &head_orig[lead..]))
 }

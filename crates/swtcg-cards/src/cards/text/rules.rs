@@ -386,6 +386,10 @@ pub static RULES: &[Rule] = &[
         examples: &[
             "Rex gets +2 power as long as he's attacking a Jedi.",
             "The defending unit loses Shields and Armor during that attack.",
+            "When Rex attacks, the defending unit can't use Evade for that attack.",
+            "When Rex is attacked by a Jedi, Rex gets Parry 2 for that attack.",
+            "Rex gets Critical Hit 2 and Accuracy 1 as long as he is attacking a Sith.",
+            "Each unit your opponent controls gets -1 power as long as it's attacking Rex.",
             "Pay 2 Force -> Rex gets Critical Hit X and Fury X for this attack, where X is the number of cards in his stack.",
         ],
         read: None,

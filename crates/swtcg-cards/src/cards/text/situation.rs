@@ -127,6 +127,8 @@ fn attacking_clause(orig: &str, l: &str) -> Option<(Situation, Option<When>)> {
         "attacking ",
         "he's attacking ",
         "she's attacking ",
+        "he is attacking ",
+        "she is attacking ",
         "this is attacking ",
         "that this is attacking ",
         "it's using ",
@@ -191,9 +193,20 @@ pub(super) fn trigger_situation(clause: &str) -> Option<Situation> {
             },
         });
     }
-    if let Some(r) = l.strip_prefix("this is attacking ") {
+    if let Some(r) = l
+        .strip_prefix("this is attacking ")
+        .or_else(|| l.strip_prefix("this attacks "))
+    {
         let start = clause.len() - r.len();
         return read_descriptor(&clause[start..]).map(|d| Situation::Attacking { defender: d });
+    }
+    // "When THIS is attacked by a Jedi".
+    if let Some(r) = l
+        .strip_prefix("this is attacked by ")
+        .or_else(|| l.strip_prefix("this is being attacked by "))
+    {
+        let start = clause.len() - r.len();
+        return read_descriptor(&clause[start..]).map(|d| Situation::AttackedBy { attacker: d });
     }
     None
 }

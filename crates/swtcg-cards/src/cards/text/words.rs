@@ -299,8 +299,13 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
     }
     let verb = |p: &str| {
         let l = unquoted(&p.to_ascii_lowercase());
-        // "..., where X is the number of ...": defines X, not a clause.
+        // "..., where X is the number of ...": defines X, not a clause; a
+        // trailing "as long as he is attacking a Sith" is the effect's
+        // condition, its verbs not a clause's.
         let l = l.split(" where x ").next().unwrap_or(&l);
+        let l = [" as long as ", " while "]
+            .iter()
+            .fold(l, |l, c| l.split(c).next().unwrap_or(l));
         CLAUSE_VERBS.iter().any(|v| l.contains(v))
             || ["prevent ", "you ", "put ", "tap ", "remove "]
                 .iter()
