@@ -165,6 +165,28 @@ fn stat_grant(l: &str, out: &mut Vec<Effect>) -> Option<Result<(), String>> {
 
 pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
     let mut out = Vec::new();
+    let all = [
+        "all abilities",
+        "all its abilities",
+        "all of its abilities",
+        "all keywords",
+        "all its keywords",
+    ];
+    if all.contains(
+        &text
+            .trim()
+            .trim_end_matches('.')
+            .to_ascii_lowercase()
+            .as_str(),
+    ) {
+        // Every keyword the engine has, each once.
+        let mut names: Vec<&str> = crate::keywords::NAMES.iter().map(|(_, c, _)| *c).collect();
+        names.dedup();
+        out.extend(names.into_iter().map(|k| Effect::Lose {
+            keyword: k.to_string(),
+        }));
+        return Ok(out);
+    }
     for item in grant_items(text) {
         let l = item.to_ascii_lowercase();
         if ["stealth", "upkeep", "hidden cost"]

@@ -97,6 +97,9 @@ fn unpreventable(w: &Wk) -> Option<ReadAbility> {
         "damage from this can't be prevented",
         "damage from this's attack can't be prevented",
         "damage from this unit's attack can't be prevented",
+        "damage from this's attacks can't be prevented",
+        "this's attacks can't be prevented",
+        "this's damage can't be prevented",
     ]
     .contains(&w.l.as_str());
     if w.cost.is_none() && said {

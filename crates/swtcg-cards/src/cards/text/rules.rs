@@ -60,6 +60,11 @@ impl<'w> Ctx<'w> {
             }
         }
         let first = sents.first().cloned().unwrap_or_default();
+        let first = ["once per turn, ", "once per attack, ", "once each turn, "]
+            .iter()
+            .find_map(|p| strip_prefix_ci(&first, p))
+            .unwrap_or(&first)
+            .to_string();
         let (cost_text, effect) = split_cost(first.trim_end_matches('.'));
         Ctx {
             printed: printed.to_string(),
@@ -375,6 +380,7 @@ pub static RULES: &[Rule] = &[
             "Damage from Rex can't be prevented.",
             "Add 1 to each of Rex's attack dice.",
             "Whenever Rex attacks and does no damage (after damage prevention), put 1 damage counter on Rex.",
+            "Rex's attacks can't be prevented.",
         ],
         read: Some(|c| worded_keyword(&c.printed, &c.marked, c.cost.clone())),
     },
@@ -390,6 +396,9 @@ pub static RULES: &[Rule] = &[
             "When Rex is attacked by a Jedi, Rex gets Parry 2 for that attack.",
             "Rex gets Critical Hit 2 and Accuracy 1 as long as he is attacking a Sith.",
             "Each unit your opponent controls gets -1 power as long as it's attacking Rex.",
+            "Pay 2 Force -> The defending unit loses all abilities for this attack.",
+            "Rex gets Stun 2 as long as he has 1 or more damage counters on him.",
+            "Once per turn, Pay 1 Force -> Rex gets Accuracy 2 for this attack.",
             "Pay 2 Force -> Rex gets Critical Hit X and Fury X for this attack, where X is the number of cards in his stack.",
         ],
         read: None,

@@ -229,7 +229,7 @@ pub(super) fn read_situation(orig: &str) -> Situation {
 
 /// One clause of a situation in words.
 pub(super) fn read_one_situation(orig: &str) -> Situation {
-    let l = orig.to_ascii_lowercase();
+    let l = this_for_pronouns(&orig.to_ascii_lowercase());
     let l = l.trim().trim_end_matches('.');
     for (arena, names) in [
         (
@@ -291,4 +291,19 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
     Situation::Other {
         text: orig.trim().to_string(),
     }
+}
+
+/// A situation's pronouns for the unit, as `this`: "he has 1 or more
+/// damage counters on him" is "this has one or more damage counters on it".
+fn this_for_pronouns(l: &str) -> String {
+    let mut t = l.trim().to_string();
+    for p in ["he ", "she ", "it "] {
+        if let Some(r) = t.strip_prefix(p) {
+            t = format!("this {r}");
+            break;
+        }
+    }
+    t.replace(" on him", " on it")
+        .replace(" on her", " on it")
+        .replace("1 or more damage counter", "one or more damage counter")
 }
