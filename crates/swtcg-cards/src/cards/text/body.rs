@@ -69,18 +69,27 @@ fn restrictions(c: &Ctx) -> Restrictions {
                 .trim_start_matches("play ")
                 .trim_start_matches("only ")
                 .trim();
-            if let Some(cond) = p.strip_prefix("if ")
-                && !cond.contains("attacking")
-                && !cond.contains("would attack")
-                && !cond.contains("damage is pending")
+            let Some(cond) = p.strip_prefix("if ") else {
+                continue;
+            };
+            if cond.contains("attacking")
+                || cond.contains("would attack")
+                || cond.contains("damage is pending")
             {
-                r.situation = add_situation(
-                    r.situation.take(),
-                    Situation::Other {
-                        text: format!("only if {cond}"),
-                    },
-                );
+                // "Play only if THIS is attacking a unique unit": the unit it
+                // attacks is part of the condition (a bare "is attacking" is
+                // only the timing).
+                if let Some(s) = attacking_whom(cond) {
+                    r.situation = add_situation(r.situation.take(), s);
+                }
+                continue;
             }
+            r.situation = add_situation(
+                r.situation.take(),
+                Situation::Other {
+                    text: format!("only if {cond}"),
+                },
+            );
         }
         if OUTSIDE_ATTACKS.iter().any(|t| sl.contains(t)) || sl.contains("build step") {
             r.outside = true;
@@ -90,6 +99,22 @@ fn restrictions(c: &Ctx) -> Restrictions {
         }
     }
     r
+}
+
+/// "this is attacking a unique unit": whom it attacks, when the clause
+/// says more than that it attacks; a clause about attacking that can't be
+/// read waits for the user.
+fn attacking_whom(cond: &str) -> Option<Situation> {
+    let whom = cond
+        .strip_prefix("this is attacking ")
+        .or_else(|| cond.strip_prefix("this attacks "))?
+        .trim();
+    if whom.is_empty() {
+        return None;
+    }
+    Some(trigger_situation(cond).unwrap_or_else(|| Situation::Other {
+        text: format!("only if {cond}"),
+    }))
 }
 
 /// The state of a reading across sentences: the parts read, what "that

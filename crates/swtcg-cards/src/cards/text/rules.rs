@@ -399,6 +399,7 @@ pub static RULES: &[Rule] = &[
             "Pay 2 Force -> The defending unit loses all abilities for this attack.",
             "Rex gets Stun 2 as long as he has 1 or more damage counters on him.",
             "Once per turn, Pay 1 Force -> Rex gets Accuracy 2 for this attack.",
+            "Pay 3 Force -> Rex gets Critical Hit 3 for this attack. Play only if Rex is attacking a unique unit.",
             "Pay 2 Force -> Rex gets Critical Hit X and Fury X for this attack, where X is the number of cards in his stack.",
         ],
         read: None,

@@ -100,6 +100,14 @@ fn no_clause_of_a_condition_is_dropped() {
     // Decided when every clause is.
     let text = "Each unit gets -2 power as long as it's attacking Poggle.";
     assert_eq!(read_abilities_in(text, &who, true)[0].decidable, Some(true));
+    // A restriction naming whom it attacks is part of the condition.
+    let text = "Pay 3 Force -> Poggle gets Critical Hit 3 for this attack. Play only if Poggle is attacking a unique unit.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.class, Class::Condition);
+    assert!(
+        matches!(&a.situation, Some(Situation::Attacking { defender }) if defender.any_of[0].contains(&Term::Unique)),
+        "{a:?}"
+    );
     // A lead clause the same way.
     let text = "As long as Poggle is in the Character arena and you have another Geonosian in the Character arena, Poggle gets +2 power.";
     assert_eq!(
