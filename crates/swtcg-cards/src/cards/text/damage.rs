@@ -82,6 +82,9 @@ pub(super) fn prevention(
         return Some(a);
     }
     let effect = effect.strip_prefix("you may ").unwrap_or(effect);
+    if let Some(a) = immune_to(&p, effect) {
+        return Some(a);
+    }
     for pre in ["prevent up to ", "prevent "] {
         if let Some(r) = effect.strip_prefix(pre)
             && let Some((n, rest)) = r.split_once(' ')
@@ -212,5 +215,20 @@ fn prevent_that(p: &Pr, r: &str) -> Option<ReadAbility> {
         a.situation = add_situation(a.situation.take(), extra);
         a.decidable = a.situation.as_ref().map(Situation::decidable);
     }
+    Some(a)
+}
+
+/// "THIS can't be damaged by Droids", "Prevent all damage to THIS from
+/// Droids": every damage to it from such a unit prevented.
+fn immune_to(p: &Pr, effect: &str) -> Option<ReadAbility> {
+    let from = effect
+        .strip_prefix("this can't be damaged by ")
+        .or_else(|| effect.strip_prefix("prevent all damage to this from "))?;
+    let orig = &p.core.trim().trim_end_matches('.')[effect.len() - from.len()..];
+    let d = read_descriptor(orig)?;
+    let mut a = p.evade(crate::unit::MAX_VALUE, false, None);
+    a.class = Class::Condition;
+    a.situation = add_situation(a.situation.take(), Situation::Opponent { opponent: d });
+    a.decidable = a.situation.as_ref().map(Situation::decidable);
     Some(a)
 }

@@ -35,13 +35,17 @@ fn grant_text(body: &str) -> Option<GrantText<'_>> {
         find_word(&bl, " lose "),
         find_word(&bl, " loses "),
         find_word(&bl, " can't use "),
+        find_word(&bl, " has "),
     ) {
-        (Some(i), _, _, _, _) => (i, 6, false),
-        (None, Some(i), _, _, _) => (i, 5, false),
-        (None, None, Some(i), _, _) => (i, 6, true),
-        (None, None, None, Some(i), _) => (i, 7, true),
+        (Some(i), _, _, _, _, _) => (i, 6, false),
+        (None, Some(i), _, _, _, _) => (i, 5, false),
+        (None, None, Some(i), _, _, _) => (i, 6, true),
+        (None, None, None, Some(i), _, _) => (i, 7, true),
         // "the defending unit can't use Evade for that attack": it loses it.
-        (None, None, None, None, Some(i)) => (i, 11, true),
+        (None, None, None, None, Some(i), _) => (i, 11, true),
+        // "THIS has Critical Hit 2 as long as ...": read as "gets" when
+        // what follows is grants (see `gets`).
+        (None, None, None, None, None, Some(i)) => (i, 5, false),
         _ => return None,
     };
     let rest_all = &body[gi + verb_len..];
@@ -397,6 +401,10 @@ pub(super) fn gets(
         return None;
     }
     let g = grant_text(body)?;
+    let has_only = !has_gets && find_word(&bl, " has ").is_some() && !g.loses;
+    if has_only && !matches!(read_grants(g.grants), Ok(e) if !e.is_empty()) {
+        return None;
+    }
     if !g.loses && matches!(read_grants(g.grants), Ok(e) if e.is_empty()) && g.x.is_none() {
         return Some(ReadAbility::not_attack(
             printed,

@@ -400,6 +400,9 @@ pub static RULES: &[Rule] = &[
             "Rex gets Stun 2 as long as he has 1 or more damage counters on him.",
             "Once per turn, Pay 1 Force -> Rex gets Accuracy 2 for this attack.",
             "Pay 3 Force -> Rex gets Critical Hit 3 for this attack. Play only if Rex is attacking a unique unit.",
+            "Rex gets Evade 2 while defending.",
+            "While Rex is defending, he gets Parry 2.",
+            "Rex has Critical Hit 2 as long as he is attacking a Jedi.",
             "Pay 2 Force -> Rex gets Critical Hit X and Fury X for this attack, where X is the number of cards in his stack.",
         ],
         read: None,
@@ -412,6 +415,8 @@ pub static RULES: &[Rule] = &[
         examples: &[
             "Pay 1 Force -> Prevent up to 3 damage to Rex.",
             "Whenever Rex would be damaged, prevent all but 1 of that damage.",
+            "Rex can't be damaged by Droids.",
+            "Prevent all damage to Rex from Droids.",
         ],
         read: None,
     },

@@ -108,6 +108,12 @@ pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option
     if let Some(read) = attacking_clause(orig, l) {
         return read;
     }
+    if is_defending(l) {
+        let attacked = Situation::AttackedBy {
+            attacker: any_unit(),
+        };
+        return (attacked, Some(When::Defending));
+    }
     if l == "it has a pilot on it" || l == "this has a pilot on it" {
         return (Situation::PilotedBy { pilot: any_unit() }, None);
     }
@@ -230,6 +236,13 @@ pub(super) fn read_situation(orig: &str) -> Situation {
 /// One clause of a situation in words.
 pub(super) fn read_one_situation(orig: &str) -> Situation {
     let l = this_for_pronouns(&orig.to_ascii_lowercase());
+    if is_defending(l.trim().trim_end_matches('.')) {
+        return Situation::AttackedBy {
+            attacker: Descriptor {
+                any_of: vec![vec![Term::Unit]],
+            },
+        };
+    }
     let l = l.trim().trim_end_matches('.');
     for (arena, names) in [
         (
@@ -306,4 +319,24 @@ fn this_for_pronouns(l: &str) -> String {
     t.replace(" on him", " on it")
         .replace(" on her", " on it")
         .replace("1 or more damage counter", "one or more damage counter")
+}
+
+/// "defending", "THIS is defending", "it's being attacked": the unit is
+/// attacked (any attacker).
+fn is_defending(l: &str) -> bool {
+    let l = this_for_pronouns(l);
+    [
+        "defending",
+        "this is defending",
+        "this's defending",
+        "being attacked",
+        "this is being attacked",
+        "it's defending",
+        "he's defending",
+        "she's defending",
+        "it's being attacked",
+        "he's being attacked",
+        "she's being attacked",
+    ]
+    .contains(&l.trim())
 }
