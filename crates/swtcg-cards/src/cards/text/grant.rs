@@ -238,6 +238,7 @@ fn whose_attack(
     if let Recipient::Attacking(d) = &*recipient {
         let hinders = effects.iter().all(|e| match e {
             Effect::Power { n } => *n < 0,
+            Effect::PowerPer { n, .. } => *n < 0,
             Effect::PowerX { sign } => *sign < 0,
             Effect::Keyword { ability, .. } => {
                 matches!(ability.keyword, Keyword::Accuracy(a) if a < 0)

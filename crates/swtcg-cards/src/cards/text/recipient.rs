@@ -350,7 +350,17 @@ fn attacking_this(s: &str, l: &str) -> Option<Recipient> {
     .find_map(|suffix| l.strip_suffix(suffix))?
     .len();
     let mut head = &s[..head_len];
-    for p in ["each ", "any ", "an ", "a ", "the ", "all "] {
+    for p in [
+        "each of your opponent's ",
+        "your opponent's ",
+        "each of your opponents ",
+        "each ",
+        "any ",
+        "an ",
+        "a ",
+        "the ",
+        "all ",
+    ] {
         if head.len() > p.len() && head[..p.len()].eq_ignore_ascii_case(p) {
             head = &head[p.len()..];
         }

@@ -401,6 +401,7 @@ pub static RULES: &[Rule] = &[
             "Once per turn, Pay 1 Force -> Rex gets Accuracy 2 for this attack.",
             "Pay 3 Force -> Rex gets Critical Hit 3 for this attack. Play only if Rex is attacking a unique unit.",
             "Rex gets Evade 2 while defending.",
+            "Each of your opponent's units attacking Rex gets -1 power for each damage counter on it.",
             "While Rex is defending, he gets Parry 2.",
             "Rex has Critical Hit 2 as long as he is attacking a Jedi.",
             "Pay 2 Force -> Rex gets Critical Hit X and Fury X for this attack, where X is the number of cards in his stack.",
