@@ -46,7 +46,7 @@ pub(super) fn worded_keyword(
         l: l.trim_end_matches('.').to_string(),
         cost,
     };
-    let patterns: [fn(&Wk) -> Option<ReadAbility>; 10] = [
+    let patterns: [fn(&Wk) -> Option<ReadAbility>; 11] = [
         unpreventable,
         dice_added,
         treat_as,
@@ -57,6 +57,7 @@ pub(super) fn worded_keyword(
         cunning,
         foresight,
         lucky_on_every_die,
+        reroll_own_dice,
     ];
     patterns.iter().find_map(|p| p(&w))
 }
@@ -272,4 +273,24 @@ pub(super) fn switch(printed: &str, rest: &str) -> ReadAbility {
         text: "the arena of the attack (Switch)".into(),
     });
     a
+}
+
+/// "Once per attack, you may reroll one of THIS's attack dice": Lucky 1
+/// ("up to 2 of": Lucky 2).
+fn reroll_own_dice(w: &Wk) -> Option<ReadAbility> {
+    let l = ["once per attack, ", "once per turn, "]
+        .iter()
+        .find_map(|p| w.l.strip_prefix(p))
+        .unwrap_or(&w.l);
+    let r = l
+        .strip_prefix("you may reroll ")
+        .or_else(|| l.strip_prefix("reroll "))?;
+    let r = r.strip_suffix(" of this's attack dice")?;
+    let n = match r.trim_start_matches("up to ") {
+        "one" | "1" => 1,
+        "two" | "2" => 2,
+        "three" | "3" => 3,
+        n => n.parse::<u32>().ok()?,
+    };
+    w.kw(Keyword::Lucky(n))
 }

@@ -105,6 +105,9 @@ pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option
             return (opponent, Some(When::Defending));
         }
     }
+    if let Some(read) = against_clause(orig, l) {
+        return read;
+    }
     if let Some(read) = attacking_clause(orig, l) {
         return read;
     }
@@ -339,4 +342,24 @@ fn is_defending(l: &str) -> bool {
         "she's being attacked",
     ]
     .contains(&l.trim())
+}
+
+/// "attacking or defending against a Jedi" (the opposing unit, either
+/// way), "defending against a Sith" (the unit attacking this one).
+fn against_clause(orig: &str, l: &str) -> Option<(Situation, Option<When>)> {
+    let forms = [
+        ("attacking or defending against ", false),
+        ("it's attacking or defending against ", false),
+        ("defending against ", true),
+    ];
+    let (r, defending) = forms
+        .iter()
+        .find_map(|(p, d)| l.strip_prefix(p).map(|r| (r, *d)))?;
+    let o = orig.trim();
+    let d = read_descriptor(&o[o.len() - r.len()..])?;
+    Some(if defending {
+        (Situation::AttackedBy { attacker: d }, Some(When::Defending))
+    } else {
+        (Situation::Opponent { opponent: d }, None)
+    })
 }
