@@ -325,6 +325,11 @@ fn own_count(l: &str) -> Option<Count> {
         "card stacked beneath it",
         "card stacked beneath this",
         "cards stacked beneath this",
+        "card stacked under him",
+        "card stacked under her",
+        "card stacked under it",
+        "card stacked under this",
+        "cards stacked under this",
     ];
     let stack = [
         "cards in this's stack",

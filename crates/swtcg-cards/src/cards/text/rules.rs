@@ -402,6 +402,7 @@ pub static RULES: &[Rule] = &[
             "Once per turn, Pay 1 Force -> Rex gets Accuracy 2 for this attack.",
             "Pay 3 Force -> Rex gets Critical Hit 3 for this attack. Play only if Rex is attacking a unique unit.",
             "Rex gets Evade 2 while defending.",
+            "Rex gets +1 power for each card stacked under him.",
             "Rex gets +2 power while attacking or defending against a Jedi.",
             "Rex gets Parry 2 while defending against a Sith.",
             "Each of your opponent's units attacking Rex gets -1 power for each damage counter on it.",
