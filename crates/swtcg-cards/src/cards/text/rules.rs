@@ -403,6 +403,7 @@ pub static RULES: &[Rule] = &[
             "Pay 3 Force -> Rex gets Critical Hit 3 for this attack. Play only if Rex is attacking a unique unit.",
             "Rex gets Evade 2 while defending.",
             "Rex gets +1 power for each card stacked under him.",
+            "Rex gets +3 power as long as it's piloted by a Jedi.",
             "Rex gets +2 power while attacking or defending against a Jedi.",
             "Rex gets Parry 2 while defending against a Sith.",
             "Each of your opponent's units attacking Rex gets -1 power for each damage counter on it.",

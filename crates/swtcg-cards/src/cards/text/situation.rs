@@ -313,6 +313,16 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
 /// damage counters on him" is "this has one or more damage counters on it".
 fn this_for_pronouns(l: &str) -> String {
     let mut t = l.trim().to_string();
+    for (p, this) in [
+        ("it's ", "this is "),
+        ("he's ", "this is "),
+        ("she's ", "this is "),
+    ] {
+        if let Some(r) = t.strip_prefix(p) {
+            t = format!("{this}{r}");
+            break;
+        }
+    }
     for p in ["he ", "she ", "it "] {
         if let Some(r) = t.strip_prefix(p) {
             t = format!("this {r}");
