@@ -148,9 +148,7 @@ fn put_counters(d: &Dc) -> Flow {
     let defending = target.trim_end_matches('.') == "the defending unit";
     let attacking = d.attacking || defending;
     let desc = match (target, d.referent) {
-        _ if defending => Some(Descriptor {
-            any_of: vec![vec![Term::Unit]],
-        }),
+        _ if defending => Some(Descriptor::any_unit()),
         ("it" | "that unit", Some(Recipient::Chosen(Some(x)))) => Some(x.clone()),
         _ => ["any ", "a ", "an ", "one of your opponent's "]
             .iter()
@@ -355,9 +353,7 @@ fn toll(d: &Dc) -> Flow {
     let Some(Recipient::Opponent(from)) = d.referent else {
         return Some(None);
     };
-    let from = from.clone().unwrap_or(Descriptor {
-        any_of: vec![vec![Term::Unit]],
-    });
+    let from = from.clone().unwrap_or(Descriptor::any_unit());
     let effects = vec![Effect::Toll { force }];
     let mut a = d.make(
         Class::Keyword,

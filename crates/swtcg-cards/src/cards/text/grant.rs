@@ -491,9 +491,7 @@ fn classify_grant(
     }
     if a.class == Class::Condition && all.is_none() {
         all = Some(Situation::Opponent {
-            opponent: Descriptor {
-                any_of: vec![vec![Term::Unit]],
-            },
+            opponent: Descriptor::any_unit(),
         });
     }
     if !a.choices.is_empty() {

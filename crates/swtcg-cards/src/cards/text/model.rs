@@ -68,6 +68,15 @@ pub struct Descriptor {
     pub any_of: Vec<Vec<Term>>,
 }
 
+impl Descriptor {
+    /// Any unit at all (`a unit`, the unit attacking this one).
+    pub fn any_unit() -> Descriptor {
+        Descriptor {
+            any_of: vec![vec![Term::Unit]],
+        }
+    }
+}
+
 /// One term of a [`Descriptor`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "term", content = "value", rename_all = "kebab-case")]

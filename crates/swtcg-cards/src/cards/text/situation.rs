@@ -90,9 +90,6 @@ pub(super) fn and_clauses(orig: &str) -> Vec<&str> {
 /// One clause of a trailing situation.
 pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option<When>) {
     let l = lower.trim();
-    let any_unit = || Descriptor {
-        any_of: vec![vec![Term::Unit]],
-    };
     // "as long as that Jedi is attacking THIS": the unit attacking this one.
     for p in ["that ", "the "] {
         if let Some(r) = l.strip_prefix(p)
@@ -100,7 +97,7 @@ pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option
             && (after == "this" || after.starts_with("this "))
         {
             let opponent = Situation::Opponent {
-                opponent: any_unit(),
+                opponent: Descriptor::any_unit(),
             };
             return (opponent, Some(When::Defending));
         }
@@ -113,12 +110,17 @@ pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option
     }
     if is_defending(l) {
         let attacked = Situation::AttackedBy {
-            attacker: any_unit(),
+            attacker: Descriptor::any_unit(),
         };
         return (attacked, Some(When::Defending));
     }
     if l == "it has a pilot on it" || l == "this has a pilot on it" {
-        return (Situation::PilotedBy { pilot: any_unit() }, None);
+        return (
+            Situation::PilotedBy {
+                pilot: Descriptor::any_unit(),
+            },
+            None,
+        );
     }
     if let Some(read) = attacked_by_clause(orig, l) {
         return read;
@@ -147,9 +149,7 @@ fn attacking_clause(orig: &str, l: &str) -> Option<(Situation, Option<When>)> {
         .find_map(|p| l.strip_prefix(p).map(|r| (*p, r)))?;
     if r.starts_with("this") && !r.starts_with("this's") {
         let opponent = Situation::Opponent {
-            opponent: Descriptor {
-                any_of: vec![vec![Term::Unit]],
-            },
+            opponent: Descriptor::any_unit(),
         };
         return Some((opponent, Some(When::Defending)));
     }
@@ -190,16 +190,12 @@ pub(super) fn trigger_situation(clause: &str) -> Option<Situation> {
     // "When this unit attacks": only timing — it applies in its attacks.
     if l == "this attacks" || l == "this is attacking" || l == "this attack" {
         return Some(Situation::Attacking {
-            defender: Descriptor {
-                any_of: vec![vec![Term::Unit]],
-            },
+            defender: Descriptor::any_unit(),
         });
     }
     if l == "this is attacked" || l == "this is being attacked" || l == "attacked this is" {
         return Some(Situation::AttackedBy {
-            attacker: Descriptor {
-                any_of: vec![vec![Term::Unit]],
-            },
+            attacker: Descriptor::any_unit(),
         });
     }
     if let Some(r) = l
@@ -241,9 +237,7 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
     let l = this_for_pronouns(&orig.to_ascii_lowercase());
     if is_defending(l.trim().trim_end_matches('.')) {
         return Situation::AttackedBy {
-            attacker: Descriptor {
-                any_of: vec![vec![Term::Unit]],
-            },
+            attacker: Descriptor::any_unit(),
         };
     }
     let l = l.trim().trim_end_matches('.');
@@ -270,9 +264,7 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
     }
     if l == "this has a pilot on it" || l == "it has a pilot on it" || l == "this is piloted" {
         return Situation::PilotedBy {
-            pilot: Descriptor {
-                any_of: vec![vec![Term::Unit]],
-            },
+            pilot: Descriptor::any_unit(),
         };
     }
     for p in ["this is piloted by ", "it is piloted by "] {

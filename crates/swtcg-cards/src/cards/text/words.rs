@@ -271,22 +271,18 @@ const EFFECT_VERBS: [&str; 8] = [
     " costs ",
 ];
 
-/// The verbs that make a piece of a sentence a clause of its own.
-const CLAUSE_VERBS: [&str; 13] = [
-    " gets ",
-    " gets:",
-    " get ",
-    " loses ",
-    " lose ",
-    " does ",
-    " can't ",
-    " can ",
-    " is ",
-    " are ",
-    " prevent ",
-    " cost ",
-    " costs ",
-];
+/// The verbs that make a piece a clause of its own besides an effect's
+/// (`can't`, `is`, ...): a condition or a restriction.
+const OTHER_CLAUSE_VERBS: [&str; 5] = [" can't ", " can ", " is ", " are ", " cost "];
+
+/// Whether a piece (lowercase, quotes removed) has a verb only an effect
+/// has, or starts as an effect does.
+fn has_effect_verb(l: &str) -> bool {
+    EFFECT_VERBS.iter().any(|v| l.contains(v))
+        || ["prevent ", "put ", "tap ", "remove "]
+            .iter()
+            .any(|v| l.starts_with(v))
+}
 
 /// The clauses of a sentence joined by `and`: `each of your Jedi gets +10
 /// speed and Anakin Skywalker gets +2 power` is two; `this unit gets +2
@@ -306,21 +302,14 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
         let l = [" as long as ", " while "]
             .iter()
             .fold(l, |l, c| l.split(c).next().unwrap_or(l));
-        CLAUSE_VERBS.iter().any(|v| l.contains(v))
-            || ["prevent ", "you ", "put ", "tap ", "remove "]
-                .iter()
-                .any(|v| l.starts_with(v))
+        has_effect_verb(l)
+            || OTHER_CLAUSE_VERBS.iter().any(|v| l.contains(v))
+            || l.starts_with("you ")
     };
     // What only an effect does: after "... as long as S", a piece without
     // one continues the condition ("as long as it's attacking THIS and you
     // have another Geonosian ...": both clauses are the condition's).
-    let effect_verb = |p: &str| {
-        let l = unquoted(&p.to_ascii_lowercase());
-        EFFECT_VERBS.iter().any(|v| l.contains(v))
-            || ["prevent ", "put ", "tap ", "remove "]
-                .iter()
-                .any(|v| l.starts_with(v))
-    };
+    let effect_verb = |p: &str| has_effect_verb(&unquoted(&p.to_ascii_lowercase()));
     let opens_condition = |p: &str| {
         let l = unquoted(&p.to_ascii_lowercase());
         [" as long as ", " while ", " if "]
