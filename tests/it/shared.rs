@@ -27,8 +27,8 @@ fn lackey() -> CardDb {
     CardDb::load(&[dir.to_str().unwrap()]).unwrap()
 }
 
-/// Issue 8's targets: no unit row skipped but for `*` or `X` stats, at most
-/// 3% of unit abilities not understood in each set, every row accounted
+/// Issues 8 and 21's targets: no unit row skipped but for `*` or `X` stats,
+/// at most 2% of unit abilities not understood in each set, every row accounted
 /// for.
 #[test]
 #[ignore = "needs ../shared; run by .ci/run"]
@@ -47,7 +47,7 @@ fn coverage_targets_on_the_shared_sets() {
         let not = s.abilities.get("not-understood").copied().unwrap_or(0);
         assert!(total > 50, "{}: {total} abilities", s.set);
         assert!(
-            not * 100 <= total * 3,
+            not * 100 <= total * 2,
             "{}: {not} of {total} not understood",
             s.set
         );

@@ -91,7 +91,12 @@ fn restrictions(c: &Ctx) -> Restrictions {
                 },
             );
         }
-        if OUTSIDE_ATTACKS.iter().any(|t| sl.contains(t)) || sl.contains("build step") {
+        // "Play only when THIS would be discarded": the attack that put
+        // it there has ended (as a `When THIS would be discarded` lead).
+        if OUTSIDE_ATTACKS.iter().any(|t| sl.contains(t))
+            || sl.contains("build step")
+            || sl.contains("would be discarded")
+        {
             r.outside = true;
         }
         if sl.contains("would attack") && tap_cost {
@@ -225,39 +230,43 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
     let damaged_ref = leads.damaged.as_ref().or(r.referent.as_ref());
     let damaged_ref = damaged_ref.map(|x| who.narrow(x.clone()));
     let (cost, sit) = (c.cost.clone(), leads.situation.clone());
-    let read = gets(
-        &c.printed,
-        clause,
-        cost.clone(),
-        sit.clone(),
-        r.referent.as_ref(),
-        who,
-    )
-    .map(|p| ("grant", p))
-    .or_else(|| {
-        prevention(
-            &c.printed,
-            clause,
-            cost.clone(),
-            sit.clone(),
-            damaged_ref.as_ref(),
-            who,
-        )
-        .map(|p| ("prevention", p))
-    })
-    .or_else(|| {
-        let target = damaged_ref.as_ref().or(r.referent.as_ref());
-        damage_clause(
-            &c.printed,
-            clause,
-            cost.clone(),
-            sit.clone(),
-            target,
-            restricted_attacking,
-            who,
-        )
-        .map(|p| ("damage", p))
-    });
+    let read = copied_text(&c.printed, &cl)
+        .map(|p| ("copied-text", p))
+        .or_else(|| {
+            gets(
+                &c.printed,
+                clause,
+                cost.clone(),
+                sit.clone(),
+                r.referent.as_ref(),
+                who,
+            )
+            .map(|p| ("grant", p))
+        })
+        .or_else(|| {
+            prevention(
+                &c.printed,
+                clause,
+                cost.clone(),
+                sit.clone(),
+                damaged_ref.as_ref(),
+                who,
+            )
+            .map(|p| ("prevention", p))
+        })
+        .or_else(|| {
+            let target = damaged_ref.as_ref().or(r.referent.as_ref());
+            damage_clause(
+                &c.printed,
+                clause,
+                cost.clone(),
+                sit.clone(),
+                target,
+                restricted_attacking,
+                who,
+            )
+            .map(|p| ("damage", p))
+        });
     let Some((rule, mut p)) = read else {
         unread_clause(clause, &cl, r.outside || leads.outside, r, &c.printed);
         return;
@@ -280,6 +289,27 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
             r.parts.push(p);
         }
     }
+}
+
+/// `THIS gets the subtype and ability text of that card`, `THIS gains
+/// the game text of that card`: another card's abilities, known only once
+/// the card is picked in play (unmodelled: no card file says which).
+fn copied_text(printed: &str, cl: &str) -> Option<ReadAbility> {
+    let rest = ["this gets ", "this gains ", "it gets ", "it gains "]
+        .iter()
+        .find_map(|p| cl.strip_prefix(p))?;
+    let rest = rest.strip_prefix("the ").unwrap_or(rest);
+    let rest = rest.strip_prefix("subtype and ").unwrap_or(rest);
+    let of = ["ability text of ", "game text of ", "abilities of "]
+        .iter()
+        .find_map(|p| rest.strip_prefix(p))?;
+    // A card picked in play (`that card`, `the chosen card`), not a name.
+    (of.starts_with("that ") || of.starts_with("the chosen ") || of.starts_with("a ")).then(|| {
+        ReadAbility::unmodelled(
+            printed,
+            "another card's ability text (the card is picked in play)",
+        )
+    })
 }
 
 /// A clause no rule read: outside attacks when its words say so, else not

@@ -155,12 +155,23 @@ pub(super) fn deaccent(s: &str) -> String {
 /// Removes parenthetical reminder text and normalises quotes, spaces and the
 /// files' replacement characters (`it_s` → `it's`).
 pub fn strip_reminders(text: &str) -> String {
+    // A reminder that ended its sentence (`beneath PROXY (... not in
+    // play.) PROXY gains ...`) leaves a mark: a sentence end when the next
+    // word starts a sentence.
+    const END: char = '\u{1}';
     let mut out = String::new();
     let mut depth = 0;
+    let mut last_inside = ' ';
     for c in text.chars() {
         match c {
             '(' => depth += 1,
-            ')' if depth > 0 => depth -= 1,
+            ')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 && matches!(last_inside, '.' | '!') {
+                    out.push(END);
+                }
+            }
+            c if depth > 0 && !c.is_whitespace() => last_inside = c,
             _ if depth == 0 => out.push(match c {
                 '“' | '”' => '"',
                 '’' | '‘' => '\'',
@@ -175,11 +186,34 @@ pub fn strip_reminders(text: &str) -> String {
         .replace("_s.", "'s.")
         .replace("_s,", "'s,");
     let out = out.replace('→', "->");
+    let out = sentence_ends(&out, END);
     out.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
         .replace(" ,", ",")
         .replace(" .", ".")
+}
+
+/// Each `end` mark as a period when the next word starts a sentence (an
+/// uppercase letter, after no period already), else removed.
+fn sentence_ends(text: &str, end: char) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(end) {
+        let before = &rest[..at];
+        let after = &rest[at + end.len_utf8()..];
+        out.push_str(before);
+        let starts = after.trim_start().starts_with(|c: char| c.is_uppercase());
+        let ended = out.trim_end().ends_with(['.', '!', ':', '"']) || out.trim().is_empty();
+        if starts && !ended {
+            let keep = out.trim_end().len();
+            out.truncate(keep);
+            out.push('.');
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Granted text in single quotes (`gets 'Pay 1 Force -> Evade 3.'`, as

@@ -438,6 +438,17 @@ pub static RULES: &[Rule] = &[
         ],
         read: None,
     },
+    Rule {
+        name: "copied-text",
+        stage: Stage::Clause,
+        reads: "`THIS gets the (subtype and) ability text of that card`, `THIS gains the game text of that card`",
+        gives: "unmodelled: another card's abilities, picked in play",
+        examples: &[
+            "Pay 2 Force -> Search your opponent's deck for a Character card. Rex gets the subtype and ability text of that card until end of turn.",
+            "When your build step starts, you may search your deck for a Character unit card. If you do, put that card beneath Rex. Rex gains the game text of that card until end of turn.",
+        ],
+        read: None,
+    },
 ];
 
 /// The rule named `name`.

@@ -115,3 +115,51 @@ fn no_clause_of_a_condition_is_dropped() {
         Some(false)
     );
 }
+
+/// `Play only when THIS would be discarded` is a timing after the attack
+/// (as the lead `When THIS would be discarded`): the attack's discard
+/// stands. Another card's text, picked in play, is unmodelled; a reminder
+/// that ended its sentence still ends it.
+#[test]
+fn timings_after_the_attack_and_copied_text() {
+    let who = ["Rex", "Clone Trooper"];
+    let a = &read_abilities_in(
+        "[tap], Pay 2 Force -> Remove all damage counters from Rex. Play only when Rex would be discarded.",
+        &who,
+        true,
+    )[0];
+    assert_eq!(a.class, Class::NotAttack, "{a:?}");
+    // Without the restriction, removing counters from it is read as done
+    // before the attack.
+    let a = &read_abilities_in(
+        "Pay 2 Force -> Remove 2 damage counters from Rex.",
+        &who,
+        true,
+    )[0];
+    assert_eq!(a.class, Class::Condition, "{a:?}");
+    for text in [
+        "Pay 2 Force -> Search your opponent's deck for a Character card. Rex gets the ability text of that card until end of turn.",
+        "If you do, put that card beneath Rex (Cards put under Rex in this way are not in play.) Rex gains the game text of that card until end of turn.",
+    ] {
+        let a = &read_abilities_in(text, &who, true)[0];
+        assert_eq!(a.class, Class::Unmodelled, "{text}: {a:?}");
+        assert_eq!(
+            a.clauses.last().map(|c| c.rule),
+            Some("copied-text"),
+            "{a:?}"
+        );
+    }
+    // A named card's text is not "a card picked in play".
+    let a = &read_abilities_in("Rex gets the ability text of Cody.", &who, true)[0];
+    assert_ne!(a.class, Class::Unmodelled, "{a:?}");
+    // The reminder's period ends the sentence only before a new one.
+    assert_eq!(
+        strip_reminders("beneath Rex (not in play.) Rex gains"),
+        "beneath Rex. Rex gains"
+    );
+    assert_eq!(
+        strip_reminders("Critical Hit 2 (cumulative.) and Accuracy 1"),
+        "Critical Hit 2 and Accuracy 1"
+    );
+    assert_eq!(strip_reminders("Evade 2 (reminder.)"), "Evade 2");
+}
