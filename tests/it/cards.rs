@@ -3,7 +3,7 @@
 //! conditions, pilots and stacks applied to the right unit.
 
 use swtcg_odds::cards::stack::{Fielded, Switches, pair};
-use swtcg_odds::cards::text::{Class, Subject, When, read_abilities, split_abilities};
+use swtcg_odds::cards::text::{Class, Reading, Subject, When, read_abilities, split_abilities};
 use swtcg_odds::cards::{Arena, CardDb};
 use swtcg_odds::keywords::Keyword;
 
@@ -170,10 +170,10 @@ fn hand_labelled_abilities() {
         let a = &card.abilities[i.parse::<usize>().unwrap() - 1];
         let show = |v: serde_json::Value| v.as_str().unwrap_or("-").to_string();
         let got = (
-            a.class.name().to_string(),
-            show(serde_json::to_value(a.subject).unwrap()),
-            show(serde_json::to_value(a.when).unwrap()),
-            a.decidable.map_or("-".to_string(), |d| d.to_string()),
+            a.class().name().to_string(),
+            show(serde_json::to_value(a.subject()).unwrap()),
+            show(serde_json::to_value(a.when()).unwrap()),
+            a.decidable().map_or("-".to_string(), |d| d.to_string()),
         );
         let want = (
             class.to_string(),
@@ -201,7 +201,7 @@ fn jg_runs_abilities_together_and_they_are_split() {
     let texts: Vec<&str> = mace.abilities.iter().map(|a| a.text.as_str()).collect();
     assert_eq!(texts.len(), 3, "{texts:?}");
     assert!(texts[1].starts_with("Overkill"));
-    assert_eq!(mace.abilities[1].class, Class::Keyword);
+    assert_eq!(mace.abilities[1].class(), Class::Keyword);
     assert!(texts[2].starts_with("Pay 3 Force -> Evade 3"));
     // A restriction stays with its ability; Yoda's inverted words too.
     let s = split_abilities(
@@ -221,7 +221,7 @@ fn conditions_go_to_the_right_unit() {
         "Imperial Clone Stormtrooper Character",
     );
     assert_eq!(
-        (tk[0].subject, tk[0].when, tk[0].decidable),
+        (tk[0].subject(), tk[0].when(), tk[0].decidable()),
         (Some(Subject::This), Some(When::Attacking), Some(true))
     );
     // Devastator's own +2.
@@ -231,7 +231,7 @@ fn conditions_go_to_the_right_unit() {
         "Imperial Capital Ship Space",
     );
     assert_eq!(
-        (dev[0].subject, dev[0].when),
+        (dev[0].subject(), dev[0].when()),
         (Some(Subject::This), Some(When::Attacking))
     );
     // The Jedi attacking Jango gets the -3, not Jango.
@@ -242,10 +242,10 @@ fn conditions_go_to_the_right_unit() {
     );
     assert_eq!(
         (
-            jango[0].class,
-            jango[0].subject,
-            jango[0].when,
-            jango[0].decidable
+            jango[0].class(),
+            jango[0].subject(),
+            jango[0].when(),
+            jango[0].decidable()
         ),
         (
             Class::Condition,
@@ -260,24 +260,27 @@ fn conditions_go_to_the_right_unit() {
         "AT-AT Driver",
         "Imperial Officer Character",
     );
-    assert_eq!(driver[0].class, Class::Pilot);
-    let g = &driver[0].pilot.as_ref().unwrap().grants[0];
-    assert_eq!(g.class, Class::Keyword);
+    assert_eq!(driver[0].class(), Class::Pilot);
+    let Reading::Pilot(pilot) = &driver[0].reading else {
+        panic!("{:?}", driver[0]);
+    };
+    let g = &pilot.grants[0];
+    assert_eq!(g.class(), Class::Keyword);
     // Paid effects keep every part: power and Stun.
     let vader = read(
         "Pay 2 Force -> Vader gets +2 power and Stun 2 for this attack.",
         "Darth Vader (K)",
         "Dark Jedi Knight Character",
     );
-    assert_eq!(vader[0].class, Class::Keyword);
-    assert_eq!(vader[0].effects.len(), 2, "{:?}", vader[0].effects);
+    assert_eq!(vader[0].class(), Class::Keyword);
+    assert_eq!(vader[0].effects().len(), 2, "{:?}", vader[0].effects());
     // X costs.
     let x = read(
         "Pay X Force -> Evade X",
         "Luke Skywalker (Z)",
         "Jedi Character",
     );
-    assert_eq!(x[0].class, Class::Keyword);
+    assert_eq!(x[0].class(), Class::Keyword);
     // The attacking unit helped by its owner, or hindered by the defender's.
     let bravo = read(
         "Pay 1 Force -> The attacking Naboo Starfighter gets +1 power for this attack.",
@@ -285,7 +288,7 @@ fn conditions_go_to_the_right_unit() {
         "Naboo Starfighter Space",
     );
     assert_eq!(
-        (bravo[0].subject, bravo[0].when),
+        (bravo[0].subject(), bravo[0].when()),
         (Some(Subject::This), Some(When::Attacking))
     );
     let oppo = read(
@@ -294,7 +297,7 @@ fn conditions_go_to_the_right_unit() {
         "Jedi Master Character",
     );
     assert_eq!(
-        (oppo[0].subject, oppo[0].when, oppo[0].decidable),
+        (oppo[0].subject(), oppo[0].when(), oppo[0].decidable()),
         (Some(Subject::Opponent), Some(When::Defending), Some(true))
     );
     // Counters removed at no fixed time: read as before the attack.
@@ -304,7 +307,7 @@ fn conditions_go_to_the_right_unit() {
         "Naboo Transport Space",
     );
     assert_eq!(
-        (qrs[0].class, qrs[0].decidable),
+        (qrs[0].class(), qrs[0].decidable()),
         (Class::Condition, Some(false))
     );
     // Text that works from inside a stack is INSERT text.
@@ -313,14 +316,18 @@ fn conditions_go_to_the_right_unit() {
         "Qui-Gon Jinn (E)",
         "Jedi Master Character",
     );
-    assert!(qg[0].insert && qg[0].class == Class::Keyword, "{:?}", qg[0]);
+    assert!(
+        qg[0].insert && qg[0].class() == Class::Keyword,
+        "{:?}",
+        qg[0]
+    );
     // A one-word name's plural typo is still the unit ("Vaders gets").
     let z = read(
         "Pay 1 Force -> Vaders gets +1 power for this attack.",
         "Darth Vader (Z)",
         "Sith Lord Character",
     );
-    assert_eq!(z[0].subject, Some(Subject::This));
+    assert_eq!(z[0].subject(), Some(Subject::This));
 }
 
 #[test]
@@ -516,11 +523,11 @@ fn messy_input_never_panics() {
     }
     let db =
         CardDb::parse("Name\tType\tPower\tHealth\tText\nC\tSpace\t1\t2\t | | Parry |  \n").unwrap();
-    assert_eq!(db.cards[0].abilities[0].class, Class::NotUnderstood);
+    assert_eq!(db.cards[0].abilities[0].class(), Class::NotUnderstood);
     assert!(CardDb::parse("").unwrap_err().to_string().contains("empty"));
     assert!(CardDb::parse("foo\tbar\n").is_err());
     let k = &read_abilities("Pay X Force -> Evade X", &["A"])[0];
     assert!(
-        matches!(&k.effects[0], swtcg_odds::cards::text::Effect::Keyword { ability, .. } if ability.x && ability.keyword == Keyword::Evade(0))
+        matches!(&k.effects()[0], swtcg_odds::cards::text::Effect::Keyword { ability, .. } if ability.x && ability.keyword == Keyword::Evade(0))
     );
 }

@@ -119,14 +119,18 @@ proptest! {
 
     #[test]
     fn card_text_and_databases_never_panic(text in "\\PC{0,120}", rows in proptest::collection::vec("[A-Za-z0-9 |\\t()\\-:>.]{0,40}", 0..6)) {
-        // Every ability is exactly one class, and a keyword or condition
-        // says whom it is for and when.
+        // Every ability is exactly one class (the typed reading makes a
+        // keyword or condition say whom it is for and when); its JSON says
+        // the same class, and the parts of a reading are keywords or
+        // conditions.
         for a in read_abilities(&text, &["Some Unit (A)", "Jedi Character"]) {
-            if matches!(a.class, Class::Keyword | Class::Condition) {
-                prop_assert!(a.subject.is_some() && a.when.is_some(), "{a:?}");
+            let json = serde_json::to_value(&a).unwrap();
+            prop_assert_eq!(json["class"].as_str(), Some(a.class().name()), "{:?}", a);
+            if matches!(a.class(), Class::Keyword | Class::Condition) {
+                prop_assert!(!json["subject"].is_null() && !json["when"].is_null(), "{:?}", a);
             }
-            if a.class == Class::Condition {
-                prop_assert!(a.decidable.is_some() || !a.switch.is_empty(), "{a:?}");
+            for p in a.grant().map_or(&[][..], |g| &g.parts[..]) {
+                prop_assert!(matches!(p.class(), Class::Keyword | Class::Condition), "{:?}", a);
             }
         }
         let db = format!("Name\tType\tPower\tHealth\tText\n{}", rows.join("\n"));

@@ -87,7 +87,7 @@ fn seed_cards_carry_their_keywords() {
         let read: Vec<String> = card
             .abilities
             .iter()
-            .flat_map(|a| a.effects.iter().map(|e| format!("{e:?}")))
+            .flat_map(|a| a.effects().iter().map(|e| format!("{e:?}")))
             .collect();
         for k in names {
             let word = k.split_whitespace().next().unwrap();

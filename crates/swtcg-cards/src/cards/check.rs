@@ -113,9 +113,9 @@ pub fn check(db: &CardDb) -> CheckReport {
             e.rows += 1;
         }
         for a in &c.abilities {
-            *e.abilities.entry(a.class.name().to_string()).or_default() += 1;
+            *e.abilities.entry(a.class().name().to_string()).or_default() += 1;
             e.ability_total += 1;
-            if a.class == Class::NotUnderstood {
+            if a.class() == Class::NotUnderstood {
                 *nu.entry(a.text.clone()).or_default() += 1;
             }
         }

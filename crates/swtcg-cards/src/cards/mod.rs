@@ -111,7 +111,7 @@ impl Card {
     pub fn stack_list(&self) -> Vec<String> {
         let mut out = Vec::new();
         for a in &self.abilities {
-            for e in &a.effects {
+            for e in a.effects() {
                 if let text::Effect::Keyword { ability, .. } = e
                     && let crate::keywords::Keyword::Stack(l) = &ability.keyword
                 {
@@ -130,7 +130,7 @@ impl Card {
 
     /// Abilities of one class.
     pub fn of_class(&self, class: Class) -> impl Iterator<Item = &ReadAbility> {
-        self.abilities.iter().filter(move |a| a.class == class)
+        self.abilities.iter().filter(move |a| a.class() == class)
     }
 
     /// A card as text: stats, then each ability with its class.

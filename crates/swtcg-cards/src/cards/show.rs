@@ -35,41 +35,32 @@ impl Card {
             out.push_str(&format!("  (needs values: {v})\n"));
         }
         for (i, a) in self.abilities.iter().enumerate() {
-            out.push_str(&format!("  {}. [{}] {}\n", i + 1, a.class.name(), a.text));
+            out.push_str(&format!("  {}. [{}] {}\n", i + 1, a.class().name(), a.text));
+            let word = |v: serde_json::Result<serde_json::Value>| {
+                v.ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default()
+            };
             let mut detail = Vec::new();
-            if let Some(s) = a.subject {
-                detail.push(format!(
-                    "subject {}",
-                    serde_json::to_value(s)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default()
-                ));
+            if let Some(g) = a.grant() {
+                detail.push(format!("subject {}", word(serde_json::to_value(g.subject))));
+                detail.push(format!("when {}", word(serde_json::to_value(g.when))));
             }
-            if let Some(w) = a.when {
-                detail.push(format!(
-                    "when {}",
-                    serde_json::to_value(w)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default()
-                ));
-            }
-            if let Some(d) = a.decidable {
+            if let Some(d) = a.decidable() {
                 detail.push(if d {
                     "decided by the two cards".into()
                 } else {
                     "needs --condition".into()
                 });
             }
-            if !a.effects.is_empty() {
-                detail.push(format!("effects: {}", stack::effects_text(&a.effects)));
+            if !a.effects().is_empty() {
+                detail.push(format!("effects: {}", stack::effects_text(a.effects())));
             }
-            if let Some(n) = &a.note {
-                detail.push(n.clone());
+            if let Some(n) = a.why().or(a.grant().and_then(|g| g.note.as_deref())) {
+                detail.push(n.to_string());
             }
-            if let Some(k) = &a.keyword {
-                detail.push(format!("glossary keyword {k}"));
+            if let text::Reading::Unmodelled { keyword } = &a.reading {
+                detail.push(format!("glossary keyword {keyword}"));
             }
             if !detail.is_empty() {
                 out.push_str(&format!("     {}\n", detail.join("; ")));

@@ -10,7 +10,7 @@
 //! attacking a unique Character`), and the conditions the user switched on.
 
 use super::text::{
-    CardSide, Class, Count, Descriptor, Effect, ReadAbility, Situation, Subject, Term, When,
+    CardSide, Count, Descriptor, Effect, ReadAbility, Situation, Subject, Term, When,
 };
 use super::{Arena, Card, CardDb};
 use crate::error::{Error, Result, quote};
@@ -213,7 +213,7 @@ impl<'a> Piece<'a> {
         }
         if let Some(p) = self.pilot {
             for (i, a) in p.abilities.iter().enumerate() {
-                if let Some(g) = &a.pilot
+                if let super::text::Reading::Pilot(g) = &a.reading
                     && fits(g, self.top())
                 {
                     for grant in &g.grants {
@@ -238,8 +238,8 @@ impl<'a> Piece<'a> {
             text.push_str(a.name());
         }
         for s in self.abilities() {
-            if matches!(s.ability.class, Class::Keyword) {
-                for e in &s.ability.effects {
+            if let super::text::Reading::Keyword(k) = &s.ability.reading {
+                for e in &k.effects {
                     if let Effect::TreatAs { words } = e {
                         text.push(' ');
                         text.push_str(words);
@@ -259,7 +259,7 @@ impl<'a> Piece<'a> {
 pub fn fits(g: &super::text::PilotGrant, unit: &Card) -> bool {
     let mut words = format!("{} {}", unit.subtype, unit.card_type).to_lowercase();
     for a in &unit.abilities {
-        for e in &a.effects {
+        for e in a.effects() {
             if let Effect::PilotableAs { kind } = e {
                 words.push(' ');
                 words.push_str(&kind.to_lowercase());
@@ -369,7 +369,10 @@ impl CardDb {
                 let grants: Vec<&super::text::PilotGrant> = pc
                     .abilities
                     .iter()
-                    .filter_map(|a| a.pilot.as_ref())
+                    .filter_map(|a| match &a.reading {
+                        super::text::Reading::Pilot(g) => Some(g),
+                        _ => None,
+                    })
                     .collect();
                 if grants.is_empty() {
                     return Err(Error::rules(format!(
@@ -542,16 +545,14 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
 /// Whether a piece has a keyword (or a glossary keyword named in its text).
 fn has_keyword(p: &Piece, k: &str) -> bool {
     p.abilities().iter().any(|s| {
-        (s.ability.class == Class::Keyword
-            && s.ability.effects.iter().any(|e| {
-                matches!(e, Effect::Keyword { ability, .. }
-                    if ability.keyword.name().eq_ignore_ascii_case(k))
-            }))
-            || s.ability
-                .keyword
-                .as_deref()
-                .is_some_and(|n| n.eq_ignore_ascii_case(k))
-            || s.ability.text.to_lowercase().starts_with(&k.to_lowercase())
+        let named = |n: &str| n.eq_ignore_ascii_case(k);
+        (match &s.ability.reading {
+            super::text::Reading::Keyword(g) => g.effects.iter().any(
+                |e| matches!(e, Effect::Keyword { ability, .. } if named(ability.keyword.name())),
+            ),
+            super::text::Reading::Unmodelled { keyword } => named(keyword),
+            _ => false,
+        }) || s.ability.text.to_lowercase().starts_with(&k.to_lowercase())
     })
 }
 
@@ -751,15 +752,15 @@ fn gather(
     };
     for s in piece.abilities() {
         let a = s.ability;
-        if !matches!(a.class, Class::Keyword | Class::Condition) {
+        let Some(whole) = a.grant() else {
             continue;
-        }
+        };
         let on_switch = switched(s.card, s.index, a);
         // Switch: the effects of this arena's mode.
-        if !a.switch.is_empty() {
+        if !whole.switch.is_empty() {
             let pos = piece.top().arenas.iter().position(|x| *x == arena);
             if let Some(pos) = pos
-                && let Some((_, effects)) = a.switch.get(pos)
+                && let Some((_, effects)) = whole.switch.get(pos)
             {
                 g.to_me.extend(effects.iter().cloned());
                 if !effects.is_empty() {
@@ -773,37 +774,44 @@ fn gather(
             }
             continue;
         }
-        let parts: Vec<&ReadAbility> = if a.parts.is_empty() {
+        let parts: Vec<&ReadAbility> = if whole.parts.is_empty() {
             vec![a]
         } else {
-            a.parts.iter().collect()
+            whole.parts.iter().collect()
         };
         for part in parts {
-            gather_part(me, other, arena, s.card, a, part, on_switch, &mut g)?;
+            let whole = (a.text.as_str(), whole);
+            gather_part(me, other, arena, s.card, whole, part, on_switch, &mut g)?;
         }
     }
     Ok(g)
 }
 
-/// Gathers one part of an ability (`whole` is the ability printed).
+/// Gathers one part of an ability (`whole` is the ability printed: its
+/// text and what it grants, with its choices, X and cost).
 #[allow(clippy::too_many_arguments)]
 fn gather_part(
     me: &Seat,
     other: &Seat,
     arena: Arena,
     card: &Card,
-    whole: &ReadAbility,
+    (whole_text, whole): (&str, &super::text::Grant),
     a: &ReadAbility,
     on_switch: Switched,
     g: &mut Gathered,
 ) -> Result<()> {
-    let role_ok = match a.when {
-        Some(When::Attacking) => me.role == Role::Attacker,
-        Some(When::Defending) => me.role == Role::Defender,
+    // A part is a keyword or a condition (a reading with a part of
+    // another class is not understood as a whole).
+    let Some(part) = a.grant() else {
+        return Ok(());
+    };
+    let role_ok = match part.when {
+        When::Attacking => me.role == Role::Attacker,
+        When::Defending => me.role == Role::Defender,
         _ => true,
     };
     // The effects, with X and choices resolved.
-    let mut effects = a.effects.clone();
+    let mut effects = part.effects.clone();
     if !whole.choices.is_empty() {
         match on_switch {
             Some(Some(k)) if k >= 1 && (k as usize) <= whole.choices.len() => {
@@ -813,12 +821,12 @@ fn gather_part(
                 return Err(Error::missing(format!(
                     "{}: '{}' is a choice: switch it on with =1 to ={}",
                     card.name,
-                    quote(&whole.text),
+                    quote(whole_text),
                     whole.choices.len()
                 )));
             }
             None => {
-                let entry = (card.name.clone(), whole.text.clone());
+                let entry = (card.name.clone(), whole_text.to_string());
                 if !g.waiting.contains(&entry) {
                     g.waiting.push(entry);
                 }
@@ -835,12 +843,12 @@ fn gather_part(
             Some(x) => effects = resolve_x(&effects, x.clamp(0, u32::MAX as i64) as u32),
             None => {
                 if let Some(Some(_)) | None = on_switch.map(|_| None::<u32>) {}
-                let entry = (card.name.clone(), whole.text.clone());
+                let entry = (card.name.clone(), whole_text.to_string());
                 if on_switch.is_some() {
                     return Err(Error::range(format!(
                         "{}: '{}' needs its X: switch it on with =N",
                         card.name,
-                        quote(&whole.text)
+                        quote(whole_text)
                     )));
                 }
                 if !g.waiting.contains(&entry) {
@@ -874,33 +882,33 @@ fn gather_part(
             }
         }
     };
-    if a.class == Class::Keyword {
-        match a.subject {
-            Some(Subject::Opponent) if role_ok => push(false, effects, g),
-            Some(Subject::Opponent) => {}
+    let super::text::Reading::Condition(cond) = &a.reading else {
+        // A keyword.
+        match part.subject {
+            Subject::Opponent if role_ok => push(false, effects, g),
+            Subject::Opponent => {}
             _ => push(true, effects, g),
         }
         return Ok(());
-    }
+    };
     // A condition: to itself, its opponent, or both.
-    let targets: &[bool] = match a.subject {
-        Some(Subject::This) => &[true],
-        Some(Subject::Opponent) => &[false],
-        Some(Subject::Both) => &[true, false],
-        None => &[],
+    let targets: &[bool] = match part.subject {
+        Subject::This => &[true],
+        Subject::Opponent => &[false],
+        Subject::Both => &[true, false],
     };
     for &to_me in targets {
         let target = if to_me { me } else { other };
         let decided = if !role_ok || (!to_me && other.role == Role::Bystander) {
             Some(false)
         } else {
-            a.situation
+            cond.situation
                 .as_ref()
                 .map_or(Some(true), |sit| evaluate(sit, me, other, target, arena))
         };
         let on = decided.unwrap_or(on_switch.is_some());
         if decided.is_none() && on_switch.is_none() {
-            let entry = (card.name.clone(), whole.text.clone());
+            let entry = (card.name.clone(), whole_text.to_string());
             if !g.waiting.contains(&entry) {
                 g.waiting.push(entry);
             }
@@ -909,10 +917,10 @@ fn gather_part(
             push(to_me, effects.clone(), g);
             g.applied.push(Applied {
                 card: card.name.clone(),
-                text: whole.text.clone(),
+                text: whole_text.to_string(),
                 to: target.unit.name(),
                 how: if decided == Some(true) {
-                    situation_text(a.situation.as_ref())
+                    situation_text(cond.situation.as_ref())
                 } else {
                     "switched on".into()
                 },

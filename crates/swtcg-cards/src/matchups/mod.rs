@@ -28,7 +28,7 @@
 
 use crate::attack::{ATTACKER, Side};
 use crate::cards::stack::{Fielded, Switches, pair};
-use crate::cards::text::{Class, Effect};
+use crate::cards::text::Effect;
 use crate::cards::{Arena, Card, Piece};
 use crate::dist::Fraction;
 use crate::error::{Error, Result};
@@ -51,10 +51,10 @@ pub use rank::{Figures, Ranked, Rankings, SortBy, field_line, rank};
 pub fn reach(card: &Card) -> Vec<Arena> {
     let mut out = card.arenas.clone();
     for a in &card.abilities {
-        if a.class != Class::Keyword {
+        let crate::cards::text::Reading::Keyword(k) = &a.reading else {
             continue;
-        }
-        for e in &a.effects {
+        };
+        for e in &k.effects {
             if let Effect::Keyword { ability, .. } = e {
                 let arena = match ability.keyword {
                     Keyword::Bombard(_) => Arena::Ground,

@@ -10,7 +10,7 @@ use super::rules::{Ctx, RULES, Stage};
 use super::*;
 
 /// Reads an ability's body (reminders removed, see [`classify_as`]).
-pub(super) fn classify_body(printed: &str, clean: &str, who: &Who) -> ReadAbility {
+pub(super) fn classify_body(printed: &str, clean: &str, who: &Who) -> Draft {
     let c = Ctx::new(printed, clean, who);
     for rule in RULES.iter().filter(|r| r.stage == Stage::Whole) {
         if let Some(read) = rule.read
@@ -126,7 +126,7 @@ fn attacking_whom(cond: &str) -> Option<Situation> {
 /// unit" refers to, and what makes the whole outside attacks or a choice.
 #[derive(Default)]
 struct Reading {
-    parts: Vec<ReadAbility>,
+    parts: Vec<Draft>,
     clauses: Vec<ClauseNote>,
     not_attack_notes: Vec<String>,
     referent: Option<Recipient>,
@@ -134,7 +134,7 @@ struct Reading {
     choice: bool,
 }
 
-fn clause_by_clause(c: &Ctx) -> ReadAbility {
+fn clause_by_clause(c: &Ctx) -> Draft {
     let res = restrictions(c);
     let mut r = Reading {
         outside: res.outside,
@@ -150,7 +150,7 @@ fn clause_by_clause(c: &Ctx) -> ReadAbility {
     }
     let clauses = std::mem::take(&mut r.clauses);
     let mut a = if res.replaces_attack {
-        ReadAbility::not_attack(&c.printed, "played instead of the unit's attack (it taps)")
+        Draft::not_attack(&c.printed, "played instead of the unit's attack (it taps)")
     } else {
         put_together(c, r, res.situation)
     };
@@ -294,7 +294,7 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
 /// `THIS gets the subtype and ability text of that card`, `THIS gains
 /// the game text of that card`: another card's abilities, known only once
 /// the card is picked in play (unmodelled: no card file says which).
-fn copied_text(printed: &str, cl: &str) -> Option<ReadAbility> {
+fn copied_text(printed: &str, cl: &str) -> Option<Draft> {
     let rest = ["this gets ", "this gains ", "it gets ", "it gains "]
         .iter()
         .find_map(|p| cl.strip_prefix(p))?;
@@ -305,7 +305,7 @@ fn copied_text(printed: &str, cl: &str) -> Option<ReadAbility> {
         .find_map(|p| rest.strip_prefix(p))?;
     // A card picked in play (`that card`, `the chosen card`), not a name.
     (of.starts_with("that ") || of.starts_with("the chosen ") || of.starts_with("a ")).then(|| {
-        ReadAbility::unmodelled(
+        Draft::unmodelled(
             printed,
             "another card's ability text (the card is picked in play)",
         )
@@ -335,7 +335,7 @@ fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed
         None => {
             r.clauses
                 .push(ClauseNote::new(clause, "unread", "not understood"));
-            r.parts.push(ReadAbility::not_understood(
+            r.parts.push(Draft::not_understood(
                 printed,
                 &format!("'{}'", quote_short(clause)),
             ));
@@ -344,7 +344,7 @@ fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed
 }
 
 /// The parts read, as one reading.
-fn put_together(c: &Ctx, r: Reading, restriction: Option<Situation>) -> ReadAbility {
+fn put_together(c: &Ctx, r: Reading, restriction: Option<Situation>) -> Draft {
     let printed = c.printed.as_str();
     if let Some(nu) = r.parts.iter().find(|p| p.class == Class::NotUnderstood) {
         return nu.clone();
@@ -354,7 +354,7 @@ fn put_together(c: &Ctx, r: Reading, restriction: Option<Situation>) -> ReadAbil
         u.text = printed.to_string();
         return u;
     }
-    let attack: Vec<ReadAbility> = r
+    let attack: Vec<Draft> = r
         .parts
         .into_iter()
         .filter(|p| matches!(p.class, Class::Keyword | Class::Condition))
@@ -379,7 +379,7 @@ fn put_together(c: &Ctx, r: Reading, restriction: Option<Situation>) -> ReadAbil
     });
     if leaves && a.subject == Some(Subject::This) {
         // It leaves the arena to pay: nothing it does can help it.
-        return ReadAbility::not_attack(printed, "the unit leaves the arena to pay for it");
+        return Draft::not_attack(printed, "the unit leaves the arena to pay for it");
     }
     if r.outside || r.choice {
         return outside_or_choice(c, a, r.outside, r.choice);
@@ -388,7 +388,7 @@ fn put_together(c: &Ctx, r: Reading, restriction: Option<Situation>) -> ReadAbil
 }
 
 /// Why an ability with no attack part is not-attack.
-fn nothing_for_an_attack(c: &Ctx, notes: &[String], outside: bool) -> ReadAbility {
+fn nothing_for_an_attack(c: &Ctx, notes: &[String], outside: bool) -> Draft {
     let why = if let Some(n) = notes.first() {
         n.clone()
     } else if outside {
@@ -401,18 +401,18 @@ fn nothing_for_an_attack(c: &Ctx, notes: &[String], outside: bool) -> ReadAbilit
                 format!("its effect is about {w}, not an attack")
             })
     };
-    ReadAbility::not_attack(&c.printed, &why)
+    Draft::not_attack(&c.printed, &why)
 }
 
 /// Played or triggered outside attacks (or a choice): only what lasts into
 /// an attack counts, when the player chose it.
-fn outside_or_choice(c: &Ctx, mut a: ReadAbility, outside: bool, choice: bool) -> ReadAbility {
+fn outside_or_choice(c: &Ctx, mut a: Draft, outside: bool, choice: bool) -> Draft {
     let l = &c.lower;
     let lasting = l.contains("until end of")
         || l.contains("until the end of")
         || l.contains("until end of game");
     if outside && !lasting {
-        return ReadAbility::not_attack(
+        return Draft::not_attack(
             &c.printed,
             "it happens outside attacks, and nothing of it lasts into one",
         );
@@ -431,20 +431,12 @@ fn outside_or_choice(c: &Ctx, mut a: ReadAbility, outside: bool, choice: bool) -
 /// Several attack parts as one reading: a choice among them, one subject
 /// and situation (effects merged), or parts with their own; a choice
 /// among effects on different units is not understood.
-fn merge_parts(
-    printed: &str,
-    mut attack: Vec<ReadAbility>,
-    choice: bool,
-    cost: Option<Cost>,
-) -> ReadAbility {
+fn merge_parts(printed: &str, mut attack: Vec<Draft>, choice: bool, cost: Option<Cost>) -> Draft {
     if attack.len() > 1 && choice {
         // "Choose one: A. Or: B": one of them, as the player chooses.
         let subj = attack[0].subject;
         if !attack.iter().all(|p| p.subject == subj) {
-            return ReadAbility::not_understood(
-                printed,
-                "a choice among effects on different units",
-            );
+            return Draft::not_understood(printed, "a choice among effects on different units");
         }
         let mut whole = attack[0].clone();
         whole.text = printed.to_string();
@@ -474,7 +466,7 @@ fn merge_parts(
 
 /// Parts, each with its subject and situation. A part written "...
 /// instead" replaces the one before it where it applies.
-fn with_parts(printed: &str, mut attack: Vec<ReadAbility>, cost: Option<Cost>) -> ReadAbility {
+fn with_parts(printed: &str, mut attack: Vec<Draft>, cost: Option<Cost>) -> Draft {
     for k in 1..attack.len() {
         if attack[k].note.as_deref() == Some("instead")
             && let Some(s) = attack[k].situation.clone()
@@ -488,7 +480,7 @@ fn with_parts(printed: &str, mut attack: Vec<ReadAbility>, cost: Option<Cost>) -
             }
         }
     }
-    let mut whole = ReadAbility::new(printed, Class::Keyword);
+    let mut whole = Draft::new(printed, Class::Keyword);
     if attack.iter().any(|p| p.class == Class::Condition) {
         whole.class = Class::Condition;
     }

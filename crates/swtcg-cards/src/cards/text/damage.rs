@@ -21,7 +21,7 @@ impl Pr<'_> {
     /// Evade `n` (X: the Force paid) for this unit, or for `own` among
     /// the controller's units; a cost other than Force is a choice the
     /// user switches on.
-    fn evade(&self, n: u32, x: bool, own: Option<Descriptor>) -> ReadAbility {
+    fn evade(&self, n: u32, x: bool, own: Option<Descriptor>) -> Draft {
         let ab = Ability {
             keyword: Keyword::Evade(n),
             cost: self.cost.clone(),
@@ -49,8 +49,8 @@ impl Pr<'_> {
         a
     }
 
-    fn others_only(&self, why: &str) -> Option<ReadAbility> {
-        Some(ReadAbility::not_attack(self.printed, why))
+    fn others_only(&self, why: &str) -> Option<Draft> {
+        Some(Draft::not_attack(self.printed, why))
     }
 }
 
@@ -63,7 +63,7 @@ pub(super) fn prevention(
     situation: Option<Situation>,
     referent: Option<&Recipient>,
     who: &Who,
-) -> Option<ReadAbility> {
+) -> Option<Draft> {
     let p = Pr {
         printed,
         core,
@@ -77,7 +77,7 @@ pub(super) fn prevention(
     // "prevent all but N of that damage": a cap on the damage taken, which
     // the engine does not model.
     if effect.starts_with("prevent all but ") && effect.contains(" of that damage") {
-        let mut a = ReadAbility::unmodelled(printed, "a cap on damage taken (prevent all but N)");
+        let mut a = Draft::unmodelled(printed, "a cap on damage taken (prevent all but N)");
         a.cost = p.cost.clone();
         return Some(a);
     }
@@ -107,7 +107,7 @@ pub(super) fn prevention(
 }
 
 /// `prevent N damage to TARGET`.
-fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<ReadAbility> {
+fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
     if target == "this" || target == "itself" {
         return Some(p.evade(amount, x, None));
     }
@@ -147,7 +147,7 @@ fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<ReadAbility>
 
 /// "Prevent all damage done to units in the Character arena this turn":
 /// both units of an attack there.
-fn prevent_in_arena(p: &Pr, amount: u32, x: bool, target: &str) -> Option<ReadAbility> {
+fn prevent_in_arena(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
     let r = target.strip_prefix("units in the ")?;
     let arena = r.split(" arena").next().map(str::trim)?;
     if !["space", "ground", "character"].contains(&arena) {
@@ -172,7 +172,7 @@ fn prevent_in_arena(p: &Pr, amount: u32, x: bool, target: &str) -> Option<ReadAb
 
 /// `prevent N of that damage [if ...]`, `prevent that damage`, after
 /// "whenever X would be damaged".
-fn prevent_that(p: &Pr, r: &str) -> Option<ReadAbility> {
+fn prevent_that(p: &Pr, r: &str) -> Option<Draft> {
     let (amount, cond) = match r.split_once(" of that damage") {
         Some((n, c)) => (n, c.trim()),
         None if r == "that damage" => ("all", ""),
@@ -220,7 +220,7 @@ fn prevent_that(p: &Pr, r: &str) -> Option<ReadAbility> {
 
 /// "THIS can't be damaged by Droids", "Prevent all damage to THIS from
 /// Droids": every damage to it from such a unit prevented.
-fn immune_to(p: &Pr, effect: &str) -> Option<ReadAbility> {
+fn immune_to(p: &Pr, effect: &str) -> Option<Draft> {
     let from = effect
         .strip_prefix("this can't be damaged by ")
         .or_else(|| effect.strip_prefix("prevent all damage to this from "))?;

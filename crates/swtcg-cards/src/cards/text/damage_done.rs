@@ -10,7 +10,7 @@ use super::*;
 
 /// What a pattern says: `None` when the clause is not of its kind (the
 /// next pattern is tried); `Some(answer)` when it is.
-type Flow = Option<Option<ReadAbility>>;
+type Flow = Option<Option<Draft>>;
 
 /// One clause, and what the sentence around it said.
 struct Dc<'a> {
@@ -36,8 +36,8 @@ impl Dc<'_> {
         when: When,
         effects: Vec<Effect>,
         sit: Option<Situation>,
-    ) -> ReadAbility {
-        let mut a = ReadAbility::new(self.printed, class);
+    ) -> Draft {
+        let mut a = Draft::new(self.printed, class);
         a.subject = Some(subject);
         a.when = Some(when);
         a.effects = effects;
@@ -67,7 +67,7 @@ pub(super) fn damage_clause(
     referent: Option<&Recipient>,
     attacking: bool,
     who: &Who,
-) -> Option<ReadAbility> {
+) -> Option<Draft> {
     let l = clause.to_ascii_lowercase();
     let d = Dc {
         printed,
@@ -204,7 +204,7 @@ fn remove_from_others(d: &Dc) -> Flow {
     let orig = orig.split(" and put").next().unwrap_or(orig);
     let desc = read_descriptor(orig.split(" in ").next().unwrap_or(orig))?;
     (!d.who.could_be(&desc)).then(|| {
-        Some(ReadAbility::not_attack(
+        Some(Draft::not_attack(
             d.printed,
             "removes counters from other units only",
         ))
@@ -390,7 +390,7 @@ fn does_more_damage(d: &Dc) -> Flow {
     } else {
         Class::Keyword
     };
-    let mut a = ReadAbility::new(d.printed, class);
+    let mut a = Draft::new(d.printed, class);
     a.subject = Some(Subject::This);
     a.when = Some(When::Attacking);
     a.effects.push(Effect::ExtraDamage { n });
@@ -409,7 +409,7 @@ fn only_prevented_by(d: &Dc) -> Flow {
     let Some(not) = read_descriptor(orig).and_then(|x| negated(&x)) else {
         return Some(None);
     };
-    let mut a = ReadAbility::new(d.printed, Class::Condition);
+    let mut a = Draft::new(d.printed, Class::Condition);
     a.subject = Some(Subject::This);
     a.when = Some(When::Any);
     a.effects.push(Effect::Keyword {

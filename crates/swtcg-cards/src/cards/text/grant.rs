@@ -7,7 +7,7 @@
 use super::*;
 
 /// A reading that ends the rule early (not understood, not-attack, ...).
-type Early<T> = Result<T, Box<ReadAbility>>;
+type Early<T> = Result<T, Box<Draft>>;
 
 /// The parts of a grant clause.
 struct GrantText<'a> {
@@ -128,12 +128,12 @@ fn tiers(printed: &str, grants: &str) -> Early<Vec<Vec<Effect>>> {
     }
     let mut acc: Vec<Effect> = Vec::new();
     for tier in gl.split('*').map(str::trim).filter(|t| !t.is_empty()) {
-        let bad = || Box::new(ReadAbility::not_understood(printed, "a list of tiers"));
+        let bad = || Box::new(Draft::not_understood(printed, "a list of tiers"));
         let (n, eff) = tier.split_once(':').ok_or_else(bad)?;
         n.trim().parse::<u32>().map_err(|_| bad())?;
         match read_grants(eff.trim().trim_end_matches('.')) {
             Ok(e) => acc.extend(e),
-            Err(why) => return Err(Box::new(ReadAbility::not_understood(printed, &why))),
+            Err(why) => return Err(Box::new(Draft::not_understood(printed, &why))),
         }
         choices.push(acc.clone());
     }
@@ -161,23 +161,23 @@ fn grant_effects(
             for alt in split_top(g.grants, &[" or "]) {
                 match read_grants(alt) {
                     Ok(e) => choices.push(e),
-                    Err(why) => return Err(Box::new(ReadAbility::not_understood(printed, &why))),
+                    Err(why) => return Err(Box::new(Draft::not_understood(printed, &why))),
                 }
             }
             choices.iter().flatten().cloned().collect()
         }
         Err(why) if why.ends_with(" (unmodelled)") => {
             let k = why.trim_end_matches(" (unmodelled)");
-            return Err(Box::new(ReadAbility::unmodelled(printed, k)));
+            return Err(Box::new(Draft::unmodelled(printed, k)));
         }
         Err(why) => {
             if *recipient == Recipient::Elsewhere && !has_attack_word(&g.tl) {
-                return Err(Box::new(ReadAbility::not_attack(
+                return Err(Box::new(Draft::not_attack(
                     printed,
                     "affects other units only",
                 )));
             }
-            return Err(Box::new(ReadAbility::not_understood(printed, &why)));
+            return Err(Box::new(Draft::not_understood(printed, &why)));
         }
     };
     Ok((effects, choices))
@@ -207,7 +207,7 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option
     {
         return Ok((None, None));
     }
-    Err(Box::new(ReadAbility::not_understood(
+    Err(Box::new(Draft::not_understood(
         printed,
         "a clause after the effect",
     )))
@@ -274,7 +274,7 @@ fn recipient_subject(
     attacking_this: bool,
 ) -> Early<(Subject, Option<Situation>, Option<When>)> {
     let others_only = || {
-        Box::new(ReadAbility::not_attack(
+        Box::new(Draft::not_attack(
             printed,
             "affects the controller's other units only",
         ))
@@ -312,7 +312,7 @@ fn recipient_subject(
             (Subject::This, Some(s), None)
         }
         Recipient::Elsewhere => {
-            return Err(Box::new(ReadAbility::not_attack(
+            return Err(Box::new(Draft::not_attack(
                 printed,
                 "affects other units only",
             )));
@@ -324,7 +324,7 @@ fn recipient_subject(
             (Subject::Opponent, add_situation(opp(d), chosen), None)
         }
         Recipient::Unknown => {
-            return Err(Box::new(ReadAbility::not_understood(
+            return Err(Box::new(Draft::not_understood(
                 printed,
                 "whom the effect is for",
             )));
@@ -392,7 +392,7 @@ pub(super) fn gets(
     situation: Option<Situation>,
     referent: Option<&Recipient>,
     who: &Who,
-) -> Option<ReadAbility> {
+) -> Option<Draft> {
     let body = core.trim().trim_end_matches('.');
     let bl = body.to_ascii_lowercase();
     let has_gets = [" gets ", " gets:", " get "]
@@ -407,7 +407,7 @@ pub(super) fn gets(
         return None;
     }
     if !g.loses && matches!(read_grants(g.grants), Ok(e) if e.is_empty()) && g.x.is_none() {
-        return Some(ReadAbility::not_attack(
+        return Some(Draft::not_attack(
             printed,
             "grants nothing that acts on an attack (speed, Stealth, costs, ...)",
         ));
@@ -422,13 +422,13 @@ fn read_grant(
     situation: Option<Situation>,
     referent: Option<&Recipient>,
     who: &Who,
-) -> Early<ReadAbility> {
+) -> Early<Draft> {
     let mut recipient = grant_recipient(g.subject, referent, who);
     let (effects, choices) = grant_effects(printed, g, &recipient)?;
     let (mut trailing, mut when_said) = trailing_of(printed, g)?;
     if effects.is_empty() {
         // Only speed, Stealth and the like.
-        return Err(Box::new(ReadAbility::not_attack(
+        return Err(Box::new(Draft::not_attack(
             printed,
             "grants nothing that acts on an attack (speed, Stealth, costs, ...)",
         )));
@@ -458,7 +458,7 @@ fn read_grant(
         _ => None,
     };
     let when = when_of(when_default.or(lead).or(when_said), &all, &effects, kind);
-    let mut a = ReadAbility::new(printed, Class::Condition);
+    let mut a = Draft::new(printed, Class::Condition);
     a.subject = Some(subject);
     a.when = Some(when);
     a.effects = effects;
@@ -471,11 +471,11 @@ fn read_grant(
 /// conditions.
 fn classify_grant(
     printed: &str,
-    mut a: ReadAbility,
+    mut a: Draft,
     mut all: Option<Situation>,
     cost: Option<Cost>,
     x_text: Option<&str>,
-) -> Early<ReadAbility> {
+) -> Early<Draft> {
     let mine = a.subject == Some(Subject::This);
     match &cost {
         // A cost other than Force (tap, discard, counters): a choice we do
@@ -514,7 +514,7 @@ fn classify_grant(
         }
         a.x = Some(source.unwrap_or(XSource::User));
     } else if x_text.is_some() {
-        return Err(Box::new(ReadAbility::not_understood(
+        return Err(Box::new(Draft::not_understood(
             printed,
             "an X the effect does not use",
         )));

@@ -125,7 +125,7 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
 
 /// A granted ability in quotes, read as the unit's own.
 fn quoted_grant(inner: &str, out: &mut Vec<Effect>) -> Result<(), String> {
-    let a = classify(inner, &["this unit".to_string()]);
+    let a = classify_draft(inner, &Who::named("this unit"));
     match a.class {
         Class::Keyword => {
             out.extend(a.effects);

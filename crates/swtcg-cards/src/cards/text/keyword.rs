@@ -12,11 +12,11 @@ pub fn read_cost(text: &str) -> Cost {
     })
 }
 
-pub(super) fn keyword(printed: &str, ab: Ability, cost: Option<Cost>) -> ReadAbility {
-    let mut a = ReadAbility::new(printed, Class::Keyword);
+pub(super) fn keyword(printed: &str, ab: Ability, cost: Option<Cost>) -> Draft {
+    let mut a = Draft::new(printed, Class::Keyword);
     // Stack lists are about building stacks, not attacks.
     if let Keyword::Stack(_) = ab.keyword {
-        let mut n = ReadAbility::not_attack(printed, "Stack: which cards may be stacked");
+        let mut n = Draft::not_attack(printed, "Stack: which cards may be stacked");
         n.effects.push(Effect::Keyword {
             text: ab.to_string(),
             ability: ab,
@@ -34,11 +34,7 @@ pub(super) fn keyword(printed: &str, ab: Ability, cost: Option<Cost>) -> ReadAbi
 }
 
 /// Keywords written in plain words.
-pub(super) fn worded_keyword(
-    printed: &str,
-    marked: &str,
-    cost: Option<Cost>,
-) -> Option<ReadAbility> {
+pub(super) fn worded_keyword(printed: &str, marked: &str, cost: Option<Cost>) -> Option<Draft> {
     let l = marked.to_ascii_lowercase();
     let w = Wk {
         printed,
@@ -46,7 +42,7 @@ pub(super) fn worded_keyword(
         l: l.trim_end_matches('.').to_string(),
         cost,
     };
-    let patterns: [fn(&Wk) -> Option<ReadAbility>; 11] = [
+    let patterns: [fn(&Wk) -> Option<Draft>; 11] = [
         unpreventable,
         dice_added,
         treat_as,
@@ -73,7 +69,7 @@ struct Wk<'a> {
 }
 
 impl Wk<'_> {
-    fn kw(&self, k: Keyword) -> Option<ReadAbility> {
+    fn kw(&self, k: Keyword) -> Option<Draft> {
         let ab = Ability {
             keyword: k,
             cost: None,
@@ -83,8 +79,8 @@ impl Wk<'_> {
     }
 
     /// A keyword-class reading of this unit with one effect.
-    fn own(&self, when: When, effect: Effect) -> ReadAbility {
-        let mut a = ReadAbility::new(self.printed, Class::Keyword);
+    fn own(&self, when: When, effect: Effect) -> Draft {
+        let mut a = Draft::new(self.printed, Class::Keyword);
         a.subject = Some(Subject::This);
         a.when = Some(when);
         a.effects.push(effect);
@@ -93,7 +89,7 @@ impl Wk<'_> {
 }
 
 /// "Damage from THIS can't be prevented": Ferocity.
-fn unpreventable(w: &Wk) -> Option<ReadAbility> {
+fn unpreventable(w: &Wk) -> Option<Draft> {
     let said = [
         "damage from this can't be prevented",
         "damage from this's attack can't be prevented",
@@ -110,7 +106,7 @@ fn unpreventable(w: &Wk) -> Option<ReadAbility> {
 }
 
 /// "Add 1 to each of THIS's attack dice": Accuracy.
-fn dice_added(w: &Wk) -> Option<ReadAbility> {
+fn dice_added(w: &Wk) -> Option<Draft> {
     for (pre, sign) in [("add ", 1), ("subtract ", -1)] {
         if let Some(r) = w.l.strip_prefix(pre)
             && let Some((n, rest)) = r.split_once(' ')
@@ -125,7 +121,7 @@ fn dice_added(w: &Wk) -> Option<ReadAbility> {
 }
 
 /// "Treat THIS as a Dark Jedi" / "as if her name is Queen Amidala".
-fn treat_as(w: &Wk) -> Option<ReadAbility> {
+fn treat_as(w: &Wk) -> Option<Draft> {
     let r = w.l.strip_prefix("treat this as ")?;
     let words = r
         .trim_start_matches("if her name is ")
@@ -140,7 +136,7 @@ fn treat_as(w: &Wk) -> Option<ReadAbility> {
 /// Overload written out: "When THIS attacks, you may give it +3 power for
 /// that attack. If you do, THIS does 2 damage to itself when the attack
 /// ends."
-fn overload(w: &Wk) -> Option<ReadAbility> {
+fn overload(w: &Wk) -> Option<Draft> {
     let l = &w.l;
     let r = l
         .strip_prefix("when this attacks, you may give it +")
@@ -169,7 +165,7 @@ fn overload(w: &Wk) -> Option<ReadAbility> {
 
 /// "Whenever THIS attacks, you may roll only half of the attack dice
 /// (rounded up) instead. If you do, gain 3 Force."
-fn half_dice(w: &Wk) -> Option<ReadAbility> {
+fn half_dice(w: &Wk) -> Option<Draft> {
     let l = &w.l;
     let lead = l.starts_with("whenever this attacks, you may roll only half of the attack dice")
         || l.starts_with("when this attacks, you may roll only half of the attack dice");
@@ -183,7 +179,7 @@ fn half_dice(w: &Wk) -> Option<ReadAbility> {
 /// "Whenever THIS attacks and does no damage, put 1 damage counter on
 /// THIS": counters it must put on itself, which the engine does not model
 /// (the optional kind is Consolation).
-fn no_damage_counters(w: &Wk) -> Option<ReadAbility> {
+fn no_damage_counters(w: &Wk) -> Option<Draft> {
     let lead = [
         "whenever this attacks and does no damage, put ",
         "whenever this attacks but does no damage, put ",
@@ -191,7 +187,7 @@ fn no_damage_counters(w: &Wk) -> Option<ReadAbility> {
     .iter()
     .any(|lead| w.l.starts_with(lead));
     (lead && w.l.ends_with(" on this")).then(|| {
-        ReadAbility::unmodelled(
+        Draft::unmodelled(
             w.printed,
             "damage counters on itself when its attack does no damage",
         )
@@ -200,7 +196,7 @@ fn no_damage_counters(w: &Wk) -> Option<ReadAbility> {
 
 /// "Whenever THIS attacks but does no damage, you may put 1 damage counter
 /// on THIS. If you do, put 2 damage counters on the defending unit."
-fn consolation(w: &Wk) -> Option<ReadAbility> {
+fn consolation(w: &Wk) -> Option<Draft> {
     let r =
         w.l.strip_prefix("whenever this attacks but does no damage, you may put ")?;
     let (own, rest) = r.split_once(" damage counter")?;
@@ -213,7 +209,7 @@ fn consolation(w: &Wk) -> Option<ReadAbility> {
 }
 
 /// "Roll THIS's attack dice secretly": Cunning.
-fn cunning(w: &Wk) -> Option<ReadAbility> {
+fn cunning(w: &Wk) -> Option<Draft> {
     w.l.starts_with("roll this's attack dice secretly")
         .then(|| {
             let ab = Ability {
@@ -226,7 +222,7 @@ fn cunning(w: &Wk) -> Option<ReadAbility> {
 }
 
 /// "When THIS attacks, predict the number of hits you'll roll": Foresight.
-fn foresight(w: &Wk) -> Option<ReadAbility> {
+fn foresight(w: &Wk) -> Option<Draft> {
     let l = &w.l;
     let lead = l.starts_with("when this attacks, predict the number of hits")
         || l.starts_with("whenever this attacks, predict the number of hits");
@@ -239,7 +235,7 @@ fn foresight(w: &Wk) -> Option<ReadAbility> {
 
 /// "When your opponent rolls one or more dice in an attack on THIS, you may
 /// reroll any of those dice": Lucky on every die.
-fn lucky_on_every_die(w: &Wk) -> Option<ReadAbility> {
+fn lucky_on_every_die(w: &Wk) -> Option<Draft> {
     let l = &w.l;
     if l.starts_with("when your opponent rolls")
         && l.contains("attack on this")
@@ -251,8 +247,8 @@ fn lucky_on_every_die(w: &Wk) -> Option<ReadAbility> {
 }
 
 /// `Switch: a/b(/c)`: each arena of the type line gets its effects.
-pub(super) fn switch(printed: &str, rest: &str) -> ReadAbility {
-    let mut a = ReadAbility::new(printed, Class::Condition);
+pub(super) fn switch(printed: &str, rest: &str) -> Draft {
+    let mut a = Draft::new(printed, Class::Condition);
     a.subject = Some(Subject::This);
     a.when = Some(When::Any);
     a.decidable = Some(true);
@@ -265,7 +261,7 @@ pub(super) fn switch(printed: &str, rest: &str) -> ReadAbility {
                     a.switch.push((format!("{}", i + 1), Vec::new()));
                     continue;
                 }
-                return ReadAbility::not_understood(printed, &why);
+                return Draft::not_understood(printed, &why);
             }
         }
     }
@@ -277,7 +273,7 @@ pub(super) fn switch(printed: &str, rest: &str) -> ReadAbility {
 
 /// "Once per attack, you may reroll one of THIS's attack dice": Lucky 1
 /// ("up to 2 of": Lucky 2).
-fn reroll_own_dice(w: &Wk) -> Option<ReadAbility> {
+fn reroll_own_dice(w: &Wk) -> Option<Draft> {
     let l = ["once per attack, ", "once per turn, "]
         .iter()
         .find_map(|p| w.l.strip_prefix(p))

@@ -9,24 +9,32 @@
 //! "Then ...") stays with it. A pilot ability (`[Pilot] Starfighter Pilot.
 //! The Starfighter gets: ...`) takes the rest of its segment.
 //!
-//! **Classes.** Each ability is exactly one [`Class`]: a `keyword` the unit
-//! has in every attack (free or paid); a `condition` that changes an attack
-//! only in some situation; a `pilot` grant; `not-attack` when it cannot
-//! change one attack between this unit and an opposing unit; `unmodelled`
-//! for a glossary keyword the engine does not model; `not-understood`
-//! otherwise. `not-attack` is only said when the text's effects are all of
-//! kinds that cannot act on such an attack (speed, Force, cards, build,
-//! other units, timing outside attacks); anything else unsure is
-//! `not-understood`, never dropped silently.
+//! **Classes.** Each ability is exactly one [`Class`], and its typed
+//! [`Reading`] has one variant per class with that class's fields: a
+//! `Keyword` the unit has in every attack (free or paid: a [`Grant`] with
+//! subject, timing, effects and cost); a `Condition` that changes an attack
+//! only in some situation (a [`Conditional`]: the situation, whether the two
+//! cards decide it, the grant); a `Pilot` grant; `NotAttack { why }` when it
+//! cannot change one attack between this unit and an opposing unit;
+//! `Unmodelled { keyword }` for what is understood but not modelled by the
+//! engine; `NotUnderstood { why }` otherwise. `not-attack` is only said
+//! when the text's effects are all of kinds that cannot act on such an
+//! attack (speed, Force, cards, build, other units, timing outside
+//! attacks); anything else unsure is `not-understood`, never dropped
+//! silently.
+//!
+//! **Rules.** The rules (see [`RULES`]) work on a draft of the reading
+//! (`draft.rs`); the draft is made typed once, on the way out
+//! (`reading.rs`).
 //!
 //! ```
-//! use swtcg_cards::cards::text::{read_abilities, Class, Subject, When};
+//! use swtcg_cards::cards::text::{read_abilities, Class, Reading, Subject, When};
 //! let a = read_abilities("Stun 3 | This unit gets -2 power as long as it's attacking a unique Character.", &["Stormtrooper TK-421"]);
-//! assert_eq!(a[0].class, Class::Keyword);
-//! assert_eq!(a[1].class, Class::Condition);
-//! assert_eq!(a[1].subject, Some(Subject::This));
-//! assert_eq!(a[1].when, Some(When::Attacking));
-//! assert_eq!(a[1].decidable, Some(true));
+//! assert_eq!(a[0].class(), Class::Keyword);
+//! let Reading::Condition(c) = &a[1].reading else { panic!("{:?}", a[1]) };
+//! assert_eq!(c.grant.subject, Subject::This);
+//! assert_eq!(c.grant.when, When::Attacking);
+//! assert!(c.decidable);
 //! ```
 
 use crate::keywords::{Ability, Keyword, parse, split_cost};
@@ -39,6 +47,7 @@ mod body;
 pub mod cost;
 mod damage;
 mod damage_done;
+mod draft;
 mod grant;
 mod grants;
 mod keyword;
@@ -46,6 +55,7 @@ mod leads;
 mod model;
 mod names;
 mod pilot;
+mod reading;
 mod recipient;
 pub mod rules;
 mod situation;
@@ -57,6 +67,7 @@ mod words;
 use body::*;
 use damage::*;
 use damage_done::*;
+use draft::*;
 use grant::*;
 pub use grants::*;
 pub use keyword::*;
@@ -64,6 +75,7 @@ use leads::*;
 pub use model::*;
 pub use names::*;
 use pilot::*;
+pub use reading::*;
 pub use recipient::*;
 pub use rules::{RULES, Rule, Stage, explain, first_unread_words, rule};
 use situation::*;
@@ -100,13 +112,14 @@ pub fn read_abilities_in(text: &str, names: &[impl AsRef<str>], barred: bool) ->
 
 /// Classifies one ability text.
 pub fn classify(text: &str, names: &[String]) -> ReadAbility {
-    classify_as(
+    classify_draft(
         text,
         &Who {
             names: names.to_vec(),
             kinds: Vec::new(),
         },
     )
+    .finish()
 }
 
 /// How a card's text names its own unit, and what kinds of unit it is.
@@ -119,6 +132,14 @@ pub struct Who {
 }
 
 impl Who {
+    /// A unit known by one name only.
+    pub(crate) fn named(name: &str) -> Who {
+        Who {
+            names: vec![name.to_string()],
+            kinds: Vec::new(),
+        }
+    }
+
     /// A recipient among "your X" that cannot be this unit is elsewhere.
     fn narrow(&self, r: Recipient) -> Recipient {
         match r {
@@ -160,6 +181,12 @@ impl Who {
 
 /// Classifies one ability text of a unit (see [`Who`]).
 pub fn classify_as(text: &str, who: &Who) -> ReadAbility {
+    classify_draft(text, who).finish()
+}
+
+/// [`classify_as`], as the rules' working form (granted text read inside
+/// an ability).
+pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
     let ascii_names: Vec<String> = who.names.iter().map(|n| ascii_only(n)).collect();
     let who = &Who {
         names: ascii_names,

@@ -1,4 +1,4 @@
-//! The reader's model: classes, subjects, descriptions, situations, effects and the reading of one ability ([`ReadAbility`]).
+//! The reader's model: classes, subjects, descriptions, situations and effects (the reading of one ability is in `reading.rs`).
 
 use super::*;
 
@@ -312,7 +312,7 @@ pub enum Effect {
         /// The words.
         words: String,
     },
-    /// Power changes by `sign` × X (see [`ReadAbility::x`]).
+    /// Power changes by `sign` × X (see [`Grant::x`]).
     PowerX {
         /// +1 or −1.
         sign: i32,
@@ -391,64 +391,6 @@ pub struct PilotGrant {
     pub grants: Vec<ReadAbility>,
 }
 
-/// One ability of a card, read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ReadAbility {
-    /// The ability's text as printed.
-    pub text: String,
-    /// Its class.
-    pub class: Class,
-    /// Who its effects apply to (keywords and conditions).
-    pub subject: Option<Subject>,
-    /// When (keywords and conditions).
-    pub when: Option<When>,
-    /// For conditions: whether the two units' own data decide it.
-    pub decidable: Option<bool>,
-    /// The situation of a condition.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub situation: Option<Situation>,
-    /// Typed effects (keywords and conditions).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub effects: Vec<Effect>,
-    /// Per arena (`Switch`): the arena and its effects.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub switch: Vec<(String, Vec<Effect>)>,
-    /// Its cost, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cost: Option<Cost>,
-    /// `INSERT:` text: granted to the top card of a stack this card is in.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub insert: bool,
-    /// The pilot grant.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pilot: Option<PilotGrant>,
-    /// The glossary keyword's name, when unmodelled.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub keyword: Option<String>,
-    /// Why: what makes it not-attack, or what was not understood.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// Where X comes from, when its effects use an X.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub x: Option<XSource>,
-    /// A choice among these effects (`gets Armor or "Pay 1 Force ->
-    /// Retaliate 4"`): the user says which (`--condition a:N=K`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub choices: Vec<Vec<Effect>>,
-    /// Parts with their own subject or situation (`Each of your Naboo units
-    /// gets Fury 2. Each ... with Stealth gets Fury 4 instead`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub parts: Vec<ReadAbility>,
-    /// The rule that gave this reading (see [`super::RULES`]); `clauses`
-    /// when it was read clause by clause, `pilot` for a pilot ability.
-    #[serde(skip_serializing_if = "str::is_empty")]
-    pub rule: &'static str,
-    /// Clause by clause, how each clause was read (empty when a
-    /// whole-text rule read the ability).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub clauses: Vec<ClauseNote>,
-}
-
 /// How one clause of an ability was read: by which rule, or why it was
 /// left (outside attacks, or not understood).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -469,48 +411,5 @@ impl ClauseNote {
             rule,
             how: how.to_string(),
         }
-    }
-}
-
-impl ReadAbility {
-    pub(super) fn new(text: &str, class: Class) -> ReadAbility {
-        ReadAbility {
-            text: text.to_string(),
-            class,
-            subject: None,
-            when: None,
-            decidable: None,
-            situation: None,
-            effects: Vec::new(),
-            switch: Vec::new(),
-            cost: None,
-            insert: false,
-            pilot: None,
-            keyword: None,
-            note: None,
-            x: None,
-            choices: Vec::new(),
-            parts: Vec::new(),
-            rule: "",
-            clauses: Vec::new(),
-        }
-    }
-
-    pub(super) fn not_attack(text: &str, why: &str) -> ReadAbility {
-        let mut a = ReadAbility::new(text, Class::NotAttack);
-        a.note = Some(why.to_string());
-        a
-    }
-
-    pub(super) fn not_understood(text: &str, why: &str) -> ReadAbility {
-        let mut a = ReadAbility::new(text, Class::NotUnderstood);
-        a.note = Some(why.to_string());
-        a
-    }
-
-    pub(super) fn unmodelled(text: &str, keyword: &str) -> ReadAbility {
-        let mut a = ReadAbility::new(text, Class::Unmodelled);
-        a.keyword = Some(keyword.to_string());
-        a
     }
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 /// Reads a pilot ability: the kinds it pilots and its grants.
-pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> ReadAbility {
+pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> Draft {
     let mut t = clean.trim();
     for m in ["[Pilot]", "[pilot]", ">o<"] {
         if let Some(r) = t.strip_prefix(m) {
@@ -53,7 +53,7 @@ pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> ReadAbility
         let bare = g.trim_end_matches('.');
         match read_grants(bare) {
             Ok(effects) if !effects.is_empty() => {
-                let mut a = ReadAbility::new(&item, Class::Keyword);
+                let mut a = Draft::new(&item, Class::Keyword);
                 a.subject = Some(Subject::This);
                 a.when = Some(
                     if effects.iter().all(|e| matches!(e, Effect::Power { .. })) {
@@ -66,16 +66,19 @@ pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> ReadAbility
                 grants.push(a);
             }
             Ok(_) if !has_attack_word(&bare.to_ascii_lowercase()) => {
-                grants.push(ReadAbility::not_attack(
+                grants.push(Draft::not_attack(
                     &item,
                     "nothing an attack reads (speed, ...)",
                 ));
             }
-            _ => grants.push(classify(&g, &["this unit".to_string()])),
+            _ => grants.push(classify_draft(&g, &Who::named("this unit"))),
         }
     }
-    let mut a = ReadAbility::new(printed, Class::Pilot);
-    a.pilot = Some(PilotGrant { kinds, grants });
+    let mut a = Draft::new(printed, Class::Pilot);
+    a.pilot = Some(PilotGrant {
+        kinds,
+        grants: grants.into_iter().map(Draft::finish).collect(),
+    });
     a
 }
 

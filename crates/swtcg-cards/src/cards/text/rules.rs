@@ -121,7 +121,7 @@ pub struct Rule {
     pub examples: &'static [&'static str],
     /// The rule itself (whole-text rules; clause rules run in
     /// `body.rs`).
-    pub(super) read: Option<fn(&Ctx) -> Option<ReadAbility>>,
+    pub(super) read: Option<fn(&Ctx) -> Option<Draft>>,
 }
 
 /// Every rule, whole-text rules first, in the order they are tried.
@@ -165,7 +165,7 @@ pub static RULES: &[Rule] = &[
                 .iter()
                 .find(|k| starts_with_word(&l, &k.to_ascii_lowercase()))
                 .map(|k| {
-                    let mut a = ReadAbility::unmodelled(&c.printed, k);
+                    let mut a = Draft::unmodelled(&c.printed, k);
                     a.cost = c.cost.clone();
                     a
                 })
@@ -236,7 +236,7 @@ pub static RULES: &[Rule] = &[
             let sets = (l.starts_with("this's power") || l.starts_with("this's speed, power"))
                 && (l.contains(" equal") || l.contains(" is ") || l.contains(" are "));
             sets.then(|| {
-                let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+                let mut a = Draft::new(&c.printed, Class::Keyword);
                 a.subject = Some(Subject::This);
                 a.when = Some(When::Any);
                 a.note = Some(
@@ -270,7 +270,7 @@ pub static RULES: &[Rule] = &[
             let r = c.lower.strip_prefix(
                 "this gets the abilities granted by those pilots as if this were a ",
             )?;
-            let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+            let mut a = Draft::new(&c.printed, Class::Keyword);
             a.subject = Some(Subject::This);
             a.when = Some(When::Any);
             a.effects.push(Effect::PilotableAs {
@@ -291,7 +291,7 @@ pub static RULES: &[Rule] = &[
         read: Some(|c| {
             (c.lower.starts_with("this can be piloted by ")
                 || c.lower.starts_with("this can only be piloted by "))
-            .then(|| ReadAbility::not_attack(&c.printed, "which pilots it takes"))
+            .then(|| Draft::not_attack(&c.printed, "which pilots it takes"))
         }),
     },
     Rule {
@@ -310,7 +310,7 @@ pub static RULES: &[Rule] = &[
                     cost: None,
                     x: false,
                 };
-                let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+                let mut a = Draft::new(&c.printed, Class::Keyword);
                 a.subject = Some(Subject::This);
                 a.when = Some(When::Any);
                 a.effects.push(Effect::Keyword {
@@ -342,9 +342,7 @@ pub static RULES: &[Rule] = &[
                 || (!who.contains("this")
                     && !who.starts_with("one of your")
                     && !who.starts_with("a ")))
-            .then(|| {
-                ReadAbility::not_attack(&c.printed, "it acts when another unit would be damaged")
-            })
+            .then(|| Draft::not_attack(&c.printed, "it acts when another unit would be damaged"))
         }),
     },
     Rule {
@@ -363,7 +361,7 @@ pub static RULES: &[Rule] = &[
                 && l.contains("intercept")
                 && l.contains("can't be activated"))
             .then(|| {
-                let mut a = ReadAbility::new(&c.printed, Class::Keyword);
+                let mut a = Draft::new(&c.printed, Class::Keyword);
                 a.subject = Some(Subject::This);
                 a.when = Some(When::Defending);
                 a.effects.push(Effect::NoIntercept);
@@ -457,7 +455,7 @@ pub fn rule(name: &str) -> Option<&'static Rule> {
 }
 
 /// A glossary keyword that acts outside attacks; a Stack list is kept.
-fn keyword_outside_attacks(c: &Ctx) -> Option<ReadAbility> {
+fn keyword_outside_attacks(c: &Ctx) -> Option<Draft> {
     let (k, why) = NOT_ATTACK_KEYWORDS
         .iter()
         .find(|(k, _)| starts_with_word(&c.lower, k))?;
@@ -466,7 +464,7 @@ fn keyword_outside_attacks(c: &Ctx) -> Option<ReadAbility> {
     {
         return Some(keyword(&c.printed, ab, None));
     }
-    Some(ReadAbility::not_attack(
+    Some(Draft::not_attack(
         &c.printed,
         &format!("{}: {why}", title(k)),
     ))
@@ -474,7 +472,7 @@ fn keyword_outside_attacks(c: &Ctx) -> Option<ReadAbility> {
 
 /// `Pay 0 Force -> Retaliate 2, and each player loses 1 Force`: the
 /// keyword, and a rider outside attacks.
-fn keyword_with_rider(c: &Ctx) -> Option<ReadAbility> {
+fn keyword_with_rider(c: &Ctx) -> Option<Draft> {
     if !c.one_sentence() {
         return None;
     }
@@ -500,7 +498,7 @@ fn keyword_with_rider(c: &Ctx) -> Option<ReadAbility> {
 }
 
 /// `Pay 2 Force -> Evade X, where X is ...`.
-fn keyword_x(c: &Ctx) -> Option<ReadAbility> {
+fn keyword_x(c: &Ctx) -> Option<Draft> {
     if !c.one_sentence() {
         return None;
     }
@@ -528,7 +526,7 @@ fn keyword_x(c: &Ctx) -> Option<ReadAbility> {
 
 /// Text that works from inside a stack, for the stack's top card, as
 /// INSERT text is.
-fn from_inside_a_stack(c: &Ctx) -> Option<ReadAbility> {
+fn from_inside_a_stack(c: &Ctx) -> Option<Draft> {
     let clean_lower = c.clean.to_ascii_lowercase();
     for lead in [
         "while this card is stacked or under ",
@@ -549,7 +547,7 @@ fn from_inside_a_stack(c: &Ctx) -> Option<ReadAbility> {
                 names,
                 kinds: Vec::new(),
             };
-            let mut a = classify_as(&rest, &inner);
+            let mut a = classify_draft(&rest, &inner);
             a.text = c.printed.clone();
             a.insert = true;
             // The rule that read the rest is kept in its clauses' notes.
@@ -566,7 +564,7 @@ fn from_inside_a_stack(c: &Ctx) -> Option<ReadAbility> {
 
 /// `Pay 2 Force -> Critical Hit 2 and Fury 1`: each item a keyword, read as
 /// the unit getting them all for the one cost.
-fn keyword_list(c: &Ctx) -> Option<ReadAbility> {
+fn keyword_list(c: &Ctx) -> Option<Draft> {
     if !c.one_sentence() {
         return None;
     }
@@ -586,7 +584,7 @@ pub fn explain(a: &ReadAbility) -> String {
     let mut out = String::new();
     let rule = if a.rule.is_empty() { "-" } else { a.rule };
     out.push_str(&format!("     rule {rule}\n"));
-    if let Some(c) = &a.cost {
+    if let Some(c) = a.grant().and_then(|g| g.cost.as_ref()) {
         let parts: Vec<String> = super::cost::cost_parts(&c.text)
             .iter()
             .map(|p| format!("{} [{}..{})", p.part, p.span.start, p.span.end))
@@ -609,7 +607,7 @@ pub fn explain(a: &ReadAbility) -> String {
 /// The first words no rule read in a not-understood ability (lowercase, at
 /// most three), to group what the next rule should read.
 pub fn first_unread_words(a: &ReadAbility) -> Option<String> {
-    if a.class != Class::NotUnderstood {
+    if a.class() != Class::NotUnderstood {
         return None;
     }
     let text = a
@@ -618,8 +616,7 @@ pub fn first_unread_words(a: &ReadAbility) -> Option<String> {
         .find(|c| c.rule == "unread")
         .map(|c| c.text.clone())
         .or_else(|| {
-            a.note
-                .as_deref()
+            a.why()
                 .and_then(|n| n.split('\'').nth(1))
                 .map(str::to_string)
         })

@@ -54,11 +54,11 @@ fn every_rule_reads_its_examples() {
             );
             let a = &read[0];
             assert_ne!(
-                a.class,
+                a.class(),
                 Class::NotUnderstood,
                 "rule {}: {ex:?}: {:?}",
                 r.name,
-                a.note
+                a.why()
             );
             match r.stage {
                 Stage::Whole => assert_eq!(a.rule, r.name, "{ex:?} read by {}", a.rule),
@@ -81,10 +81,10 @@ fn no_clause_of_a_condition_is_dropped() {
     let who = ["Poggle", "Geonosian"];
     let text = "Each unit gets -2 power as long as it's attacking Poggle and you have another Geonosian in the Character arena.";
     let a = &read_abilities_in(text, &who, true)[0];
-    assert_eq!(a.class, Class::Condition);
-    assert_eq!(a.subject, Some(Subject::Opponent));
-    assert_eq!(a.decidable, Some(false), "{a:?}");
-    match &a.situation {
+    assert_eq!(a.class(), Class::Condition);
+    assert_eq!(a.subject(), Some(Subject::Opponent));
+    assert_eq!(a.decidable(), Some(false), "{a:?}");
+    match &a.situation() {
         Some(Situation::All { all }) => {
             assert!(
                 all.iter().any(|s| matches!(s, Situation::Opponent { .. })),
@@ -99,19 +99,22 @@ fn no_clause_of_a_condition_is_dropped() {
     }
     // Decided when every clause is.
     let text = "Each unit gets -2 power as long as it's attacking Poggle.";
-    assert_eq!(read_abilities_in(text, &who, true)[0].decidable, Some(true));
+    assert_eq!(
+        read_abilities_in(text, &who, true)[0].decidable(),
+        Some(true)
+    );
     // A restriction naming whom it attacks is part of the condition.
     let text = "Pay 3 Force -> Poggle gets Critical Hit 3 for this attack. Play only if Poggle is attacking a unique unit.";
     let a = &read_abilities_in(text, &who, true)[0];
-    assert_eq!(a.class, Class::Condition);
+    assert_eq!(a.class(), Class::Condition);
     assert!(
-        matches!(&a.situation, Some(Situation::Attacking { defender }) if defender.any_of[0].contains(&Term::Unique)),
+        matches!(&a.situation(), Some(Situation::Attacking { defender }) if defender.any_of[0].contains(&Term::Unique)),
         "{a:?}"
     );
     // A lead clause the same way.
     let text = "As long as Poggle is in the Character arena and you have another Geonosian in the Character arena, Poggle gets +2 power.";
     assert_eq!(
-        read_abilities_in(text, &who, true)[0].decidable,
+        read_abilities_in(text, &who, true)[0].decidable(),
         Some(false)
     );
 }
@@ -128,7 +131,7 @@ fn timings_after_the_attack_and_copied_text() {
         &who,
         true,
     )[0];
-    assert_eq!(a.class, Class::NotAttack, "{a:?}");
+    assert_eq!(a.class(), Class::NotAttack, "{a:?}");
     // Without the restriction, removing counters from it is read as done
     // before the attack.
     let a = &read_abilities_in(
@@ -136,13 +139,13 @@ fn timings_after_the_attack_and_copied_text() {
         &who,
         true,
     )[0];
-    assert_eq!(a.class, Class::Condition, "{a:?}");
+    assert_eq!(a.class(), Class::Condition, "{a:?}");
     for text in [
         "Pay 2 Force -> Search your opponent's deck for a Character card. Rex gets the ability text of that card until end of turn.",
         "If you do, put that card beneath Rex (Cards put under Rex in this way are not in play.) Rex gains the game text of that card until end of turn.",
     ] {
         let a = &read_abilities_in(text, &who, true)[0];
-        assert_eq!(a.class, Class::Unmodelled, "{text}: {a:?}");
+        assert_eq!(a.class(), Class::Unmodelled, "{text}: {a:?}");
         assert_eq!(
             a.clauses.last().map(|c| c.rule),
             Some("copied-text"),
@@ -151,7 +154,7 @@ fn timings_after_the_attack_and_copied_text() {
     }
     // A named card's text is not "a card picked in play".
     let a = &read_abilities_in("Rex gets the ability text of Cody.", &who, true)[0];
-    assert_ne!(a.class, Class::Unmodelled, "{a:?}");
+    assert_ne!(a.class(), Class::Unmodelled, "{a:?}");
     // The reminder's period ends the sentence only before a new one.
     assert_eq!(
         strip_reminders("beneath Rex (not in play.) Rex gains"),
