@@ -2,7 +2,7 @@
 //! class, subject, timing, effects and notes (and, explained, the rule
 //! that read it and how each clause was read).
 
-use super::{Card, Stat, stack, text};
+use super::{Card, Stat, text};
 
 impl Card {
     /// [`Card::to_text`], with `explain`: for each ability, the rule that
@@ -54,7 +54,7 @@ impl Card {
                 });
             }
             if !a.effects().is_empty() {
-                detail.push(format!("effects: {}", stack::effects_text(a.effects())));
+                detail.push(format!("effects: {}", text::effects_text(a.effects())));
             }
             if let Some(n) = a.why().or(a.grant().and_then(|g| g.note.as_deref())) {
                 detail.push(n.to_string());

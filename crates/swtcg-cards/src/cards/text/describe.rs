@@ -1,0 +1,130 @@
+//! Words for the reader's model, for reports and `--explain`: a
+//! situation, a description, a count, effects.
+
+use super::*;
+use std::fmt;
+
+/// A situation as words: `attacking a unique Character`.
+impl fmt::Display for Situation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = match self {
+            Situation::Attacking { defender } => format!("attacking {}", defender),
+            Situation::AttackedBy { attacker } => format!("attacked by {}", attacker),
+            Situation::Opponent { opponent } => format!("the opponent is {}", opponent),
+            Situation::Own { this } => format!("it is {}", this),
+            Situation::InArena { arena } => format!("in the {} arena", arena.name()),
+            Situation::SelfDamaged { damaged } => {
+                if *damaged {
+                    "it is damaged".into()
+                } else {
+                    "it has no damage counters".into()
+                }
+            }
+            Situation::All { all } => all
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            Situation::Not { not } => format!("not ({not})"),
+            Situation::PilotedBy { pilot } => format!("piloted by {}", pilot),
+            Situation::Other { text } => text.clone(),
+        };
+        f.write_str(&text)
+    }
+}
+
+/// A description as words: `a unique Character`.
+impl fmt::Display for Descriptor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self
+            .any_of
+            .iter()
+            .map(|terms| {
+                let mut ws: Vec<String> = terms
+                    .iter()
+                    .map(|t| match t {
+                        Term::Unit => "unit".into(),
+                        Term::Words(w) => w.clone(),
+                        Term::Not(w) => format!("non-{w}"),
+                        Term::Unique => "unique".into(),
+                        Term::NonUnique => "non-unique".into(),
+                        Term::Side(s) => s.name().into(),
+                        Term::HealthAtLeast(n) => format!("with health {n} or more"),
+                        Term::PowerAtMost(n) => format!("with power {n} or less"),
+                        Term::Damaged => "damaged".into(),
+                        Term::HasKeyword(k) => format!("with {k}"),
+                        Term::HasAnyKeyword(ks) => format!("with {}", ks.join(" or ")),
+                        Term::InArena(a) => format!("in the {} arena", a.name()),
+                        Term::HealthAbovePower => "with health above its power".into(),
+                        Term::PowerAboveHealth => "with power above its health".into(),
+                    })
+                    .collect();
+                if ws.len() > 1 {
+                    ws.retain(|w| w != "unit");
+                }
+                format!("a {}", ws.join(" "))
+            })
+            .collect::<Vec<_>>()
+            .join(" or ");
+        f.write_str(&text)
+    }
+}
+
+/// Effects as words, for reports.
+pub fn effects_text(effects: &[Effect]) -> String {
+    effects
+        .iter()
+        .map(|e| match e {
+            Effect::Power { n } => format!("{n:+} power"),
+            Effect::Health { n } => format!("{n:+} health"),
+            Effect::Keyword { text, .. } => text.clone(),
+            Effect::Lose { keyword } => format!("loses {keyword}"),
+            Effect::PowerPer { n, per } => format!("{n:+} power per {}", per),
+            Effect::HealthPer { n, per } => format!("{n:+} health per {}", per),
+            Effect::ExtraDamage { n } => format!("{n} extra damage"),
+            Effect::Overload { power, self_damage, dice } => format!(
+                "may take +{power} power, then {self_damage} {}damage to itself",
+                if *dice { "dice of " } else { "" }
+            ),
+            Effect::TreatAs { words } => format!("treated as {words}"),
+            Effect::PowerX { sign } => format!("{}X power", if *sign < 0 { "-" } else { "+" }),
+            Effect::ExtraDamageX => "X extra damage".into(),
+            Effect::CancelAttack => "the attack is cancelled".into(),
+            Effect::NoIntercept => "no Intercept while it is attacked".into(),
+            Effect::Counters { n } if *n < 0 => format!("{} damage counters removed before the attack", -n),
+            Effect::Counters { n } => format!("{n} damage counters before the attack"),
+            Effect::HalfDice { force } => format!("may roll half its dice to gain {force} Force"),
+            Effect::Consolation { own, defender } => format!(
+                "if its attack does no damage, may put {own} counter(s) on itself and {defender} on the defender"
+            ),
+            Effect::Toll { force } => format!("damage to it prevented unless its opponent pays {force} Force"),
+            Effect::CostChange { n } => format!("its activated abilities cost {n:+} Force"),
+            Effect::NoActivated => "can't play activated abilities".into(),
+            Effect::Harmless => "all damage from it is prevented".into(),
+            Effect::PilotableAs { kind } => format!("piloted as a {kind}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a count counts, as words (`damage counter`, `card beneath`).
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text: String = match self {
+            Count::DamageCounters => "damage counter".into(),
+            Count::StackedCards => "card beneath".into(),
+            Count::StackSize => "card in its stack".into(),
+            Count::Units { own, other, which } => format!(
+                "{}{} unit in the arena ({})",
+                if *other { "other " } else { "" },
+                match own {
+                    Some(true) => "own",
+                    Some(false) => "opposing",
+                    None => "",
+                },
+                which
+            ),
+        };
+        f.write_str(&text)
+    }
+}
