@@ -114,16 +114,15 @@ impl fmt::Display for Count {
             Count::DamageCounters => "damage counter".into(),
             Count::StackedCards => "card beneath".into(),
             Count::StackSize => "card in its stack".into(),
-            Count::Units { own, other, which } => format!(
-                "{}{} unit in the arena ({})",
-                if *other { "other " } else { "" },
-                match own {
-                    Some(true) => "own",
-                    Some(false) => "opposing",
+            Count::Units { own, other, which } => {
+                let whose = match own {
+                    Some(true) => "own ",
+                    Some(false) => "opposing ",
                     None => "",
-                },
-                which
-            ),
+                };
+                let other = if *other { "other " } else { "" };
+                format!("{other}{whose}unit in the arena ({which})")
+            }
         };
         f.write_str(&text)
     }

@@ -230,61 +230,6 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
     Ok(out)
 }
 
-/// What `for each ...` counts.
-pub(super) fn read_count(text: &str) -> Option<Count> {
-    let l = text.trim().trim_end_matches('.').to_ascii_lowercase();
-    let l = l
-        .trim_start_matches("equal to ")
-        .trim_start_matches("the number of ")
-        .trim_start_matches("each ")
-        .to_string();
-    if let Some(c) = own_count(&l) {
-        return Some(c);
-    }
-    // "other unit you have in the Space arena", "of your opponent's units in
-    // the Ground arena", "Naboo unit in the Character arena" (both sides).
-    let (mut own, other, rest) = if let Some(r) = l
-        .strip_prefix("of your opponent's ")
-        .or_else(|| l.strip_prefix("your opponent's "))
-    {
-        (Some(false), false, r.to_string())
-    } else if let Some(r) = l
-        .strip_prefix("of your other ")
-        .or_else(|| l.strip_prefix("your other "))
-    {
-        (Some(true), true, r.to_string())
-    } else if let Some(r) = l.strip_prefix("of your ") {
-        (Some(true), false, r.to_string())
-    } else if let Some(r) = l.strip_prefix("other ") {
-        (None, true, r.to_string())
-    } else {
-        (None, false, l.clone())
-    };
-    let (which, place) = rest.split_once(" in ")?;
-    let arena_ok = place.starts_with("the ") && place.ends_with(" arena") && !place.contains("any")
-        || place == "this arena"
-        || place == "that arena";
-    if !arena_ok {
-        return None;
-    }
-    let mut which = which.to_string();
-    for (suffix, side) in [
-        (" you have", Some(true)),
-        (" your opponent has", Some(false)),
-    ] {
-        if let Some(w) = which.strip_suffix(suffix) {
-            which = w.to_string();
-            own = side;
-        }
-    }
-    let d = read_descriptor(&which)?;
-    Some(Count::Units {
-        own,
-        other,
-        which: d,
-    })
-}
-
 /// The subject of `SUBJECT VERBS ... and gets ...`: the grant's subject is
 /// the first clause's ("THIS costs 1 less build counter to deploy and gets
 /// Ferocity": THIS); the first clause itself is outside attacks.
@@ -306,45 +251,4 @@ pub(super) fn first_clause_subject(subject: &str) -> &str {
     .filter_map(|v| find_word(&l, v))
     .min()
     .map_or(subject, |i| subject[..i].trim())
-}
-
-/// Counts of this unit's own things: its damage counters, the cards
-/// beneath it, its stack.
-fn own_count(l: &str) -> Option<Count> {
-    let counters = [
-        "damage counter on it",
-        "damage counter on this",
-        "damage counter on him",
-        "damage counter on her",
-        "damage counters on it",
-        "damage counters on this",
-    ];
-    let beneath = [
-        "card stacked beneath him",
-        "card stacked beneath her",
-        "card stacked beneath it",
-        "card stacked beneath this",
-        "cards stacked beneath this",
-        "card stacked under him",
-        "card stacked under her",
-        "card stacked under it",
-        "card stacked under this",
-        "cards stacked under this",
-    ];
-    let stack = [
-        "cards in this's stack",
-        "card in this's stack",
-        "cards in its stack",
-        "cards in his stack",
-        "cards in her stack",
-    ];
-    if counters.contains(&l) {
-        Some(Count::DamageCounters)
-    } else if beneath.contains(&l) {
-        Some(Count::StackedCards)
-    } else if stack.contains(&l) {
-        Some(Count::StackSize)
-    } else {
-        None
-    }
 }

@@ -45,6 +45,7 @@ pub use crate::keywords::{Cost, When};
 
 mod body;
 pub mod cost;
+pub mod count;
 mod damage;
 mod damage_done;
 mod describe;
@@ -66,6 +67,7 @@ mod tests;
 mod words;
 
 use body::*;
+use count::read_count;
 use damage::*;
 use damage_done::*;
 pub use describe::*;

@@ -600,6 +600,45 @@ pub fn explain(a: &ReadAbility) -> String {
             "       clause \"{}\" -> {} ({})\n",
             c.text, c.rule, c.how
         ));
+        for (count, span) in counts_in(&c.text) {
+            out.push_str(&format!(
+                "         count \"{}\" [{}..{}) -> per {count}\n",
+                &c.text[span.clone()],
+                span.start,
+                span.end
+            ));
+        }
+    }
+    out
+}
+
+/// The counts a clause reads (`for each ...`, `where X is ...`, `equal to
+/// ...`), each the longest phrase the count grammar reads there, with its
+/// span in the clause.
+fn counts_in(clause: &str) -> Vec<(Count, std::ops::Range<usize>)> {
+    let lower = clause.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for lead in ["for each ", "where x is ", "equal to "] {
+        for (at, _) in lower.match_indices(lead) {
+            let from = at + lead.len();
+            let rest = &clause[from..];
+            // The longest run of words from here that is a count.
+            let ends = rest
+                .match_indices([' ', ','])
+                .map(|(i, _)| i)
+                .chain([rest.len()])
+                .collect::<Vec<_>>();
+            if let Some((c, span)) = ends
+                .iter()
+                .rev()
+                .find_map(|&end| super::count::read_count_spanned(&rest[..end]))
+            {
+                let span = from + span.start..from + span.end;
+                if !out.iter().any(|(_, s)| *s == span) {
+                    out.push((c, span));
+                }
+            }
+        }
     }
     out
 }

@@ -166,3 +166,40 @@ fn timings_after_the_attack_and_copied_text() {
     );
     assert_eq!(strip_reminders("Evade 2 (reminder.)"), "Evade 2");
 }
+
+/// `--explain` shows each clause, and under it each count the count
+/// grammar read, with its span in the clause.
+#[test]
+fn explain_shows_clauses_and_counts_with_spans() {
+    let who = ["Rex", "Clone Trooper"];
+    let a = &read_abilities_in(
+        "Rex gets +1 power for each card stacked under him.",
+        &who,
+        true,
+    )[0];
+    let text = explain(a);
+    let clause = "THIS gets +1 power for each card stacked under him";
+    assert!(
+        text.contains(&format!("clause \"{clause}\" -> grant")),
+        "{text}"
+    );
+    let at = clause.find("card stacked").unwrap();
+    assert!(
+        text.contains(&format!(
+            "count \"card stacked under him\" [{at}..{}) -> per card beneath",
+            clause.len()
+        )),
+        "{text}"
+    );
+    let a = &read_abilities_in(
+        "Pay 2 Force -> Rex gets Critical Hit X for this attack, where X is the number of other Clones you have in the Character arena.",
+        &who,
+        true,
+    )[0];
+    let text = explain(a);
+    assert!(
+        text.contains("-> per other own unit in the arena (a clone)"),
+        "{text}"
+    );
+    assert_eq!(text.matches("count \"").count(), 1, "{text}");
+}
