@@ -1,0 +1,313 @@
+//! The descriptor grammar, in winnow: a description of units in card text
+//! (`a unique Jedi`, `non-unique Space units`, `Clone, Jedi or Rebel
+//! Characters`, `Character with 4 health or more`, `unit with Stealth`).
+//!
+//! ```text
+//! descriptor = article* core (" with " with)? eof
+//!                        (refused when it says " that ", " who " or " if ")
+//! core     = leads body                 (up to the first " with ")
+//! article  = "a " | "an "
+//! leads    = ("non-unique " | "unique ")? "damaged "? "dark side "?
+//!            "light side "? "neutral "?
+//! body     = head unit-noun?            (the unit noun at the end split off)
+//! head     = noun                       (a bare noun: any such unit)
+//!          | alts                       (alternatives, each with the noun)
+//! noun     = "character" "s"? | "space unit" "s"? | "ground unit" "s"?
+//!          | "unit" "s"?
+//! alts     = alt (("," | ", or " | " or " | " and ") alt)*
+//! alt      = "non-" words -> Not | words -> Words     (at most 4 words of
+//!            letters, digits, '-' and '\''; never "this")
+//! unit-noun = " space unit" "s"? | " ground unit" "s"? | " character units"
+//!          | " character" "s"? | " unit" "s"?        (at the end)
+//! with     = n " health or more" | "power " n " or less"
+//!          | "health higher than its power" | "power higher than its health"
+//!          | ("a " | "an ")? keyword | keyword (" or " keyword)+
+//! ```
+//!
+//! Words are matched without regard to case; plural words are made
+//! singular (`Clones` → `Clone`).
+//!
+//! ```
+//! use swtcg_cards::cards::text::{read_descriptor, Term};
+//! let d = read_descriptor("a unique Jedi or Sith Character").unwrap();
+//! assert_eq!(d.any_of.len(), 2);
+//! assert_eq!(d.any_of[0], vec![Term::Unique, Term::Words("Jedi".into()), Term::Words("Character".into())]);
+//! let d = read_descriptor("unit with 4 health or more").unwrap();
+//! assert_eq!(d.any_of[0], vec![Term::Unit, Term::HealthAtLeast(4)]);
+//! assert!(read_descriptor("unit that attacked this turn").is_none());
+//! ```
+
+use super::{CardSide, Descriptor, Term, ascii_only, singular, title};
+use winnow::ascii::{Caseless, digit1};
+use winnow::combinator::{
+    alt, eof, opt, peek, preceded, repeat, repeat_till, separated, terminated,
+};
+use winnow::prelude::*;
+use winnow::token::any;
+
+type In<'a> = &'a str;
+
+/// Reads a description of units: `a unique Character`, `non-Jedi
+/// Characters`, `Clone, Jedi or Rebel`, `Dark Side unit`, `unit with 5
+/// health or more`, `Jango`; `None` when the grammar does not cover it.
+pub fn read_descriptor(text: &str) -> Option<Descriptor> {
+    let ascii = ascii_only(text);
+    let t = ascii.trim().trim_end_matches(['.', ',']).trim();
+    descriptor.parse(t).ok().flatten()
+}
+
+fn descriptor(i: &mut In<'_>) -> winnow::Result<Option<Descriptor>> {
+    let _: () = repeat(0.., alt((Caseless("a "), Caseless("an ")))).parse_next(i)?;
+    let l = i.to_ascii_lowercase();
+    if l.contains(" that ") || l.contains(" who ") || l.contains(" if ") {
+        return Ok(None);
+    }
+    // The core runs to the first " with ", or to the end.
+    let core: &str = repeat_till(0.., any, peek(alt((Caseless(" with ").void(), eof.void()))))
+        .map(|((), ())| ())
+        .take()
+        .parse_next(i)?;
+    let extra = opt(preceded(Caseless(" with "), with_clause)).parse_next(i)?;
+    eof.parse_next(i)?;
+    let extra = match extra {
+        // " with " followed by words no grammar reads: not a description.
+        Some(None) => return Ok(None),
+        Some(Some(t)) => vec![t],
+        None => Vec::new(),
+    };
+    let Ok((terms, body)) = (leads, winnow::token::rest).parse(core) else {
+        return Ok(None);
+    };
+    Ok(body_terms(body, terms, extra))
+}
+
+/// `non-unique`, `unique`, `damaged`, the sides: in that order.
+fn leads(i: &mut In<'_>) -> winnow::Result<Vec<Term>> {
+    let unique = opt(alt((
+        Caseless("non-unique ").value(Term::NonUnique),
+        Caseless("unique ").value(Term::Unique),
+    )))
+    .parse_next(i)?;
+    let damaged = opt(Caseless("damaged ").value(Term::Damaged)).parse_next(i)?;
+    let dark = opt(Caseless("dark side ").value(Term::Side(CardSide::Dark))).parse_next(i)?;
+    let light = opt(Caseless("light side ").value(Term::Side(CardSide::Light))).parse_next(i)?;
+    let neutral = opt(Caseless("neutral ").value(Term::Side(CardSide::Neutral))).parse_next(i)?;
+    Ok([unique, damaged, dark, light, neutral]
+        .into_iter()
+        .flatten()
+        .collect())
+}
+
+/// A bare noun (the whole body): any unit, Character, Space or Ground unit.
+fn noun(i: &mut In<'_>) -> winnow::Result<Term> {
+    terminated(
+        alt((
+            (Caseless("character"), opt(Caseless("s"))).value(Term::Words("Character".into())),
+            (Caseless("space unit"), opt(Caseless("s"))).value(Term::Words("Space".into())),
+            (Caseless("ground unit"), opt(Caseless("s"))).value(Term::Words("Ground".into())),
+            (Caseless("unit"), opt(Caseless("s"))).value(Term::Unit),
+        )),
+        eof,
+    )
+    .parse_next(i)
+}
+
+/// The unit noun that ends a body (` Space units`, ` Characters`), as a
+/// term (`None` for plain ` units`).
+fn unit_noun(i: &mut In<'_>) -> winnow::Result<Option<Term>> {
+    let words = |w: &str| Some(Term::Words(w.to_string()));
+    terminated(
+        alt((
+            (Caseless(" space unit"), opt(Caseless("s"))).value(words("Space")),
+            (Caseless(" ground unit"), opt(Caseless("s"))).value(words("Ground")),
+            Caseless(" character units").value(words("Character")),
+            (Caseless(" character"), opt(Caseless("s"))).value(words("Character")),
+            (Caseless(" unit"), opt(Caseless("s"))).value(None),
+        )),
+        eof,
+    )
+    .parse_next(i)
+}
+
+/// The body's terms: the unit noun at its end is split off first; what is
+/// left is a bare noun (`Character units`: any Character), or
+/// alternatives, each with the unit noun.
+fn body_terms(body: &str, mut terms: Vec<Term>, extra: Vec<Term>) -> Option<Descriptor> {
+    let body = body.trim();
+    if body.is_empty() {
+        return None;
+    }
+    let (head, noun) = alt((
+        (take_until_last_noun, unit_noun),
+        winnow::token::rest.map(|h| (h, None)),
+    ))
+    .parse(body)
+    .ok()?;
+    if let Ok(t) = self::noun.parse(head) {
+        terms.push(t);
+        terms.extend(extra);
+        return Some(Descriptor {
+            any_of: vec![terms],
+        });
+    }
+    let alts = alternatives.parse(head).ok()?;
+    if alts.is_empty() {
+        terms.push(noun.unwrap_or(Term::Unit));
+        terms.extend(extra);
+        return Some(Descriptor {
+            any_of: vec![terms],
+        });
+    }
+    let mut any_of = Vec::new();
+    for a in alts {
+        let mut t = terms.clone();
+        t.push(a?);
+        t.extend(noun.clone());
+        t.extend(extra.iter().cloned());
+        any_of.push(t);
+    }
+    Some(Descriptor { any_of })
+}
+
+/// The words before a unit noun that ends the text.
+fn take_until_last_noun<'a>(i: &mut In<'a>) -> winnow::Result<&'a str> {
+    repeat_till(0.., any, peek(unit_noun))
+        .map(|((), _)| ())
+        .take()
+        .parse_next(i)
+}
+
+/// Alternatives: each a term, or `None` when it is not plain words (which
+/// makes the whole no description). Empty ones are left out.
+fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Option<Term>>> {
+    let sep = || alt((", or ", " or ", " and ", ","));
+    let item = repeat_till(0.., any, peek(alt((sep().void(), eof.void()))))
+        .map(|((), ())| ())
+        .take();
+    let items: Vec<&str> = separated(0.., item, sep()).parse_next(i)?;
+    eof.parse_next(i)?;
+    Ok(items
+        .into_iter()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(alternative)
+        .collect())
+}
+
+fn alternative(a: &str) -> Option<Term> {
+    let plain = a
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '\'');
+    if !plain || a.split_whitespace().count() > 4 || a.eq_ignore_ascii_case("this") {
+        return None;
+    }
+    Some(
+        match a.strip_prefix("non-").or_else(|| a.strip_prefix("Non-")) {
+            Some(r) => Term::Not(singular(r)),
+            None => Term::Words(singular(a)),
+        },
+    )
+}
+
+/// What follows `with`: a stat clause or keywords; `None` when neither.
+fn with_clause(i: &mut In<'_>) -> winnow::Result<Option<Term>> {
+    let n = || digit1.parse_to::<u32>();
+    alt((
+        terminated(n(), (Caseless(" health or more"), eof)).map(|n| Some(Term::HealthAtLeast(n))),
+        (Caseless("power "), n(), Caseless(" or less"), eof)
+            .map(|(_, n, _, _)| Some(Term::PowerAtMost(n))),
+        (Caseless("health higher than its power"), eof).value(Some(Term::HealthAbovePower)),
+        (Caseless("power higher than its health"), eof).value(Some(Term::PowerAboveHealth)),
+        winnow::token::rest.map(keywords),
+    ))
+    .parse_next(i)
+}
+
+/// `Stealth`, `a Stealth`, `Hidden Cost or Stealth`.
+fn keywords(w: &str) -> Option<Term> {
+    let w = w.to_ascii_lowercase();
+    let words: Vec<&str> = w.split_whitespace().collect();
+    match words.as_slice() {
+        [k] | ["a", k] | ["an", k] => Some(Term::HasKeyword(title(k))),
+        _ => {
+            let names: Vec<String> = w.split(" or ").map(|k| title(k.trim())).collect();
+            (names.len() > 1 && names.iter().all(|k| k.split(' ').count() <= 2))
+                .then_some(Term::HasAnyKeyword(names))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(text: &str) -> Option<Vec<Vec<Term>>> {
+        read_descriptor(text).map(|d| d.any_of)
+    }
+
+    fn w(s: &str) -> Term {
+        Term::Words(s.into())
+    }
+
+    #[test]
+    fn descriptions_read_term_by_term() {
+        assert_eq!(d("a unit"), Some(vec![vec![Term::Unit]]));
+        assert_eq!(d("Characters"), Some(vec![vec![w("Character")]]));
+        // The unit noun is split off first: `Character units` is any
+        // Character.
+        assert_eq!(d("Character units"), Some(vec![vec![w("Character")]]));
+        assert_eq!(
+            d("non-unique Space units"),
+            Some(vec![vec![Term::NonUnique, w("Space")]])
+        );
+        assert_eq!(
+            d("an unique damaged Dark Side Jedi"),
+            Some(vec![vec![
+                Term::Unique,
+                Term::Damaged,
+                Term::Side(CardSide::Dark),
+                w("Jedi")
+            ]])
+        );
+        assert_eq!(
+            d("Clones, Jedi, and Rebels"),
+            Some(vec![vec![w("Clone")], vec![w("Jedi")], vec![w("Rebel")]])
+        );
+        assert_eq!(
+            d("non-Jedi Characters"),
+            Some(vec![vec![Term::Not("Jedi".into()), w("Character")]])
+        );
+        assert_eq!(
+            d("unit with power 3 or less"),
+            Some(vec![vec![Term::Unit, Term::PowerAtMost(3)]])
+        );
+        assert_eq!(
+            d("Character with health higher than its power"),
+            Some(vec![vec![w("Character"), Term::HealthAbovePower]])
+        );
+        assert_eq!(
+            d("unit with Hidden Cost or Stealth"),
+            Some(vec![vec![
+                Term::Unit,
+                Term::HasAnyKeyword(vec!["Hidden Cost".into(), "Stealth".into()])
+            ]])
+        );
+        assert_eq!(
+            d("unit with a Stealth"),
+            Some(vec![vec![Term::Unit, Term::HasKeyword("Stealth".into())]])
+        );
+        // Not descriptions: a relative clause, `this`, words after `with`
+        // no grammar reads, more than four words, nothing.
+        for text in [
+            "unit that attacked",
+            "Jedi who is damaged",
+            "this",
+            "unit with 2 damage counters on it",
+            "very long name of some unit type",
+            "",
+            "Jedi \"Master\"",
+        ] {
+            assert_eq!(d(text), None, "{text:?}");
+        }
+    }
+}
