@@ -112,9 +112,24 @@ fn display_round_trips() {
 /// (name, value, cumulative, when) come from the same declaration.
 #[test]
 fn every_keyword_parses_displays_adds_and_is_lost() {
-    use swtcg_odds::keywords::{Keyword, NAMES, When, parse};
+    use swtcg_odds::keywords::{Keyword, KeywordKind, NAMES, When, parse};
     use swtcg_odds::unit::Keywords;
     let all = Keyword::examples();
+    // One kind per keyword, in the same order, named as the keyword is.
+    assert_eq!(KeywordKind::ALL.len(), all.len());
+    for (k, kind) in all.iter().zip(KeywordKind::ALL) {
+        assert_eq!(k.kind(), *kind);
+        assert_eq!(kind.name(), k.name());
+        assert_eq!(
+            KeywordKind::from_name(&k.name().to_uppercase()),
+            Some(*kind)
+        );
+    }
+    assert_eq!(
+        KeywordKind::from_name("Elude"),
+        Some(KeywordKind::Precision)
+    );
+    assert_eq!(KeywordKind::from_name("Mana"), None);
     // One example per declared name (older names aside).
     let canonical: std::collections::BTreeSet<&str> = NAMES.iter().map(|(_, c, _)| *c).collect();
     assert_eq!(all.len(), canonical.len());

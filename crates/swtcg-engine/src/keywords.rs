@@ -69,6 +69,58 @@ macro_rules! keyword_table {
             $($(#[doc = $doc])* $variant $(($arg))?,)*
         }
 
+        /// Which keyword, without its value (`Critical Hit`, whatever its
+        /// number): what a card loses, or asks a unit to have.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum KeywordKind {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl KeywordKind {
+            /// Every keyword, in the table's order.
+            pub const ALL: &[KeywordKind] = &[$(KeywordKind::$variant,)*];
+
+            /// Its name as printed.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(KeywordKind::$variant => $name,)*
+                }
+            }
+
+            /// The keyword a name (or an older name) means, in any case.
+            pub fn from_name(name: &str) -> Option<KeywordKind> {
+                let canonical = NAMES
+                    .iter()
+                    .find(|(n, _, _)| n.eq_ignore_ascii_case(name.trim()))
+                    .map(|(_, c, _)| *c)?;
+                KeywordKind::ALL.iter().copied().find(|k| k.name() == canonical)
+            }
+
+            /// Takes it away from a unit's keywords (the unit *loses* it).
+            pub fn lose_from(self, k: &mut crate::unit::Keywords) {
+                match self {
+                    $(KeywordKind::$variant => {
+                        let f: fn(&mut crate::unit::Keywords) = $lose;
+                        f(k)
+                    })*
+                }
+            }
+        }
+
+        /// Serialised as its name (`"Critical Hit"`).
+        impl serde::Serialize for KeywordKind {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+
+        impl std::fmt::Display for KeywordKind {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
         /// Every keyword's name as printed, with its older names, and how
         /// its value is written.
         pub const NAMES: &[(&str, &str, Value)] = &[
@@ -116,20 +168,17 @@ macro_rules! keyword_table {
                 }
             }
 
-            /// Takes it away from a unit's keywords (the unit *loses* it).
-            pub fn lose_from(name: &str, k: &mut crate::unit::Keywords) -> bool {
-                let canonical = NAMES
-                    .iter()
-                    .find(|(n, _, _)| n.eq_ignore_ascii_case(name.trim()))
-                    .map(|(_, c, _)| *c);
-                match canonical {
-                    $(Some($name) => {
-                        let f: fn(&mut crate::unit::Keywords) = $lose;
-                        f(k);
-                        true
-                    })*
-                    _ => false,
+            /// Which keyword it is, without its value.
+            pub fn kind(&self) -> KeywordKind {
+                match self {
+                    $(keyword_table!(@pat $variant $value) => KeywordKind::$variant,)*
                 }
+            }
+
+            /// Takes the keyword named `name` away from a unit's keywords
+            /// (the unit *loses* it); `false` when no keyword has that name.
+            pub fn lose_from(name: &str, k: &mut crate::unit::Keywords) -> bool {
+                KeywordKind::from_name(name).map(|kind| kind.lose_from(k)).is_some()
             }
 
             /// Builds a keyword from its name and value as read.

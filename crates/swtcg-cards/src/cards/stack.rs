@@ -542,17 +542,23 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
     })
 }
 
-/// Whether a piece has a keyword (or a glossary keyword named in its text).
-fn has_keyword(p: &Piece, k: &str) -> bool {
+/// Whether a piece has a keyword: one it has as a keyword, one read as
+/// unmodelled, or one its text starts with (a glossary keyword such as
+/// `Stealth`, read as not-attack).
+fn has_keyword(p: &Piece, k: &super::text::KeywordName) -> bool {
+    let name = k.name().to_ascii_lowercase();
     p.abilities().iter().any(|s| {
-        let named = |n: &str| n.eq_ignore_ascii_case(k);
-        (match &s.ability.reading {
-            super::text::Reading::Keyword(g) => g.effects.iter().any(
-                |e| matches!(e, Effect::Keyword { ability, .. } if named(ability.keyword.name())),
-            ),
-            super::text::Reading::Unmodelled { keyword } => named(keyword),
+        (match (&s.ability.reading, k) {
+            (super::text::Reading::Keyword(g), super::text::KeywordName::Modelled(kind)) => {
+                g.effects.iter().any(|e| {
+                    matches!(e, Effect::Keyword { ability, .. } if ability.keyword.kind() == *kind)
+                })
+            }
+            (super::text::Reading::Unmodelled { keyword }, _) => {
+                keyword.eq_ignore_ascii_case(k.name())
+            }
             _ => false,
-        }) || s.ability.text.to_lowercase().starts_with(&k.to_lowercase())
+        }) || s.ability.text.to_ascii_lowercase().starts_with(&name)
     })
 }
 
@@ -1181,7 +1187,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         ),
     };
     let mut abilities: Vec<Ability> = Vec::new();
-    let mut lost: Vec<String> = Vec::new();
+    let mut lost: Vec<super::text::KeywordKind> = Vec::new();
     let mut extra_counters = 0i64;
     let mut cost_change = 0i32;
     let mut no_activated = false;
@@ -1194,7 +1200,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                 }
             }
             Effect::Keyword { ability, .. } => abilities.push(ability.clone()),
-            Effect::Lose { keyword } => lost.push(keyword.to_lowercase()),
+            Effect::Lose { keyword } => lost.push(*keyword),
             Effect::PowerPer { n, per } => match per {
                 Count::DamageCounters => {
                     keywords.power_per_counter = keywords.power_per_counter.saturating_add(*n)
@@ -1282,7 +1288,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
     }
     keywords.add(&abilities);
     for l in &lost {
-        keywords.lose(l);
+        l.lose_from(&mut keywords);
     }
     if no_activated {
         keywords.boosts.clear();

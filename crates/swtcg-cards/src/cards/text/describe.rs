@@ -53,7 +53,10 @@ impl fmt::Display for Descriptor {
                         Term::PowerAtMost(n) => format!("with power {n} or less"),
                         Term::Damaged => "damaged".into(),
                         Term::HasKeyword(k) => format!("with {k}"),
-                        Term::HasAnyKeyword(ks) => format!("with {}", ks.join(" or ")),
+                        Term::HasAnyKeyword(ks) => {
+                            let names: Vec<&str> = ks.iter().map(KeywordName::name).collect();
+                            format!("with {}", names.join(" or "))
+                        }
                         Term::InArena(a) => format!("in the {} arena", a.name()),
                         Term::HealthAbovePower => "with health above its power".into(),
                         Term::PowerAboveHealth => "with power above its health".into(),

@@ -37,7 +37,7 @@
 //! assert!(read_descriptor("unit that attacked this turn").is_none());
 //! ```
 
-use super::{CardSide, Descriptor, Term, ascii_only, singular, title};
+use super::{CardSide, Descriptor, KeywordName, Term, ascii_only, singular};
 use winnow::ascii::{Caseless, digit1};
 use winnow::combinator::{
     alt, eof, opt, peek, preceded, repeat, repeat_till, separated, terminated,
@@ -228,11 +228,11 @@ fn keywords(w: &str) -> Option<Term> {
     let w = w.to_ascii_lowercase();
     let words: Vec<&str> = w.split_whitespace().collect();
     match words.as_slice() {
-        [k] | ["a", k] | ["an", k] => Some(Term::HasKeyword(title(k))),
+        [k] | ["a", k] | ["an", k] => Some(Term::HasKeyword(KeywordName::read(k))),
         _ => {
-            let names: Vec<String> = w.split(" or ").map(|k| title(k.trim())).collect();
+            let names: Vec<&str> = w.split(" or ").map(str::trim).collect();
             (names.len() > 1 && names.iter().all(|k| k.split(' ').count() <= 2))
-                .then_some(Term::HasAnyKeyword(names))
+                .then(|| Term::HasAnyKeyword(names.into_iter().map(KeywordName::read).collect()))
         }
     }
 }
@@ -289,12 +289,18 @@ mod tests {
             d("unit with Hidden Cost or Stealth"),
             Some(vec![vec![
                 Term::Unit,
-                Term::HasAnyKeyword(vec!["Hidden Cost".into(), "Stealth".into()])
+                Term::HasAnyKeyword(vec![
+                    KeywordName::read("Hidden Cost"),
+                    KeywordName::Glossary("Stealth".into())
+                ])
             ]])
         );
         assert_eq!(
             d("unit with a Stealth"),
-            Some(vec![vec![Term::Unit, Term::HasKeyword("Stealth".into())]])
+            Some(vec![vec![
+                Term::Unit,
+                Term::HasKeyword(KeywordName::Glossary("Stealth".into()))
+            ]])
         );
         // Not descriptions: a relative clause, `this`, words after `with`
         // no grammar reads, more than four words, nothing.

@@ -180,11 +180,11 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
             .as_str(),
     ) {
         // Every keyword the engine has, each once.
-        let mut names: Vec<&str> = crate::keywords::NAMES.iter().map(|(_, c, _)| *c).collect();
-        names.dedup();
-        out.extend(names.into_iter().map(|k| Effect::Lose {
-            keyword: k.to_string(),
-        }));
+        out.extend(
+            KeywordKind::ALL
+                .iter()
+                .map(|&keyword| Effect::Lose { keyword }),
+        );
         return Ok(out);
     }
     for item in grant_items(text) {
@@ -207,13 +207,17 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
             "stun",
             "lucky",
         ];
-        if let Some(b) = bare.iter().find(|b| l == **b) {
-            out.push(Effect::Lose { keyword: title(b) });
+        if let Some(keyword) = bare
+            .iter()
+            .find(|b| l == **b)
+            .and_then(|b| KeywordKind::from_name(b))
+        {
+            out.push(Effect::Lose { keyword });
             continue;
         }
         match parse(&item) {
             Ok(a) => out.push(Effect::Lose {
-                keyword: a.keyword.name().to_string(),
+                keyword: a.keyword.kind(),
             }),
             Err(_) => {
                 if let Some(k) = UNMODELLED_KEYWORDS

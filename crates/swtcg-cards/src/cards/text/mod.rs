@@ -41,7 +41,7 @@ use crate::keywords::{Ability, Keyword, parse, split_cost};
 use crate::unit::Arena;
 use serde::Serialize;
 
-pub use crate::keywords::{Cost, When};
+pub use crate::keywords::{Cost, KeywordKind, When};
 
 mod body;
 pub mod cost;

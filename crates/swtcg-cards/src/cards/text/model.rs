@@ -101,15 +101,62 @@ pub enum Term {
     /// Has at least one damage counter.
     Damaged,
     /// Has the keyword.
-    HasKeyword(String),
+    HasKeyword(KeywordName),
     /// The attack is in this arena (`units in the Ground arena`).
     InArena(Arena),
     /// Has one of the keywords.
-    HasAnyKeyword(Vec<String>),
+    HasAnyKeyword(Vec<KeywordName>),
     /// Printed health above printed power.
     HealthAbovePower,
     /// Printed power above printed health.
     PowerAboveHealth,
+}
+
+/// A keyword named in card text (`a unit with Stealth`): one the engine
+/// models, or another of the glossary (`Stealth`, `Intercept`), as written.
+/// Serialised as its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeywordName {
+    /// A keyword of the engine's table.
+    Modelled(KeywordKind),
+    /// Another keyword, in title case.
+    Glossary(String),
+}
+
+impl KeywordName {
+    /// The keyword a name means (older names and any case accepted).
+    ///
+    /// ```
+    /// use swtcg_cards::cards::text::{KeywordKind, KeywordName};
+    /// assert_eq!(KeywordName::read("critical hit"), KeywordName::Modelled(KeywordKind::CriticalHit));
+    /// assert_eq!(KeywordName::read("hidden cost"), KeywordName::Glossary("Hidden Cost".into()));
+    /// ```
+    pub fn read(name: &str) -> KeywordName {
+        KeywordKind::from_name(name).map_or_else(
+            || KeywordName::Glossary(title(&name.trim().to_ascii_lowercase())),
+            KeywordName::Modelled,
+        )
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        match self {
+            KeywordName::Modelled(k) => k.name(),
+            KeywordName::Glossary(n) => n,
+        }
+    }
+}
+
+impl std::fmt::Display for KeywordName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for KeywordName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 /// The side of the Force a card is on: the set files' `D`, `L`, `N`.
@@ -274,8 +321,8 @@ pub enum Effect {
     },
     /// Loses a keyword.
     Lose {
-        /// The keyword's name.
-        keyword: String,
+        /// The keyword.
+        keyword: KeywordKind,
     },
     /// Power changes by N for each of something.
     PowerPer {
