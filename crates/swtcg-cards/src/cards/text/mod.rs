@@ -62,6 +62,7 @@ mod reading;
 mod recipient;
 pub mod rules;
 mod situation;
+mod span;
 mod split;
 #[cfg(test)]
 mod tests;
@@ -85,6 +86,7 @@ pub use reading::*;
 use recipient::*;
 pub use rules::{RULES, Rule, Stage, explain, first_unread_words, rule};
 use situation::*;
+pub use span::clause_spans;
 pub use split::*;
 pub use words::*;
 

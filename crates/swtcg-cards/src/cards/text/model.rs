@@ -449,6 +449,10 @@ pub struct ClauseNote {
     pub rule: &'static str,
     /// What it gave (its class), or why it was left.
     pub how: String,
+    /// Where it is in the ability's printed text (bytes), when its words
+    /// are found there (see [`clause_spans`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<std::ops::Range<usize>>,
 }
 
 impl ClauseNote {
@@ -457,6 +461,7 @@ impl ClauseNote {
             text: text.trim().to_string(),
             rule,
             how: how.to_string(),
+            span: None,
         }
     }
 }

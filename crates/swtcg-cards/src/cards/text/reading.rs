@@ -247,12 +247,19 @@ impl Draft {
             }
             r => r,
         };
+        // Each clause's place in the printed text.
+        let mut clauses = self.clauses;
+        let texts: Vec<&str> = clauses.iter().map(|c| c.text.as_str()).collect();
+        let spans = clause_spans(&self.text, &texts);
+        for (c, span) in clauses.iter_mut().zip(spans) {
+            c.span = span;
+        }
         ReadAbility {
             text: self.text,
             reading,
             insert: self.insert,
             rule: self.rule,
-            clauses: self.clauses,
+            clauses,
         }
     }
 }

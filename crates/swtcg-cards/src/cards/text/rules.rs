@@ -596,8 +596,12 @@ pub fn explain(a: &ReadAbility) -> String {
         ));
     }
     for c in &a.clauses {
+        let at = c
+            .span
+            .as_ref()
+            .map_or(String::new(), |s| format!(" [{}..{})", s.start, s.end));
         out.push_str(&format!(
-            "       clause \"{}\" -> {} ({})\n",
+            "       clause \"{}\"{at} -> {} ({})\n",
             c.text, c.rule, c.how
         ));
         for (count, span) in counts_in(&c.text) {

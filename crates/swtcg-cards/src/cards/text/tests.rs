@@ -179,8 +179,13 @@ fn explain_shows_clauses_and_counts_with_spans() {
     )[0];
     let text = explain(a);
     let clause = "THIS gets +1 power for each card stacked under him";
+    // The clause's span in the printed text.
+    let printed = "Rex gets +1 power for each card stacked under him";
     assert!(
-        text.contains(&format!("clause \"{clause}\" -> grant")),
+        text.contains(&format!(
+            "clause \"{clause}\" [0..{}) -> grant",
+            printed.len()
+        )),
         "{text}"
     );
     let at = clause.find("card stacked").unwrap();
