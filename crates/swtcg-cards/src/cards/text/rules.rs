@@ -150,7 +150,12 @@ pub static RULES: &[Rule] = &[
         stage: Stage::Whole,
         reads: "a glossary keyword that acts outside attacks (Stealth, Hidden Cost, Upkeep, ...); a Stack list",
         gives: "not-attack with the keyword's reason (a Stack list: a keyword, stacks are built from it)",
-        examples: &["Hidden Cost 4", "Stealth", "Upkeep 1"],
+        examples: &[
+            "Hidden Cost 4",
+            "Stealth",
+            "Upkeep 1",
+            "Pay 1 Force -> Damage Control 2",
+        ],
         read: Some(keyword_outside_attacks),
     },
     Rule {
@@ -456,9 +461,12 @@ pub fn rule(name: &str) -> Option<&'static Rule> {
 
 /// A glossary keyword that acts outside attacks; a Stack list is kept.
 fn keyword_outside_attacks(c: &Ctx) -> Option<Draft> {
-    let (k, why) = NOT_ATTACK_KEYWORDS
-        .iter()
-        .find(|(k, _)| starts_with_word(&c.lower, k))?;
+    // The keyword leads the text, or its effect after a cost (`Pay 1 Force
+    // -> Damage Control 2`).
+    let effect = c.effect.to_ascii_lowercase();
+    let (k, why) = NOT_ATTACK_KEYWORDS.iter().find(|(k, _)| {
+        starts_with_word(&c.lower, k) || (c.cost.is_some() && starts_with_word(&effect, k))
+    })?;
     if *k == "stack"
         && let Ok(ab) = parse(&c.clean)
     {
