@@ -531,3 +531,94 @@ fn messy_input_never_panics() {
         matches!(&k.effects()[0], swtcg_odds::cards::text::Effect::Keyword { ability, .. } if ability.x && ability.keyword == Keyword::Evade(0))
     );
 }
+
+/// "When THIS attacks, you may reroll 1 of his attack dice" is Lucky 1 when
+/// it attacks, not when it defends; "THIS may reroll up to 2 of his attack
+/// dice" is Lucky 2 in every attack.
+#[test]
+fn rerolls_of_its_own_dice_are_lucky_in_their_role() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tPower\tHealth\tText\n",
+        "Lando Calrissian (X)\tCharacter\t4\t5\tWhen Lando attacks, you may reroll 1 of his attack dice.\n",
+        "Nien Nunb (X)\tCharacter\t4\t5\tNien Nunb may reroll up to 2 of his attack dice once per attack.\n",
+    ))
+    .unwrap();
+    let (lando, nien) = (
+        db.piece("Lando Calrissian (X)").unwrap(),
+        db.piece("Nien Nunb (X)").unwrap(),
+    );
+    let off = Switches::default();
+    let p = pair(
+        Fielded::Card(&lando),
+        Fielded::Card(&nien),
+        Arena::Character,
+        [0, 0],
+        &off,
+    )
+    .unwrap();
+    assert_eq!(
+        (p.attacker.keywords.lucky, p.defender.keywords.lucky),
+        (1, 2)
+    );
+    let p = pair(
+        Fielded::Card(&nien),
+        Fielded::Card(&lando),
+        Arena::Character,
+        [0, 0],
+        &off,
+    )
+    .unwrap();
+    assert_eq!(
+        (p.attacker.keywords.lucky, p.defender.keywords.lucky),
+        (2, 0)
+    );
+}
+
+/// "Damage from THIS can't be prevented by Evade": the unit it fights has no
+/// Evade, attacking or defending; "THIS does 3 dice of damage to a Jedi",
+/// played when the player chooses, is understood and not modelled.
+#[test]
+fn damage_that_cant_be_prevented_by_a_keyword_takes_it_away() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tPower\tHealth\tText\n",
+        "Rancor Beast (X)\tCharacter\t6\t6\tDamage from Rancor Beast can't be prevented by Evade.\n",
+        "Jedi Scout (X)\tCharacter\t3\t4\tEvade 2 | Parry 1\n",
+        "Sith Lord (X)\tCharacter\t3\t4\tPay 4 Force -> Sith Lord does 3 dice of damage to a Jedi in the Character arena.\n",
+    ))
+    .unwrap();
+    let (rancor, scout) = (
+        db.piece("Rancor Beast (X)").unwrap(),
+        db.piece("Jedi Scout (X)").unwrap(),
+    );
+    let off = Switches::default();
+    let p = pair(
+        Fielded::Card(&rancor),
+        Fielded::Card(&scout),
+        Arena::Character,
+        [0, 0],
+        &off,
+    )
+    .unwrap();
+    assert_eq!(p.defender.keywords.evade, 0, "{:?}", p.defender.keywords);
+    assert_eq!(p.defender.keywords.parry, 1);
+    let p = pair(
+        Fielded::Card(&scout),
+        Fielded::Card(&rancor),
+        Arena::Character,
+        [0, 0],
+        &off,
+    )
+    .unwrap();
+    assert_eq!(p.attacker.keywords.evade, 0);
+    let p = pair(
+        Fielded::Card(&scout),
+        Fielded::Card(&scout),
+        Arena::Character,
+        [0, 0],
+        &off,
+    )
+    .unwrap();
+    assert_eq!(p.attacker.keywords.evade, 2);
+    let sith = db.piece("Sith Lord (X)").unwrap();
+    assert_eq!(sith.top().abilities[0].class(), Class::Unmodelled);
+}

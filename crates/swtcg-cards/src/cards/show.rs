@@ -60,7 +60,7 @@ impl Card {
                 detail.push(n.to_string());
             }
             if let text::Reading::Unmodelled { keyword } = &a.reading {
-                detail.push(format!("glossary keyword {keyword}"));
+                detail.push(format!("not modelled: {keyword}"));
             }
             if !detail.is_empty() {
                 out.push_str(&format!("     {}\n", detail.join("; ")));

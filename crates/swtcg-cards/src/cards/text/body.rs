@@ -267,6 +267,14 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
             )
             .map(|p| ("damage", p))
         });
+    // Damage to another unit, played when the player chooses.
+    let timed = r.outside || leads.outside || restricted_attacking || leads.situation.is_some();
+    let read = read.or_else(|| {
+        (!timed)
+            .then(|| damage_when_chosen(&c.printed, clause))
+            .flatten()
+            .map(|p| ("damage", p))
+    });
     let Some((rule, mut p)) = read else {
         unread_clause(clause, &cl, r.outside || leads.outside, r, &c.printed);
         return;

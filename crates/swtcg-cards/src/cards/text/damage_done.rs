@@ -79,7 +79,7 @@ pub(super) fn damage_clause(
         attacking,
         who,
     };
-    let patterns: [fn(&Dc) -> Flow; 11] = [
+    let patterns: [fn(&Dc) -> Flow; 12] = [
         cost_change,
         put_counters,
         remove_from_others,
@@ -91,6 +91,7 @@ pub(super) fn damage_clause(
         toll,
         does_more_damage,
         only_prevented_by,
+        not_prevented_by,
     ];
     patterns.iter().find_map(|p| p(&d)).flatten()
 }
@@ -426,4 +427,62 @@ fn only_prevented_by(d: &Dc) -> Flow {
     a.situation = add_situation(d.situation.clone(), from);
     a.decidable = a.situation.as_ref().map(Situation::decidable);
     Some(Some(a))
+}
+
+/// "Damage from THIS can't be prevented by Evade (or Shields)": in every
+/// attack with this unit, the opposing unit loses those keywords (all the
+/// damage it takes there is from this unit).
+fn not_prevented_by(d: &Dc) -> Flow {
+    let r =
+        d.l.strip_prefix("damage from this can't be prevented by ")?;
+    let kinds: Option<Vec<KeywordKind>> = r
+        .split(" or ")
+        .flat_map(|k| k.split(", "))
+        .map(|k| KeywordKind::from_name(k.trim()))
+        .collect();
+    let Some(kinds) = kinds else {
+        return Some(None);
+    };
+    let effects = kinds
+        .into_iter()
+        .map(|keyword| Effect::Lose { keyword })
+        .collect();
+    let class = if d.situation.is_some() {
+        Class::Condition
+    } else {
+        Class::Keyword
+    };
+    Some(Some(d.make(
+        class,
+        Subject::Opponent,
+        When::Any,
+        effects,
+        d.situation.clone(),
+    )))
+}
+
+/// "Pay 4 Force -> THIS does 3 dice of damage to a Jedi in the Character
+/// arena": damage to another unit, played when the player chooses (not in
+/// an attack, at no time outside attacks). Understood, and not modelled: it
+/// may be prevented, and dice of damage are rolled, before the attack the
+/// odds are for. (At a time outside attacks it is not-attack, as counters
+/// put then are.)
+pub(super) fn damage_when_chosen(printed: &str, clause: &str) -> Option<Draft> {
+    let l = clause.trim().trim_end_matches('.').to_ascii_lowercase();
+    let r = ["this does ", "it does ", "he does ", "she does "]
+        .iter()
+        .find_map(|p| l.strip_prefix(p))?;
+    let (n, rest) = r.split_once(' ')?;
+    let target = rest
+        .strip_prefix("dice of damage to ")
+        .or_else(|| rest.strip_prefix("damage to "))?;
+    let to_itself = ["itself", "this", "the defending unit", "the attacking unit"]
+        .iter()
+        .any(|t| target.starts_with(t));
+    (!to_itself && (n.parse::<u32>().is_ok() || n == "x")).then(|| {
+        Draft::unmodelled(
+            printed,
+            "damage to another unit outside an attack (preventable, before the attack)",
+        )
+    })
 }

@@ -272,21 +272,53 @@ pub(super) fn switch(printed: &str, rest: &str) -> Draft {
 }
 
 /// "Once per attack, you may reroll one of THIS's attack dice": Lucky 1
-/// ("up to 2 of": Lucky 2).
+/// ("up to 2 of": Lucky 2; "his", "her", "its" dice; "THIS may reroll").
+/// "When THIS attacks, you may reroll 1 of his attack dice" is Lucky 1
+/// when it attacks only: a condition decided by its role.
 fn reroll_own_dice(w: &Wk) -> Option<Draft> {
+    let mut l = w.l.as_str();
+    let mut attacking = false;
+    for p in ["when this attacks, ", "whenever this attacks, "] {
+        if let Some(r) = l.strip_prefix(p) {
+            l = r;
+            attacking = true;
+        }
+    }
     let l = ["once per attack, ", "once per turn, "]
         .iter()
-        .find_map(|p| w.l.strip_prefix(p))
-        .unwrap_or(&w.l);
-    let r = l
-        .strip_prefix("you may reroll ")
-        .or_else(|| l.strip_prefix("reroll "))?;
-    let r = r.strip_suffix(" of this's attack dice")?;
+        .find_map(|p| l.strip_prefix(p))
+        .unwrap_or(l);
+    let l = [
+        "once per attack",
+        "once per turn",
+        "for that attack",
+        "for this attack",
+    ]
+    .iter()
+    .find_map(|s| l.strip_suffix(s).map(str::trim_end))
+    .unwrap_or(l);
+    let r = ["you may reroll ", "this may reroll ", "reroll "]
+        .iter()
+        .find_map(|p| l.strip_prefix(p))?;
+    let r = [
+        " of this's attack dice",
+        " of his attack dice",
+        " of her attack dice",
+        " of its attack dice",
+    ]
+    .iter()
+    .find_map(|s| r.strip_suffix(s))?;
     let n = match r.trim_start_matches("up to ") {
         "one" | "1" => 1,
         "two" | "2" => 2,
         "three" | "3" => 3,
         n => n.parse::<u32>().ok()?,
     };
-    w.kw(Keyword::Lucky(n))
+    let mut a = w.kw(Keyword::Lucky(n))?;
+    if attacking {
+        a.class = Class::Condition;
+        a.when = Some(When::Attacking);
+        a.decidable = Some(true);
+    }
+    Some(a)
 }
