@@ -532,6 +532,22 @@ fn messy_input_never_panics() {
     );
 }
 
+/// Two cards' units, the first attacking the second in the Character
+/// arena, no counters, no condition switched on.
+fn fight(
+    a: &swtcg_odds::cards::stack::Piece,
+    b: &swtcg_odds::cards::stack::Piece,
+) -> swtcg_odds::cards::stack::Pairing {
+    pair(
+        Fielded::Card(a),
+        Fielded::Card(b),
+        Arena::Character,
+        [0, 0],
+        &Switches::default(),
+    )
+    .unwrap()
+}
+
 /// "When THIS attacks, you may reroll 1 of his attack dice" is Lucky 1 when
 /// it attacks, not when it defends; "THIS may reroll up to 2 of his attack
 /// dice" is Lucky 2 in every attack.
@@ -547,27 +563,12 @@ fn rerolls_of_its_own_dice_are_lucky_in_their_role() {
         db.piece("Lando Calrissian (X)").unwrap(),
         db.piece("Nien Nunb (X)").unwrap(),
     );
-    let off = Switches::default();
-    let p = pair(
-        Fielded::Card(&lando),
-        Fielded::Card(&nien),
-        Arena::Character,
-        [0, 0],
-        &off,
-    )
-    .unwrap();
+    let p = fight(&lando, &nien);
     assert_eq!(
         (p.attacker.keywords.lucky, p.defender.keywords.lucky),
         (1, 2)
     );
-    let p = pair(
-        Fielded::Card(&nien),
-        Fielded::Card(&lando),
-        Arena::Character,
-        [0, 0],
-        &off,
-    )
-    .unwrap();
+    let p = fight(&nien, &lando);
     assert_eq!(
         (p.attacker.keywords.lucky, p.defender.keywords.lucky),
         (2, 0)
@@ -590,34 +591,12 @@ fn damage_that_cant_be_prevented_by_a_keyword_takes_it_away() {
         db.piece("Rancor Beast (X)").unwrap(),
         db.piece("Jedi Scout (X)").unwrap(),
     );
-    let off = Switches::default();
-    let p = pair(
-        Fielded::Card(&rancor),
-        Fielded::Card(&scout),
-        Arena::Character,
-        [0, 0],
-        &off,
-    )
-    .unwrap();
+    let p = fight(&rancor, &scout);
     assert_eq!(p.defender.keywords.evade, 0, "{:?}", p.defender.keywords);
     assert_eq!(p.defender.keywords.parry, 1);
-    let p = pair(
-        Fielded::Card(&scout),
-        Fielded::Card(&rancor),
-        Arena::Character,
-        [0, 0],
-        &off,
-    )
-    .unwrap();
+    let p = fight(&scout, &rancor);
     assert_eq!(p.attacker.keywords.evade, 0);
-    let p = pair(
-        Fielded::Card(&scout),
-        Fielded::Card(&scout),
-        Arena::Character,
-        [0, 0],
-        &off,
-    )
-    .unwrap();
+    let p = fight(&scout, &scout);
     assert_eq!(p.attacker.keywords.evade, 2);
     let sith = db.piece("Sith Lord (X)").unwrap();
     assert_eq!(sith.top().abilities[0].class(), Class::Unmodelled);
