@@ -601,3 +601,30 @@ fn damage_that_cant_be_prevented_by_a_keyword_takes_it_away() {
     let sith = db.piece("Sith Lord (X)").unwrap();
     assert_eq!(sith.top().abilities[0].class(), Class::Unmodelled);
 }
+
+/// "Critical Hit 1 for each Jedi your opponent has in the Character arena":
+/// the count the two cards decide sets the keyword's number; a count they
+/// can't tell ("for each card in your hand") is X, given by the user.
+#[test]
+fn a_keyword_for_each_of_a_count() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tSubtype\tPower\tHealth\tText\n",
+        "General Grievous (X)\tCharacter\tDroid\t5\t5\tGrievous gets Critical Hit 1 for each Jedi your opponent has in the Character arena.\n",
+        "Jedi Knight (X)\tCharacter\tJedi\t3\t4\t\n",
+        "Clone Trooper (X)\tCharacter\tClone\t3\t4\t\n",
+        "Hand Counter (X)\tCharacter\tDroid\t3\t4\tHand Counter gets Critical Hit 1 for each card in your hand.\n",
+    ))
+    .unwrap();
+    let piece = |n: &str| db.piece(n).unwrap();
+    let (grievous, jedi, clone) = (
+        piece("General Grievous (X)"),
+        piece("Jedi Knight (X)"),
+        piece("Clone Trooper (X)"),
+    );
+    assert_eq!(fight(&grievous, &jedi).attacker.keywords.crit, 1);
+    assert_eq!(fight(&grievous, &clone).attacker.keywords.crit, 0);
+    let hand = piece("Hand Counter (X)");
+    let a = &hand.top().abilities[0];
+    assert_eq!((a.class(), a.decidable()), (Class::Condition, Some(false)));
+    assert_eq!(fight(&hand, &jedi).attacker.keywords.crit, 0);
+}

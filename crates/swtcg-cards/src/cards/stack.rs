@@ -1214,6 +1214,21 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                     power += *n as i64 * c;
                 }
             },
+            Effect::KeywordPer { ability, per, .. } => {
+                let c = count(per, side, other).ok_or_else(|| {
+                    Error::not_modelled(format!(
+                        "{name}: what its keyword counts is not known here"
+                    ))
+                })?;
+                let total = ability.keyword.number().unwrap_or(0).saturating_mul(c);
+                if total > 0 {
+                    let mut a = ability.clone();
+                    a.keyword = a
+                        .keyword
+                        .with_number(u32::try_from(total).unwrap_or(u32::MAX));
+                    abilities.push(a);
+                }
+            }
             Effect::HealthPer { n, per } => {
                 let c = count(per, side, other).ok_or_else(|| {
                     Error::not_modelled(format!("{name}: what its health counts is not known here"))

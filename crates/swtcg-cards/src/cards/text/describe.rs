@@ -84,6 +84,7 @@ pub fn effects_text(effects: &[Effect]) -> String {
             Effect::Lose { keyword } => format!("loses {keyword}"),
             Effect::PowerPer { n, per } => format!("{n:+} power per {}", per),
             Effect::HealthPer { n, per } => format!("{n:+} health per {}", per),
+            Effect::KeywordPer { text, per, .. } => format!("{text} per {per}"),
             Effect::ExtraDamage { n } => format!("{n} extra damage"),
             Effect::Overload { power, self_damage, dice } => format!(
                 "may take +{power} power, then {self_damage} {}damage to itself",

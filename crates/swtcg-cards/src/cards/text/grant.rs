@@ -354,7 +354,10 @@ fn when_of(
         }
         found
     };
-    let keyword_when_is = |e: &Effect, w: When| matches!(e, Effect::Keyword { ability, .. } if keyword_when(&ability.keyword) == w);
+    let keyword_when_is = |e: &Effect, w: When| {
+        matches!(e, Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. }
+            if keyword_when(&ability.keyword) == w)
+    };
     let holder = if effects.iter().all(|e| keyword_when_is(e, When::Defending)) {
         When::Defending
     } else if effects.iter().all(|e| {

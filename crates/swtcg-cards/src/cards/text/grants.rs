@@ -111,6 +111,9 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     {
         return Err(format!("{k} (unmodelled)"));
     }
+    if let Some(at) = l.find(" for each ") {
+        return keyword_per(it, &it[..at], &it[at + " for each ".len()..], out);
+    }
     match crate::keywords::parse_with_x(it) {
         Ok(a) => {
             out.push(Effect::Keyword {
@@ -121,6 +124,41 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
         }
         Err(_) => Err(format!("'{}'", crate::error::quote(it))),
     }
+}
+
+/// `Critical Hit 1 for each Jedi ...`: a keyword with a number, N for
+/// each of a count the cards decide.
+fn keyword_per(
+    item: &str,
+    keyword: &str,
+    count: &str,
+    out: &mut Vec<Effect>,
+) -> Result<(), String> {
+    let unread = || format!("'{}'", crate::error::quote(item));
+    let ability = crate::keywords::parse(keyword).map_err(|_| unread())?;
+    if ability.cost.is_some() || ability.keyword.number().is_none_or(|n| n < 0) {
+        return Err(unread());
+    }
+    let Some(per) = read_count(count) else {
+        // A count the cards can't tell (a hand, a discard pile): with N = 1
+        // the keyword's number is that count, X, which the user gives.
+        if ability.keyword.number() != Some(1) {
+            return Err(unread());
+        }
+        let mut ability = ability;
+        ability.x = true;
+        out.push(Effect::Keyword {
+            text: format!("{} X", ability.keyword.name()),
+            ability,
+        });
+        return Ok(());
+    };
+    out.push(Effect::KeywordPer {
+        text: ability.to_string(),
+        ability,
+        per,
+    });
+    Ok(())
 }
 
 /// A granted ability in quotes, read as the unit's own.

@@ -42,8 +42,9 @@ pub(super) fn worded_keyword(printed: &str, marked: &str, cost: Option<Cost>) ->
         l: l.trim_end_matches('.').to_string(),
         cost,
     };
-    let patterns: [fn(&Wk) -> Option<Draft>; 11] = [
+    let patterns: [fn(&Wk) -> Option<Draft>; 12] = [
         unpreventable,
+        not_intercepted,
         dice_added,
         treat_as,
         overload,
@@ -86,6 +87,22 @@ impl Wk<'_> {
         a.effects.push(effect);
         a
     }
+}
+
+/// "THIS can't be intercepted", "Your units can't be intercepted" (this
+/// unit among them): Precision.
+fn not_intercepted(w: &Wk) -> Option<Draft> {
+    let who = w.l.strip_suffix(" can't be intercepted")?;
+    [
+        "this",
+        "this unit",
+        "your units",
+        "each of your units",
+        "units you control",
+    ]
+    .contains(&who)
+    .then(|| w.kw(Keyword::Precision))
+    .flatten()
 }
 
 /// "Damage from THIS can't be prevented": Ferocity.

@@ -331,6 +331,17 @@ pub enum Effect {
         /// What is counted.
         per: Count,
     },
+    /// A keyword whose number is N for each of something (`Critical Hit 1
+    /// for each Jedi your opponent has in the Character arena`).
+    KeywordPer {
+        /// The keyword as written, with its N.
+        text: String,
+        /// The keyword, with its N.
+        #[serde(skip)]
+        ability: Ability,
+        /// What is counted.
+        per: Count,
+    },
     /// Health changes by N for each of something.
     HealthPer {
         /// Change per thing counted.
