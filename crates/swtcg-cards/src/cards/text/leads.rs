@@ -114,6 +114,12 @@ fn read_lead(lead: &str, clause: &str, leads: &mut Leads) {
     }
     let situation = match lead {
         "as long as " | "while " => read_situation(clause),
+        // "If THIS would be discarded, ...": after the attack, as the
+        // `When` lead is.
+        "if " if cl.contains(" would be discarded") => {
+            leads.outside = true;
+            return;
+        }
         "if " => Situation::Other {
             text: format!("if {clause}"),
         },

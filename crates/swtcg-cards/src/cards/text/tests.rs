@@ -132,6 +132,13 @@ fn timings_after_the_attack_and_copied_text() {
         true,
     )[0];
     assert_eq!(a.class(), Class::NotAttack, "{a:?}");
+    // The same after `If THIS would be discarded,`.
+    let a = &read_abilities_in(
+        "If Rex would be discarded, you may pay 3 Force. If you do, remove all damage counters from him instead.",
+        &who,
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::NotAttack, "{a:?}");
     // Without the restriction, removing counters from it is read as done
     // before the attack.
     let a = &read_abilities_in(
