@@ -195,22 +195,46 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option
         let (s, w) = trailing_clause(&g.trailing.trim()[tt.len() - r.len()..], r);
         return Ok((Some(s), w));
     }
-    if tt.starts_with("for this attack") || tt.starts_with("for that attack") {
-        return Ok((None, Some(When::Attacking)));
+    // Nothing may follow a duration: "gets +3 power for that attack and is
+    // discarded when the attack ends" has a clause no rule read, and is
+    // not understood rather than read without it.
+    let unread = |after: &str| {
+        Err(Box::new(Draft::not_understood(
+            printed,
+            &format!("a clause after the effect: '{}'", quote_short(after)),
+        )))
+    };
+    for (duration, when) in [
+        ("for this attack", Some(When::Attacking)),
+        ("for that attack", Some(When::Attacking)),
+        // "... loses Shields during that attack": the attack it is in
+        // (its recipient says whose).
+        ("during that attack", None),
+        ("during this attack", None),
+        ("during the attack", None),
+        ("this turn", None),
+    ] {
+        if let Some(after) = tt.strip_prefix(duration) {
+            // `... for this attack instead`: the clause replaces another
+            // (noted by the clause reader).
+            let after = after.trim().trim_end_matches('.').trim();
+            if !after.is_empty() && after != "instead" {
+                return unread(after);
+            }
+            return Ok((None, when));
+        }
     }
-    // "... loses Shields during that attack": the attack it is in (its
-    // recipient says whose); "until ...": it lasts.
-    if tt.starts_with("during th")
-        || tt.starts_with("until")
-        || tt.starts_with("this turn")
-        || tt.is_empty()
-    {
+    // "until ...": it lasts (whatever the end), unless more follows.
+    if tt.starts_with("until") {
+        if let Some(at) = find_word(tt, " and ") {
+            return unread(tt[at..].trim());
+        }
         return Ok((None, None));
     }
-    Err(Box::new(Draft::not_understood(
-        printed,
-        "a clause after the effect",
-    )))
+    if tt.is_empty() {
+        return Ok((None, None));
+    }
+    unread(tt)
 }
 
 /// Whether the situation is "the unit attacking this one".

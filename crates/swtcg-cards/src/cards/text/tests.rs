@@ -111,6 +111,19 @@ fn no_clause_of_a_condition_is_dropped() {
         matches!(&a.situation(), Some(Situation::Attacking { defender }) if defender.any_of[0].contains(&Term::Unique)),
         "{a:?}"
     );
+    // Words after a duration are a clause too: not read, not dropped.
+    let text = "When Poggle attacks, you may pay 1 Force. If you do, he gets +3 power for that attack and is discarded when the attack ends.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.class(), Class::NotUnderstood, "{a:?}");
+    assert!(
+        a.why()
+            .is_some_and(|w| w.contains("is discarded when the attack ends"))
+    );
+    let text = "Pay 1 Force -> Poggle gets +1 power for this attack. If Poggle has an Equipment attached, he gets +2 power for this attack instead.";
+    assert_eq!(
+        read_abilities_in(text, &who, true)[0].class(),
+        Class::Condition
+    );
     // A lead clause the same way.
     let text = "As long as Poggle is in the Character arena and you have another Geonosian in the Character arena, Poggle gets +2 power.";
     assert_eq!(
