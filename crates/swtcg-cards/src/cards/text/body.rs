@@ -226,47 +226,27 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
 /// One clause, by the first clause rule that reads it.
 fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool, r: &mut Reading) {
     let cl = clause.to_ascii_lowercase();
-    let who = c.who;
-    let damaged_ref = leads.damaged.as_ref().or(r.referent.as_ref());
-    let damaged_ref = damaged_ref.map(|x| who.narrow(x.clone()));
-    let (cost, sit) = (c.cost.clone(), leads.situation.clone());
+    let damaged = leads
+        .damaged
+        .as_ref()
+        .or(r.referent.as_ref())
+        .map(|x| c.who.narrow(x.clone()));
+    let ctx = Clause {
+        printed: &c.printed,
+        text: clause,
+        l: cl.trim_end_matches('.').to_string(),
+        cost: c.cost.clone(),
+        situation: leads.situation.clone(),
+        referent: r.referent.as_ref(),
+        damaged,
+        attacking: restricted_attacking,
+        who: c.who,
+    };
     let read = copied_text(&c.printed, &cl)
         .map(|p| ("copied-text", p))
-        .or_else(|| {
-            gets(
-                &c.printed,
-                clause,
-                cost.clone(),
-                sit.clone(),
-                r.referent.as_ref(),
-                who,
-            )
-            .map(|p| ("grant", p))
-        })
-        .or_else(|| {
-            prevention(
-                &c.printed,
-                clause,
-                cost.clone(),
-                sit.clone(),
-                damaged_ref.as_ref(),
-                who,
-            )
-            .map(|p| ("prevention", p))
-        })
-        .or_else(|| {
-            let target = damaged_ref.as_ref().or(r.referent.as_ref());
-            damage_clause(
-                &c.printed,
-                clause,
-                cost.clone(),
-                sit.clone(),
-                target,
-                restricted_attacking,
-                who,
-            )
-            .map(|p| ("damage", p))
-        });
+        .or_else(|| gets(&ctx).map(|p| ("grant", p)))
+        .or_else(|| prevention(&ctx).map(|p| ("prevention", p)))
+        .or_else(|| damage_clause(&ctx).map(|p| ("damage", p)));
     // Damage to another unit, played when the player chooses.
     let timed = r.outside || leads.outside || restricted_attacking || leads.situation.is_some();
     let read = read.or_else(|| {

@@ -4,20 +4,8 @@
 
 use super::*;
 
-/// One prevention clause, and what the sentence around it said.
-struct Pr<'a> {
-    printed: &'a str,
-    /// The clause as written.
-    core: &'a str,
-    /// The clause, lowercase.
-    l: String,
-    cost: Option<Cost>,
-    situation: Option<Situation>,
-    referent: Option<&'a Recipient>,
-    who: &'a Who,
-}
-
-impl Pr<'_> {
+/// What the prevention patterns add to a clause.
+impl Clause<'_> {
     /// Evade `n` (X: the Force paid) for this unit, or for `own` among
     /// the controller's units; a cost other than Force is a choice the
     /// user switches on.
@@ -56,24 +44,9 @@ impl Pr<'_> {
 
 /// The prevention grammar: `Prevent up to N damage to THIS`, `Whenever
 /// THIS would be damaged, prevent N of that damage`.
-pub(super) fn prevention(
-    printed: &str,
-    core: &str,
-    cost: Option<Cost>,
-    situation: Option<Situation>,
-    referent: Option<&Recipient>,
-    who: &Who,
-) -> Option<Draft> {
-    let p = Pr {
-        printed,
-        core,
-        l: core.to_ascii_lowercase(),
-        cost,
-        situation,
-        referent,
-        who,
-    };
-    let effect = p.l.trim_end_matches('.').trim();
+pub(super) fn prevention(p: &Clause) -> Option<Draft> {
+    let printed = p.printed;
+    let effect = p.l.trim();
     // "prevent all but N of that damage": a cap on the damage taken, which
     // the engine does not model.
     if effect.starts_with("prevent all but ") && effect.contains(" of that damage") {
@@ -82,7 +55,7 @@ pub(super) fn prevention(
         return Some(a);
     }
     let effect = effect.strip_prefix("you may ").unwrap_or(effect);
-    if let Some(a) = immune_to(&p, effect) {
+    if let Some(a) = immune_to(p, effect) {
         return Some(a);
     }
     for pre in ["prevent up to ", "prevent "] {
@@ -98,16 +71,16 @@ pub(super) fn prevention(
                 _ if x => 0,
                 _ => n.parse::<u32>().ok()?,
             };
-            return prevent_to(&p, amount, x, target);
+            return prevent_to(p, amount, x, target);
         }
     }
     // After "whenever X would be damaged": "prevent N of that damage [if ...]".
     let r = effect.strip_prefix("prevent ")?;
-    prevent_that(&p, r)
+    prevent_that(p, r)
 }
 
 /// `prevent N damage to TARGET`.
-fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
+fn prevent_to(p: &Clause, amount: u32, x: bool, target: &str) -> Option<Draft> {
     if target == "this" || target == "itself" {
         return Some(p.evade(amount, x, None));
     }
@@ -118,7 +91,7 @@ fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
         return p.others_only("prevents damage to other units only");
     }
     if target.starts_with("that ") || target.starts_with("the chosen") {
-        return match p.referent {
+        return match p.damaged.as_ref() {
             Some(Recipient::Elsewhere) => p.others_only("prevents damage to other units only"),
             _ => None,
         };
@@ -128,7 +101,7 @@ fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
     }
     for pre in ["one of your ", "any one ", "a ", "an ", "each of your "] {
         if let Some(d) = target.strip_prefix(pre) {
-            let orig_at = p.l.find(d).map(|i| &p.core[i..]).unwrap_or(d);
+            let orig_at = p.l.find(d).map(|i| &p.text[i..]).unwrap_or(d);
             let orig_at = orig_at.trim_end_matches('.');
             let desc = read_descriptor(orig_at.split(" in ").next().unwrap_or(orig_at))?;
             if !p.who.could_be(&desc) {
@@ -139,7 +112,7 @@ fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
     }
     // A name of another unit (capitalised in the card's text).
     let at = p.l.find(target).unwrap_or(0);
-    if p.core[at..].chars().next().is_some_and(char::is_uppercase) && !target.contains("this") {
+    if p.text[at..].chars().next().is_some_and(char::is_uppercase) && !target.contains("this") {
         return p.others_only("prevents damage to another, named unit");
     }
     None
@@ -147,7 +120,7 @@ fn prevent_to(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
 
 /// "Prevent all damage done to units in the Character arena this turn":
 /// both units of an attack there.
-fn prevent_in_arena(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft> {
+fn prevent_in_arena(p: &Clause, amount: u32, x: bool, target: &str) -> Option<Draft> {
     let r = target.strip_prefix("units in the ")?;
     let arena = r.split(" arena").next().map(str::trim)?;
     if !["space", "ground", "character"].contains(&arena) {
@@ -172,14 +145,14 @@ fn prevent_in_arena(p: &Pr, amount: u32, x: bool, target: &str) -> Option<Draft>
 
 /// `prevent N of that damage [if ...]`, `prevent that damage`, after
 /// "whenever X would be damaged".
-fn prevent_that(p: &Pr, r: &str) -> Option<Draft> {
+fn prevent_that(p: &Clause, r: &str) -> Option<Draft> {
     let (amount, cond) = match r.split_once(" of that damage") {
         Some((n, c)) => (n, c.trim()),
         None if r == "that damage" => ("all", ""),
         None => return None,
     };
     let others = matches!(
-        p.referent,
+        p.damaged.as_ref(),
         Some(Recipient::Own { other: true, .. })
             | Some(Recipient::OneOfYours { other: true, .. })
             | Some(Recipient::Elsewhere)
@@ -195,7 +168,7 @@ fn prevent_that(p: &Pr, r: &str) -> Option<Draft> {
     } else {
         amount.parse::<u32>().ok()?
     };
-    let mut a = match p.referent {
+    let mut a = match p.damaged.as_ref() {
         Some(Recipient::This) | None => p.evade(n, false, None),
         Some(Recipient::Own {
             which: Some(d),
@@ -220,11 +193,11 @@ fn prevent_that(p: &Pr, r: &str) -> Option<Draft> {
 
 /// "THIS can't be damaged by Droids", "Prevent all damage to THIS from
 /// Droids": every damage to it from such a unit prevented.
-fn immune_to(p: &Pr, effect: &str) -> Option<Draft> {
+fn immune_to(p: &Clause, effect: &str) -> Option<Draft> {
     let from = effect
         .strip_prefix("this can't be damaged by ")
         .or_else(|| effect.strip_prefix("prevent all damage to this from "))?;
-    let orig = &p.core.trim().trim_end_matches('.')[effect.len() - from.len()..];
+    let orig = &p.text.trim().trim_end_matches('.')[effect.len() - from.len()..];
     let d = read_descriptor(orig)?;
     let mut a = p.evade(crate::unit::MAX_VALUE, false, None);
     a.class = Class::Condition;

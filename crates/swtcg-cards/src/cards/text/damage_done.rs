@@ -12,74 +12,11 @@ use super::*;
 /// next pattern is tried); `Some(answer)` when it is.
 type Flow = Option<Option<Draft>>;
 
-/// One clause, and what the sentence around it said.
-struct Dc<'a> {
-    printed: &'a str,
-    clause: &'a str,
-    /// The clause, lowercase, without its final period.
-    l: String,
-    cost: Option<Cost>,
-    situation: Option<Situation>,
-    referent: Option<&'a Recipient>,
-    /// Played while this unit attacks (a restriction says so).
-    attacking: bool,
-    who: &'a Who,
-}
-
-impl Dc<'_> {
-    /// A reading with its subject, timing, effects and situation; a keyword
-    /// with a situation is a condition.
-    fn make(
-        &self,
-        class: Class,
-        subject: Subject,
-        when: When,
-        effects: Vec<Effect>,
-        sit: Option<Situation>,
-    ) -> Draft {
-        let mut a = Draft::new(self.printed, class);
-        a.subject = Some(subject);
-        a.when = Some(when);
-        a.effects = effects;
-        a.decidable = sit.as_ref().map(Situation::decidable);
-        a.situation = sit;
-        a.cost = self.cost.clone();
-        if a.class == Class::Keyword && a.situation.is_some() {
-            a.class = Class::Condition;
-        }
-        a
-    }
-
-    /// The original words of the clause's last `n` bytes.
-    fn tail(&self, n: usize) -> &str {
-        &self.clause[self.clause.len() - n..]
-    }
-}
-
 /// Damage in words: `This unit does 1 additional damage for this attack`
 /// (extra attack damage), `Damage from THIS can only be prevented by a Jedi
 /// or Sith` (Ferocity against the others), and the patterns below.
-pub(super) fn damage_clause(
-    printed: &str,
-    clause: &str,
-    cost: Option<Cost>,
-    situation: Option<Situation>,
-    referent: Option<&Recipient>,
-    attacking: bool,
-    who: &Who,
-) -> Option<Draft> {
-    let l = clause.to_ascii_lowercase();
-    let d = Dc {
-        printed,
-        clause,
-        l: l.trim_end_matches('.').to_string(),
-        cost,
-        situation,
-        referent,
-        attacking,
-        who,
-    };
-    let patterns: [fn(&Dc) -> Flow; 12] = [
+pub(super) fn damage_clause(d: &Clause) -> Option<Draft> {
+    let patterns: [fn(&Clause) -> Flow; 12] = [
         cost_change,
         put_counters,
         remove_from_others,
@@ -93,12 +30,12 @@ pub(super) fn damage_clause(
         only_prevented_by,
         not_prevented_by,
     ];
-    patterns.iter().find_map(|p| p(&d)).flatten()
+    patterns.iter().find_map(|p| p(d)).flatten()
 }
 
 /// "Each activated ability of your opponent's units costs 1 more Force to
 /// play": the Force its paid abilities cost.
-fn cost_change(d: &Dc) -> Flow {
+fn cost_change(d: &Clause) -> Flow {
     let l = d.l.as_str();
     let i = l
         .rfind(" cost")
@@ -138,7 +75,7 @@ fn cost_change(d: &Dc) -> Flow {
 
 /// "Put 3 damage counters on any Character unit" before the unit's attack;
 /// "put 1 damage counter on the defending unit" in it.
-fn put_counters(d: &Dc) -> Flow {
+fn put_counters(d: &Clause) -> Flow {
     let r = d.l.strip_prefix("put ")?;
     let (n, target) = r
         .split_once(" damage counters on ")
@@ -148,7 +85,7 @@ fn put_counters(d: &Dc) -> Flow {
     // "the defending unit": the unit this one attacks, in its attack.
     let defending = target.trim_end_matches('.') == "the defending unit";
     let attacking = d.attacking || defending;
-    let desc = match (target, d.referent) {
+    let desc = match (target, d.damaged.as_ref()) {
         _ if defending => Some(Descriptor::any_unit()),
         ("it" | "that unit", Some(Recipient::Chosen(Some(x)))) => Some(x.clone()),
         _ => ["any ", "a ", "an ", "one of your opponent's "]
@@ -193,7 +130,7 @@ fn put_counters(d: &Dc) -> Flow {
 
 /// "Remove 2 damage counters from one of your Transports" where this unit
 /// is no Transport: other units only.
-fn remove_from_others(d: &Dc) -> Flow {
+fn remove_from_others(d: &Clause) -> Flow {
     let r = d.l.strip_prefix("remove ")?;
     let (_, target) = r
         .split_once(" damage counters from ")
@@ -213,7 +150,7 @@ fn remove_from_others(d: &Dc) -> Flow {
 }
 
 /// "Remove 2 damage counters from THIS": read as used before the attack.
-fn remove_from_this(d: &Dc) -> Flow {
+fn remove_from_this(d: &Clause) -> Flow {
     let r = d.l.strip_prefix("remove ")?;
     let (n, target) = r
         .split_once(" damage counters from ")
@@ -237,7 +174,7 @@ fn remove_from_this(d: &Dc) -> Flow {
 }
 
 /// "THIS may tap and attack it with +5 power" (it: a unit chosen before).
-fn attack_it_with(d: &Dc) -> Flow {
+fn attack_it_with(d: &Clause) -> Flow {
     let n = [
         "this may tap and attack it with ",
         "this may attack it with ",
@@ -248,7 +185,7 @@ fn attack_it_with(d: &Dc) -> Flow {
         let n = d.l.strip_prefix(p)?.strip_suffix(" power")?;
         n.trim_start_matches('+').parse::<i32>().ok()
     })?;
-    let Some(Recipient::Chosen(Some(target))) = d.referent else {
+    let Some(Recipient::Chosen(Some(target))) = d.damaged.as_ref() else {
         return Some(None);
     };
     let sit = add_situation(
@@ -268,7 +205,7 @@ fn attack_it_with(d: &Dc) -> Flow {
 }
 
 /// "Disrupt an attack [from a unit that is not a Jedi or a Sith]".
-fn disrupt(d: &Dc) -> Flow {
+fn disrupt(d: &Clause) -> Flow {
     let r = d.l.strip_prefix("disrupt an attack")?.trim();
     let mut sit = d.situation.clone();
     if let Some(from) = r.strip_prefix("from ") {
@@ -300,7 +237,7 @@ fn disrupt(d: &Dc) -> Flow {
 }
 
 /// "THIS does X damage to the defending unit" (X given by the user).
-fn does_x_damage(d: &Dc) -> Flow {
+fn does_x_damage(d: &Clause) -> Flow {
     d.l.strip_prefix("this does x damage to the defending unit")?;
     let effects = vec![Effect::ExtraDamageX];
     let mut a = d.make(
@@ -321,7 +258,7 @@ fn does_x_damage(d: &Dc) -> Flow {
 
 /// "Whenever a unit attacks THIS, prevent all damage the attacking unit
 /// would do".
-fn prevent_attackers_damage(d: &Dc) -> Flow {
+fn prevent_attackers_damage(d: &Clause) -> Flow {
     if d.l != "prevent all damage the attacking unit would do"
         && d.l != "prevent all damage that unit would do"
     {
@@ -347,11 +284,11 @@ fn prevent_attackers_damage(d: &Dc) -> Flow {
 
 /// "Prevent that damage unless your opponent pays 2 Force" (after "when
 /// one of your opponent's X would damage THIS").
-fn toll(d: &Dc) -> Flow {
+fn toll(d: &Clause) -> Flow {
     let r =
         d.l.strip_prefix("prevent that damage unless your opponent pays ")?;
     let force = r.strip_suffix(" force")?.parse::<u32>().ok()?;
-    let Some(Recipient::Opponent(from)) = d.referent else {
+    let Some(Recipient::Opponent(from)) = d.damaged.as_ref() else {
         return Some(None);
     };
     let from = from.clone().unwrap_or(Descriptor::any_unit());
@@ -370,7 +307,7 @@ fn toll(d: &Dc) -> Flow {
 }
 
 /// "THIS does 1 additional damage for this attack".
-fn does_more_damage(d: &Dc) -> Flow {
+fn does_more_damage(d: &Clause) -> Flow {
     let r = ["this does ", "it does ", "he does ", "she does "]
         .iter()
         .find_map(|p| d.l.strip_prefix(p))?;
@@ -403,7 +340,7 @@ fn does_more_damage(d: &Dc) -> Flow {
 
 /// "Damage from THIS can only be prevented by a Jedi or Sith": Ferocity,
 /// unless the damaged unit is one of those.
-fn only_prevented_by(d: &Dc) -> Flow {
+fn only_prevented_by(d: &Clause) -> Flow {
     let r =
         d.l.strip_prefix("damage from this can only be prevented by ")?;
     let orig = d.tail(r.len()).trim_end_matches('.');
@@ -432,7 +369,7 @@ fn only_prevented_by(d: &Dc) -> Flow {
 /// "Damage from THIS can't be prevented by Evade (or Shields)": in every
 /// attack with this unit, the opposing unit loses those keywords (all the
 /// damage it takes there is from this unit).
-fn not_prevented_by(d: &Dc) -> Flow {
+fn not_prevented_by(d: &Clause) -> Flow {
     let r =
         d.l.strip_prefix("damage from this can't be prevented by ")?;
     let kinds: Option<Vec<KeywordKind>> = r

@@ -412,15 +412,9 @@ fn when_of(
 }
 
 /// The `grant` rule.
-pub(super) fn gets(
-    printed: &str,
-    core: &str,
-    cost: Option<Cost>,
-    situation: Option<Situation>,
-    referent: Option<&Recipient>,
-    who: &Who,
-) -> Option<Draft> {
-    let body = core.trim().trim_end_matches('.');
+pub(super) fn gets(c: &Clause) -> Option<Draft> {
+    let printed = c.printed;
+    let body = c.text.trim().trim_end_matches('.');
     let bl = body.to_ascii_lowercase();
     let has_gets = [" gets ", " gets:", " get "]
         .iter()
@@ -439,7 +433,17 @@ pub(super) fn gets(
             "grants nothing that acts on an attack (speed, Stealth, costs, ...)",
         ));
     }
-    Some(read_grant(printed, &g, cost, situation, referent, who).unwrap_or_else(|e| *e))
+    Some(
+        read_grant(
+            printed,
+            &g,
+            c.cost.clone(),
+            c.situation.clone(),
+            c.referent,
+            c.who,
+        )
+        .unwrap_or_else(|e| *e),
+    )
 }
 
 fn read_grant(

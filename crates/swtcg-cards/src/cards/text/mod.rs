@@ -44,6 +44,7 @@ use serde::Serialize;
 pub use crate::keywords::{Cost, KeywordKind, When};
 
 mod body;
+mod clause;
 pub mod cost;
 pub mod count;
 mod damage;
@@ -69,6 +70,7 @@ mod tests;
 mod words;
 
 use body::*;
+use clause::Clause;
 use count::read_count;
 use damage::*;
 use damage_done::*;

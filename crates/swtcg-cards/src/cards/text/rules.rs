@@ -588,7 +588,17 @@ fn keyword_list(c: &Ctx) -> Option<Draft> {
         return None;
     }
     let as_grant = format!("THIS gets {}", c.effect);
-    let mut a = gets(&c.printed, &as_grant, c.cost.clone(), None, None, c.who)?;
+    let mut a = gets(&Clause {
+        printed: &c.printed,
+        text: &as_grant,
+        l: as_grant.to_ascii_lowercase(),
+        cost: c.cost.clone(),
+        situation: None,
+        referent: None,
+        damaged: None,
+        attacking: false,
+        who: c.who,
+    })?;
     a.text = c.printed.clone();
     Some(a)
 }
