@@ -433,28 +433,12 @@ pub(super) fn gets(c: &Clause) -> Option<Draft> {
             "grants nothing that acts on an attack (speed, Stealth, costs, ...)",
         ));
     }
-    Some(
-        read_grant(
-            printed,
-            &g,
-            c.cost.clone(),
-            c.situation.clone(),
-            c.referent,
-            c.who,
-        )
-        .unwrap_or_else(|e| *e),
-    )
+    Some(read_grant(c, &g).unwrap_or_else(|e| *e))
 }
 
-fn read_grant(
-    printed: &str,
-    g: &GrantText,
-    cost: Option<Cost>,
-    situation: Option<Situation>,
-    referent: Option<&Recipient>,
-    who: &Who,
-) -> Early<Draft> {
-    let mut recipient = grant_recipient(g.subject, referent, who);
+fn read_grant(c: &Clause, g: &GrantText) -> Early<Draft> {
+    let printed = c.printed;
+    let mut recipient = grant_recipient(g.subject, c.referent, c.who);
     let (effects, choices) = grant_effects(printed, g, &recipient)?;
     let (mut trailing, mut when_said) = trailing_of(printed, g)?;
     if effects.is_empty() {
@@ -475,8 +459,8 @@ fn read_grant(
     };
     let (subject, own_situation, when_default) =
         recipient_subject(printed, recipient, attacking_this)?;
-    let situation_lead = situation.clone();
-    let mut all = situation;
+    let situation_lead = c.situation.clone();
+    let mut all = c.situation.clone();
     for s in [own_situation, trailing].into_iter().flatten() {
         all = add_situation(all, s);
     }
@@ -494,7 +478,7 @@ fn read_grant(
     a.when = Some(when);
     a.effects = effects;
     a.choices = choices;
-    classify_grant(printed, a, all, cost, g.x.as_deref())
+    classify_grant(printed, a, all, c.cost.clone(), g.x.as_deref())
 }
 
 /// The class its cost, situation, choices and X give: paid effects for
