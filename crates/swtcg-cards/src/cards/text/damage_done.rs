@@ -16,7 +16,7 @@ type Flow = Option<Option<Draft>>;
 /// (extra attack damage), `Damage from THIS can only be prevented by a Jedi
 /// or Sith` (Ferocity against the others), and the patterns below.
 pub(super) fn damage_clause(d: &Clause) -> Option<Draft> {
-    let patterns: [fn(&Clause) -> Flow; 12] = [
+    let patterns: [fn(&Clause) -> Flow; 13] = [
         cost_change,
         put_counters,
         remove_from_others,
@@ -29,6 +29,7 @@ pub(super) fn damage_clause(d: &Clause) -> Option<Draft> {
         does_more_damage,
         only_prevented_by,
         not_prevented_by,
+        cant_be_discarded,
     ];
     patterns.iter().find_map(|p| p(d)).flatten()
 }
@@ -421,5 +422,20 @@ pub(super) fn damage_when_chosen(printed: &str, clause: &str) -> Option<Draft> {
             printed,
             "damage to another unit outside an attack (preventable, before the attack)",
         )
+    })
+}
+
+/// "THIS can't be discarded by damage (during the battle step)": the unit
+/// survives any damage. Understood, and not modelled (the engine discards
+/// a unit whose damage reaches its health).
+fn cant_be_discarded(d: &Clause) -> Flow {
+    let r = ["this can't be discarded", "it can't be discarded"]
+        .iter()
+        .find_map(|p| d.l.strip_prefix(p))?;
+    (r.is_empty() || r.starts_with(" by damage") || r.starts_with(" during")).then(|| {
+        Some(Draft::unmodelled(
+            d.printed,
+            "it can't be discarded by damage",
+        ))
     })
 }

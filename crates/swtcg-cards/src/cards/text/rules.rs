@@ -445,6 +445,7 @@ pub static RULES: &[Rule] = &[
             "When Rex attacks, he does 2 more damage.",
             "Damage from Rex can't be prevented by Evade.",
             "Pay 4 Force -> Rex does 3 dice of damage to a Jedi in the Character arena.",
+            "Rex can't be discarded by damage during the battle step.",
         ],
         read: None,
     },

@@ -230,6 +230,11 @@ const CONTINUATION_STARTS: [&str; 45] = [
 /// Whether a sentence continues the ability before it.
 pub(super) fn is_continuation(s: &str) -> bool {
     let stripped = strip_reminders(s);
+    // Only reminder text ("(This includes herself.)"): it explains the
+    // sentence before.
+    if !stripped.chars().any(char::is_alphanumeric) {
+        return true;
+    }
     let s = stripped.as_str();
     let l = s.trim_start_matches(['*', '-', ' ']).to_ascii_lowercase();
     if l.trim_end_matches(['.', ' ']).ends_with(" instead")

@@ -10,6 +10,9 @@ fn sentences_and_continuations() {
     assert_eq!(split_abilities(t).len(), 3);
     let t = "Overkill (When this unit attacks...) Shields 1 (Each unit gets -1 power as long as it_s attacking this unit.)";
     assert_eq!(split_abilities(t).len(), 2);
+    // A sentence of reminder text only belongs to the one before.
+    let t = "Aayla gets +1 power for each Jedi you have in the Character arena. (This includes herself.) Evade 1";
+    assert_eq!(split_abilities_in(t, false).len(), 2);
 }
 
 #[test]
