@@ -142,7 +142,17 @@ fn clause_by_clause(c: &Ctx) -> Draft {
     };
     for (i, sent) in c.sents.iter().enumerate() {
         let sent = sent.trim().trim_end_matches('.');
-        if i > 0 && is_restriction(&sent.to_ascii_lowercase()) {
+        let sl = sent.to_ascii_lowercase();
+        if i > 0 && is_restriction(&sl) {
+            // Restrictions are clauses too, noted with what they do to the
+            // reading. One that lets the ability be played more than once
+            // is read as one payment, and says so.
+            let how = if repeats(&sl) {
+                "played more than once: read as one payment"
+            } else {
+                "when it may be played"
+            };
+            r.clauses.push(ClauseNote::new(sent, "restriction", how));
             continue;
         }
         let body = if i == 0 { c.effect.as_str() } else { sent };
@@ -303,7 +313,12 @@ fn copied_text(printed: &str, cl: &str) -> Option<Draft> {
 /// A clause no rule read: outside attacks when its words say so, else not
 /// understood. Either way it is noted.
 fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed: &str) {
-    let skip = if non_attack_clause(cl) {
+    // A cap ("Max +3", "to a maximum of 3") limits the clause before it:
+    // never outside attacks.
+    let cap = cl.starts_with("max ") || cl.starts_with("maximum") || cl.contains("a maximum of");
+    let skip = if cap {
+        None
+    } else if non_attack_clause(cl) {
         Some("Force, cards or a player's resources")
     } else if !has_attack_word(cl) {
         Some("no word of an attack in it")

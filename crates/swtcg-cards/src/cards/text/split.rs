@@ -179,9 +179,14 @@ pub(super) fn sentences(segment: &str) -> Vec<String> {
 }
 
 /// How a sentence that continues the one before starts.
-const CONTINUATION_STARTS: [&str; 45] = [
+const CONTINUATION_STARTS: [&str; 50] = [
     "play ",
     "use this",
+    "you can use this",
+    "you can play this",
+    "you may use this",
+    "max ",
+    "maximum ",
     "only ",
     "if you do",
     "if he or she does",

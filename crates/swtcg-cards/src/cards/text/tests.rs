@@ -127,6 +127,22 @@ fn no_clause_of_a_condition_is_dropped() {
         read_abilities_in(text, &who, true)[0].class(),
         Class::Condition
     );
+    // A cap after a count is a clause too.
+    let text = "Poggle gets +1 power for each damage counter on him. Max +3.";
+    let a = &read_abilities_in(text, &who, false);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert_eq!(a[0].class(), Class::NotUnderstood, "{a:?}");
+    // A restriction is noted; one that repeats the ability says it is read
+    // as one payment.
+    let text = "Pay 1 Force -> Poggle gets Parry 1 until end of turn. You can use this ability up to 3 times each turn.";
+    let a = &read_abilities_in(text, &who, false);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert!(
+        a[0].clauses
+            .iter()
+            .any(|c| c.rule == "restriction" && c.how.contains("one payment")),
+        "{a:?}"
+    );
     // A lead clause the same way.
     let text = "As long as Poggle is in the Character arena and you have another Geonosian in the Character arena, Poggle gets +2 power.";
     assert_eq!(

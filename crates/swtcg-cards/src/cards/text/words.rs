@@ -230,6 +230,18 @@ pub(super) fn is_restriction(l: &str) -> bool {
         || l.starts_with("use this ability")
         || l.starts_with("only ")
         || l.starts_with("you may play this ability")
+        || l.starts_with("you may use this ability")
+        || l.starts_with("you can use this ability")
+        || l.starts_with("you can play this ability")
+}
+
+/// Whether a restriction lets the ability be played more than once (each
+/// time paid): `You can use this ability up to 3 times each turn`.
+pub(super) fn repeats(l: &str) -> bool {
+    is_restriction(l)
+        && [" times", "any number of", "more than once", "twice"]
+            .iter()
+            .any(|w| l.contains(w))
 }
 
 /// Splits at any of `seps`, outside quotes.
