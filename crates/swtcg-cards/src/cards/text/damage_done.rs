@@ -207,7 +207,23 @@ fn attack_it_with(d: &Clause) -> Flow {
 
 /// "Disrupt an attack [from a unit that is not a Jedi or a Sith]".
 fn disrupt(d: &Clause) -> Flow {
-    let r = d.l.strip_prefix("disrupt an attack")?.trim();
+    // "If you do, the attack is cancelled" (after "When THIS is attacked"):
+    // the same, in words.
+    let cancelled = [
+        "the attack is cancelled",
+        "the attack is canceled",
+        "that attack is cancelled",
+        "that attack is canceled",
+        "cancel the attack",
+        "cancel that attack",
+        "the attack ends",
+        "that attack ends",
+    ];
+    let r = if cancelled.contains(&d.l.as_str()) {
+        ""
+    } else {
+        d.l.strip_prefix("disrupt an attack")?.trim()
+    };
     let mut sit = d.situation.clone();
     if let Some(from) = r.strip_prefix("from ") {
         let from = from

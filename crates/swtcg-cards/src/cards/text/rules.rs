@@ -185,12 +185,28 @@ pub static RULES: &[Rule] = &[
             "Critical Hit 2",
             "Pay 2 Force -> Evade 2",
             "Put 1 damage counter on Rex -> Evade 2",
+            "Pay 2 Force -> Shields 2 until end of turn.",
         ],
         read: Some(|c| {
             if !c.one_sentence() {
                 return None;
             }
-            let ab = parse(&c.keyword_text().replace("THIS", "this unit")).ok()?;
+            // A duration after the keyword (`Pay 2 Force -> Shields 2 until
+            // end of turn`): it lasts through the attack it is paid for.
+            let text = c.keyword_text().replace("THIS", "this unit");
+            let lower = text.to_ascii_lowercase();
+            let text = [
+                " until end of turn",
+                " until the end of the turn",
+                " until the end of turn",
+                " for this attack",
+                " for that attack",
+                " this turn",
+            ]
+            .iter()
+            .find_map(|d| lower.ends_with(d).then(|| &text[..text.len() - d.len()]))
+            .unwrap_or(&text);
+            let ab = parse(text).ok()?;
             Some(keyword(&c.printed, ab, c.cost.clone()))
         }),
     },
@@ -446,6 +462,7 @@ pub static RULES: &[Rule] = &[
             "Damage from Rex can't be prevented by Evade.",
             "Pay 4 Force -> Rex does 3 dice of damage to a Jedi in the Character arena.",
             "Rex can't be discarded by damage during the battle step.",
+            "When Rex is attacked, you may pay 1 Force. If you do, the attack is cancelled.",
         ],
         read: None,
     },
