@@ -117,9 +117,11 @@ fn attacking_whom(cond: &str) -> Option<Situation> {
     if whom.is_empty() {
         return None;
     }
-    Some(trigger_situation(cond).unwrap_or_else(|| Situation::Other {
-        text: format!("only if {cond}"),
-    }))
+    Some(
+        super::trigger::trigger(cond).unwrap_or_else(|| Situation::Other {
+            text: format!("only if {cond}"),
+        }),
+    )
 }
 
 /// The state of a reading across sentences: the parts read, what "that

@@ -127,7 +127,7 @@ fn read_lead(lead: &str, clause: &str, leads: &mut Leads) {
             leads.outside = true;
             return;
         }
-        _ => trigger_situation(clause).unwrap_or_else(|| Situation::Other {
+        _ => super::trigger::trigger(clause).unwrap_or_else(|| Situation::Other {
             text: format!("{lead}{clause}"),
         }),
     };

@@ -67,6 +67,7 @@ mod span;
 mod split;
 #[cfg(test)]
 mod tests;
+pub mod trigger;
 mod words;
 
 use body::*;

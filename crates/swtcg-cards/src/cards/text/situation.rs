@@ -105,7 +105,7 @@ pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option
     if let Some(read) = against_clause(orig, l) {
         return read;
     }
-    if let Some(read) = attacking_clause(orig, l) {
+    if let Some(read) = super::trigger::attacking(orig) {
         return read;
     }
     if is_defending(l) {
@@ -122,98 +122,10 @@ pub(super) fn one_trailing_clause(orig: &str, lower: &str) -> (Situation, Option
             None,
         );
     }
-    if let Some(read) = attacked_by_clause(orig, l) {
+    if let Some(read) = super::trigger::attacked_by(orig) {
         return read;
     }
     (read_situation(orig), None)
-}
-
-/// "it's attacking a Jedi", "it's attacking THIS" (the unit attacking this
-/// one), "it's using ...".
-fn attacking_clause(orig: &str, l: &str) -> Option<(Situation, Option<When>)> {
-    let prefixes = [
-        "it's attacking ",
-        "its attacking ",
-        "it is attacking ",
-        "attacking ",
-        "he's attacking ",
-        "she's attacking ",
-        "he is attacking ",
-        "she is attacking ",
-        "this is attacking ",
-        "that this is attacking ",
-        "it's using ",
-    ];
-    let (p, r) = prefixes
-        .iter()
-        .find_map(|p| l.strip_prefix(p).map(|r| (*p, r)))?;
-    if r.starts_with("this") && !r.starts_with("this's") {
-        let opponent = Situation::Opponent {
-            opponent: Descriptor::any_unit(),
-        };
-        return Some((opponent, Some(When::Defending)));
-    }
-    let other = || Situation::Other {
-        text: orig.to_string(),
-    };
-    if p.starts_with("it's using") {
-        return Some((other(), Some(When::Attacking)));
-    }
-    let start = orig.len() - r.len();
-    let s = read_descriptor(&orig[start..])
-        .map_or_else(other, |d| Situation::Attacking { defender: d });
-    Some((s, Some(When::Attacking)))
-}
-
-/// "it's being attacked by a Jedi".
-fn attacked_by_clause(orig: &str, l: &str) -> Option<(Situation, Option<When>)> {
-    let prefixes = [
-        "being attacked by ",
-        "it's being attacked by ",
-        "this is being attacked by ",
-        "attacked by ",
-    ];
-    let r = prefixes.iter().find_map(|p| l.strip_prefix(p))?;
-    let start = orig.len() - r.len();
-    let s = match read_descriptor(&orig[start..]) {
-        Some(d) => Situation::AttackedBy { attacker: d },
-        None => Situation::Other {
-            text: orig.to_string(),
-        },
-    };
-    Some((s, Some(When::Defending)))
-}
-
-/// A leading `When ...,` trigger that is about this attack.
-pub(super) fn trigger_situation(clause: &str) -> Option<Situation> {
-    let l = clause.to_ascii_lowercase();
-    // "When this unit attacks": only timing — it applies in its attacks.
-    if l == "this attacks" || l == "this is attacking" || l == "this attack" {
-        return Some(Situation::Attacking {
-            defender: Descriptor::any_unit(),
-        });
-    }
-    if l == "this is attacked" || l == "this is being attacked" || l == "attacked this is" {
-        return Some(Situation::AttackedBy {
-            attacker: Descriptor::any_unit(),
-        });
-    }
-    if let Some(r) = l
-        .strip_prefix("this is attacking ")
-        .or_else(|| l.strip_prefix("this attacks "))
-    {
-        let start = clause.len() - r.len();
-        return read_descriptor(&clause[start..]).map(|d| Situation::Attacking { defender: d });
-    }
-    // "When THIS is attacked by a Jedi".
-    if let Some(r) = l
-        .strip_prefix("this is attacked by ")
-        .or_else(|| l.strip_prefix("this is being attacked by "))
-    {
-        let start = clause.len() - r.len();
-        return read_descriptor(&clause[start..]).map(|d| Situation::AttackedBy { attacker: d });
-    }
-    None
 }
 
 /// A situation in words: arena, damage counters, attacking; the rest
