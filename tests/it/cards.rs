@@ -628,3 +628,35 @@ fn a_keyword_for_each_of_a_count() {
     assert_eq!((a.class(), a.decidable()), (Class::Condition, Some(false)));
     assert_eq!(fight(&hand, &jedi).attacker.keywords.crit, 0);
 }
+
+/// "as long as he has 2 or more damage counters on him" and "as long as he
+/// isn't damaged" are decided by the unit's own counters in the pairing.
+#[test]
+fn a_units_own_damage_decides_its_conditions() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tPower\tHealth\tText\n",
+        "Berserker (X)\tCharacter\t4\t6\tBerserker gets +2 power as long as he has 2 or more damage counters on him.\n",
+        "Duelist (X)\tCharacter\t4\t6\tDuelist gets +1 power as long as he isn't damaged.\n",
+    ))
+    .unwrap();
+    let (berserker, duelist) = (
+        db.piece("Berserker (X)").unwrap(),
+        db.piece("Duelist (X)").unwrap(),
+    );
+    let power = |a, b, counters: u32| {
+        pair(
+            Fielded::Card(a),
+            Fielded::Card(b),
+            Arena::Character,
+            [counters, 0],
+            &Switches::default(),
+        )
+        .unwrap()
+        .attacker
+        .power
+    };
+    assert_eq!(power(&berserker, &duelist, 1), 4);
+    assert_eq!(power(&berserker, &duelist, 2), 6);
+    assert_eq!(power(&duelist, &berserker, 0), 5);
+    assert_eq!(power(&duelist, &berserker, 1), 4);
+}

@@ -1112,6 +1112,7 @@ fn evaluate(s: &Situation, side: &Seat, other: &Seat, target: &Seat, arena: Aren
         Situation::Own { this } => side.matches(this),
         Situation::InArena { arena: a } => Some(*a == arena),
         Situation::SelfDamaged { damaged } => Some((side.counters > 0) == *damaged),
+        Situation::SelfCounters { at_least } => Some(side.counters >= *at_least),
         Situation::All { all } => {
             let mut undecided = false;
             for x in all {

@@ -20,6 +20,9 @@ impl fmt::Display for Situation {
                     "it has no damage counters".into()
                 }
             }
+            Situation::SelfCounters { at_least } => {
+                format!("it has {at_least} or more damage counters")
+            }
             Situation::All { all } => all
                 .iter()
                 .map(|s| s.to_string())

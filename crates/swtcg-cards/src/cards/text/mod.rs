@@ -65,6 +65,7 @@ pub mod rules;
 mod situation;
 mod span;
 mod split;
+pub mod state;
 #[cfg(test)]
 mod tests;
 pub mod trigger;

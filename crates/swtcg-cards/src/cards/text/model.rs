@@ -228,6 +228,12 @@ pub enum Situation {
         /// Whether it has some.
         damaged: bool,
     },
+    /// This unit has at least this many damage counters (2 or more; one
+    /// or more is [`Situation::SelfDamaged`]).
+    SelfCounters {
+        /// How many at least.
+        at_least: u32,
+    },
     /// This unit is piloted by a unit matching the description.
     PilotedBy {
         /// The pilot's description.

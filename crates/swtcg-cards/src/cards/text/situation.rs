@@ -186,14 +186,8 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
             return Situation::PilotedBy { pilot: d };
         }
     }
-    if l == "this has no damage counters on it" {
-        return Situation::SelfDamaged { damaged: false };
-    }
-    if l == "this has one or more damage counters on it"
-        || l == "this has damage counters on it"
-        || l == "this is damaged"
-    {
-        return Situation::SelfDamaged { damaged: true };
+    if let Some(s) = super::state::own_damage(l) {
+        return s;
     }
     for p in [
         "this is attacking ",
