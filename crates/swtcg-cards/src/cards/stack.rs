@@ -1221,14 +1221,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                         "{name}: what its keyword counts is not known here"
                     ))
                 })?;
-                let total = ability.keyword.number().unwrap_or(0).saturating_mul(c);
-                if total > 0 {
-                    let mut a = ability.clone();
-                    a.keyword = a
-                        .keyword
-                        .with_number(u32::try_from(total).unwrap_or(u32::MAX));
-                    abilities.push(a);
-                }
+                abilities.extend(times(ability, c));
             }
             Effect::HealthPer { n, per } => {
                 let c = count(per, side, other).ok_or_else(|| {
@@ -1245,16 +1238,14 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                 power: pw,
                 self_damage,
                 dice,
-            } => keywords.boosts.push(crate::unit::Boost {
-                cost: 0,
-                mine: crate::unit::Change {
+            } => keywords.boosts.push(free_boost(
+                e,
+                crate::unit::Change {
                     power: *pw as i32,
                     self_damage: Some((*self_damage, *dice)),
                     ..Default::default()
                 },
-                theirs: Default::default(),
-                text: effects_text(std::slice::from_ref(e)),
-            }),
+            )),
             Effect::NoIntercept => keywords.no_intercept = true,
             Effect::Counters { n } => extra_counters += *n as i64,
             Effect::Toll { force } => keywords.tolls.push(*force),
@@ -1262,16 +1253,14 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             Effect::NoActivated => no_activated = true,
             Effect::Harmless => keywords.harmless = true,
             Effect::PilotableAs { .. } => {}
-            Effect::HalfDice { force } => keywords.boosts.push(crate::unit::Boost {
-                cost: 0,
-                mine: crate::unit::Change {
+            Effect::HalfDice { force } => keywords.boosts.push(free_boost(
+                e,
+                crate::unit::Change {
                     half_dice: true,
                     force_gain: *force,
                     ..Default::default()
                 },
-                theirs: Default::default(),
-                text: effects_text(std::slice::from_ref(e)),
-            }),
+            )),
             Effect::Consolation { own, defender } => keywords.consolation = Some((*own, *defender)),
             Effect::CancelAttack => {
                 return Err(Error::rules(format!(
@@ -1286,19 +1275,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             }
         }
     }
-    if cost_change != 0 {
-        // Every activated ability (a Force cost, Pay 0 included) costs more
-        // or less.
-        for a in &mut abilities {
-            if let Some(c) = a.cost.as_mut()
-                && let Some(f) = c.force
-            {
-                let nf = (f as i32 + cost_change).max(0) as u32;
-                c.force = Some(nf);
-                c.text = format!("Pay {nf} Force");
-            }
-        }
-    }
+    reprice(&mut abilities, cost_change);
     if no_activated {
         abilities.retain(|a| a.cost.is_none());
     }
@@ -1332,6 +1309,45 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         counters: (side.counters as i64 + extra_counters).clamp(0, u32::MAX as i64) as u32,
         keywords,
         from_another_arena,
+    })
+}
+
+/// Every activated ability (a Force cost, Pay 0 included) costs
+/// `change` more or less Force (never below 0).
+fn reprice(abilities: &mut [Ability], change: i32) {
+    if change == 0 {
+        return;
+    }
+    for a in abilities {
+        if let Some(c) = a.cost.as_mut()
+            && let Some(f) = c.force
+        {
+            let nf = (f as i32 + change).max(0) as u32;
+            c.force = Some(nf);
+            c.text = format!("Pay {nf} Force");
+        }
+    }
+}
+
+/// An optional effect the unit takes for free (Overload, half dice).
+fn free_boost(e: &Effect, mine: crate::unit::Change) -> crate::unit::Boost {
+    crate::unit::Boost {
+        cost: 0,
+        mine,
+        theirs: Default::default(),
+        text: effects_text(std::slice::from_ref(e)),
+    }
+}
+
+/// A keyword with `count` times its number (none at 0).
+fn times(ability: &Ability, count: i64) -> Option<Ability> {
+    let total = ability.keyword.number().unwrap_or(0).saturating_mul(count);
+    (total > 0).then(|| {
+        let mut a = ability.clone();
+        a.keyword = a
+            .keyword
+            .with_number(u32::try_from(total).unwrap_or(u32::MAX));
+        a
     })
 }
 
