@@ -637,6 +637,7 @@ fn a_units_own_damage_decides_its_conditions() {
         "Name\tType\tPower\tHealth\tText\n",
         "Berserker (X)\tCharacter\t4\t6\tBerserker gets +2 power as long as he has 2 or more damage counters on him.\n",
         "Duelist (X)\tCharacter\t4\t6\tDuelist gets +1 power as long as he isn't damaged.\n",
+        "Veteran (X)\tCharacter\t4\t6\tVeteran gets +3 power as long as he has 2 or fewer damage counters on him.\n",
     ))
     .unwrap();
     let (berserker, duelist) = (
@@ -659,4 +660,29 @@ fn a_units_own_damage_decides_its_conditions() {
     assert_eq!(power(&berserker, &duelist, 2), 6);
     assert_eq!(power(&duelist, &berserker, 0), 5);
     assert_eq!(power(&duelist, &berserker, 1), 4);
+    let veteran = db.piece("Veteran (X)").unwrap();
+    assert_eq!(power(&veteran, &duelist, 2), 7);
+    assert_eq!(power(&veteran, &duelist, 3), 4);
+}
+
+/// "Pay 2 Force -> Put 1 damage counter on each unit attacking THIS": an
+/// option the defender pays for, a counter on its attacker.
+#[test]
+fn counters_on_the_unit_attacking_this_are_a_paid_option() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tPower\tHealth\tText\n",
+        "Thorn Guard (X)\tCharacter\t2\t5\tPay 2 Force -> Put 1 damage counter on each unit attacking Thorn Guard.\n",
+        "Raider (X)\tCharacter\t4\t4\t\n",
+    ))
+    .unwrap();
+    let (guard, raider) = (
+        db.piece("Thorn Guard (X)").unwrap(),
+        db.piece("Raider (X)").unwrap(),
+    );
+    let p = fight(&raider, &guard);
+    let boosts = &p.defender.keywords.boosts;
+    assert_eq!(boosts.len(), 1, "{boosts:?}");
+    assert_eq!((boosts[0].cost, boosts[0].theirs.counters), (2, 1));
+    // When the guard attacks, it is no option.
+    assert!(fight(&guard, &raider).attacker.keywords.boosts.is_empty());
 }

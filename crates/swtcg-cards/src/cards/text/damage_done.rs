@@ -83,11 +83,20 @@ fn put_counters(d: &Clause) -> Flow {
         .or_else(|| r.split_once(" damage counter on "))?;
     let n = n.parse::<u32>().ok()?;
     let orig = d.tail(target.len()).trim_end_matches('.');
-    // "the defending unit": the unit this one attacks, in its attack.
-    let defending = target.trim_end_matches('.') == "the defending unit";
+    // "the defending unit": the unit this one attacks, in its attack; "the
+    // attacking unit", "each unit attacking THIS": the unit attacking this
+    // one, in that attack.
+    let target = target.trim_end_matches('.');
+    let defending = target == "the defending unit";
+    let attacker = [
+        "the attacking unit",
+        "each unit attacking this",
+        "the unit attacking this",
+    ]
+    .contains(&target);
     let attacking = d.attacking || defending;
     let desc = match (target, d.damaged.as_ref()) {
-        _ if defending => Some(Descriptor::any_unit()),
+        _ if defending || attacker => Some(Descriptor::any_unit()),
         ("it" | "that unit", Some(Recipient::Chosen(Some(x)))) => Some(x.clone()),
         _ => ["any ", "a ", "an ", "one of your opponent's "]
             .iter()
@@ -102,12 +111,12 @@ fn put_counters(d: &Clause) -> Flow {
         return Some(None);
     };
     let mut sit = add_situation(d.situation.clone(), Situation::Opponent { opponent: desc });
-    let when = if attacking {
-        When::Attacking
-    } else {
-        When::Any
+    let when = match (attacking, attacker) {
+        (true, _) => When::Attacking,
+        (_, true) => When::Defending,
+        _ => When::Any,
     };
-    if !attacking {
+    if !attacking && !attacker {
         let chosen = Situation::Other {
             text: "played when the player chooses".into(),
         };

@@ -458,6 +458,7 @@ pub static RULES: &[Rule] = &[
         examples: &[
             "When one of your opponent's Characters would damage Rex, prevent that damage unless your opponent pays 2 Force.",
             "Pay 2 Force -> Put 1 damage counter on the defending unit. Play only when Rex is attacking.",
+            "Pay 2 Force -> Put 1 damage counter on each unit attacking Rex.",
             "When Rex attacks, he does 2 more damage.",
             "Damage from Rex can't be prevented by Evade.",
             "Pay 4 Force -> Rex does 3 dice of damage to a Jedi in the Character arena.",

@@ -8,7 +8,9 @@
 //! damaged = "is damaged"                                   -> 1 or more
 //! undamaged = ("isn't" | "is not") " damaged" | "is undamaged"
 //!           | "has no damage counter" "s"? on?             -> none
-//! counters = "has " amount? "damage counter" "s"? on?      -> N or more
+//! counters = "has " (at-most | amount)? "damage counter" "s"? on?
+//!                                                       -> N or more / at most N
+//! at-most = N (" or fewer" | " or less") " " | "at most " N " "
 //! amount  = ("one" | "a" | "any" | N) (" or more")? " " | "at least " (N | "one") " "
 //! on      = " on " ("it" | "this" | "him" | "her")
 //! ```
@@ -63,12 +65,45 @@ fn undamaged(i: &mut In<'_>) -> winnow::Result<Situation> {
 }
 
 fn counters(i: &mut In<'_>) -> winnow::Result<Situation> {
-    let n = preceded(Caseless("has "), opt(amount)).parse_next(i)?;
+    let bound = preceded(
+        Caseless("has "),
+        opt(alt((at_most, amount.map(Bound::AtLeast)))),
+    )
+    .parse_next(i)?;
     (Caseless("damage counter"), opt(Caseless("s"))).parse_next(i)?;
-    Ok(match n.unwrap_or(1) {
-        0 | 1 => Situation::SelfDamaged { damaged: true },
-        at_least => Situation::SelfCounters { at_least },
+    Ok(match bound.unwrap_or(Bound::AtLeast(1)) {
+        Bound::AtLeast(0 | 1) => Situation::SelfDamaged { damaged: true },
+        Bound::AtLeast(at_least) => Situation::SelfCounters { at_least },
+        // "3 or fewer": not 4 or more.
+        Bound::AtMost(0) => Situation::SelfDamaged { damaged: false },
+        Bound::AtMost(n) => Situation::Not {
+            not: Box::new(Situation::SelfCounters {
+                at_least: n.saturating_add(1),
+            }),
+        },
     })
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    AtLeast(u32),
+    AtMost(u32),
+}
+
+/// `3 or fewer `, `3 or less `, `at most 3 `.
+fn at_most(i: &mut In<'_>) -> winnow::Result<Bound> {
+    terminated(
+        alt((
+            preceded(Caseless("at most "), digit1.parse_to::<u32>()),
+            terminated(
+                digit1.parse_to::<u32>(),
+                alt((Caseless(" or fewer"), Caseless(" or less"))),
+            ),
+        )),
+        " ",
+    )
+    .map(Bound::AtMost)
+    .parse_next(i)
 }
 
 /// How many at least (`one`, `a`, `2 or more`, `at least 3`).
@@ -130,6 +165,13 @@ mod tests {
                 "this has at least 2 damage counters on it",
                 Some(Situation::SelfCounters { at_least: 2 }),
             ),
+            (
+                "this has 3 or fewer damage counters on him",
+                Some(Situation::Not {
+                    not: Box::new(Situation::SelfCounters { at_least: 4 }),
+                }),
+            ),
+            ("this has at most 0 damage counters on it", no.clone()),
             ("this has 2 damage counters on the defending unit", None),
             ("this is attacking a jedi", None),
             ("this has a pilot on it", None),
