@@ -315,10 +315,28 @@ fn copied_text(printed: &str, cl: &str) -> Option<Draft> {
 /// A clause no rule read: outside attacks when its words say so, else not
 /// understood. Either way it is noted.
 fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed: &str) {
+    match outside_reason(cl, outside) {
+        Some(why) => r
+            .clauses
+            .push(ClauseNote::new(clause, "outside-attacks", why)),
+        None => {
+            r.clauses
+                .push(ClauseNote::new(clause, "unread", "not understood"));
+            r.parts.push(Draft::not_understood(
+                printed,
+                &format!("'{}'", quote_short(clause)),
+            ));
+        }
+    }
+}
+
+/// Why a clause no rule read is outside attacks (`outside`: its ability
+/// happens outside attacks), or `None` when it may act on one.
+pub(super) fn outside_reason(cl: &str, outside: bool) -> Option<&'static str> {
     // A cap ("Max +3", "to a maximum of 3") limits the clause before it:
     // never outside attacks.
     let cap = cl.starts_with("max ") || cl.starts_with("maximum") || cl.contains("a maximum of");
-    let skip = if cap {
+    if cap {
         None
     } else if non_attack_clause(cl) {
         Some("Force, cards or a player's resources")
@@ -332,19 +350,6 @@ fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed
         Some("a retreat once the attack has ended")
     } else {
         None
-    };
-    match skip {
-        Some(why) => r
-            .clauses
-            .push(ClauseNote::new(clause, "outside-attacks", why)),
-        None => {
-            r.clauses
-                .push(ClauseNote::new(clause, "unread", "not understood"));
-            r.parts.push(Draft::not_understood(
-                printed,
-                &format!("'{}'", quote_short(clause)),
-            ));
-        }
     }
 }
 

@@ -184,6 +184,21 @@ fn grant_effects(
 }
 
 /// The trailing clause's situation and timing.
+/// `and can't attack this turn` after a duration: a rider outside attacks,
+/// with why.
+fn rider(after: &str) -> Option<String> {
+    let r = after.trim().strip_prefix("and ")?;
+    outside_reason(r, false)
+        .map(|why| format!("with a rider outside attacks ({why}): '{}'", quote_short(r)))
+}
+
+/// The rider after the grant's duration, if any.
+fn duration_rider(g: &GrantText) -> Option<String> {
+    let tt = g.tl.trim();
+    let at = find_word(tt, " and ")?;
+    rider(&tt[at..])
+}
+
 fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option<When>)> {
     let tt = g.tl.trim();
     if let Some(r) = tt
@@ -195,10 +210,14 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option
         let (s, w) = trailing_clause(&g.trailing.trim()[tt.len() - r.len()..], r);
         return Ok((Some(s), w));
     }
-    // Nothing may follow a duration: "gets +3 power for that attack and is
-    // discarded when the attack ends" has a clause no rule read, and is
-    // not understood rather than read without it.
+    // Nothing may follow a duration unread: "gets +3 power for that attack
+    // and is discarded when the attack ends" has a clause no rule read, and
+    // is not understood rather than read without it. A rider outside
+    // attacks ("and can't attack this turn") is noted (see `rider`).
     let unread = |after: &str| {
+        if rider(after).is_some() {
+            return Ok((None, None));
+        }
         Err(Box::new(Draft::not_understood(
             printed,
             &format!("a clause after the effect: '{}'", quote_short(after)),
@@ -218,7 +237,7 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option
             // `... for this attack instead`: the clause replaces another
             // (noted by the clause reader).
             let after = after.trim().trim_end_matches('.').trim();
-            if !after.is_empty() && after != "instead" {
+            if !after.is_empty() && after != "instead" && rider(after).is_none() {
                 return unread(after);
             }
             return Ok((None, when));
@@ -478,6 +497,7 @@ fn read_grant(c: &Clause, g: &GrantText) -> Early<Draft> {
     a.when = Some(when);
     a.effects = effects;
     a.choices = choices;
+    a.note = duration_rider(g);
     classify_grant(printed, a, all, c.cost.clone(), g.x.as_deref())
 }
 

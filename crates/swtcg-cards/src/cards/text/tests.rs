@@ -127,6 +127,16 @@ fn no_clause_of_a_condition_is_dropped() {
         read_abilities_in(text, &who, true)[0].class(),
         Class::Condition
     );
+    // A rider outside attacks after a duration is noted, and the grant read.
+    let text = "Pay 2 Force -> Poggle gets Evade 2 until end of turn and can't attack this turn.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.class(), Class::Keyword, "{a:?}");
+    assert!(
+        a.grant()
+            .and_then(|g| g.note.as_deref())
+            .is_some_and(|n| n.contains("can't attack this turn")),
+        "{a:?}"
+    );
     // A cap after a count is a clause too.
     let text = "Poggle gets +1 power for each damage counter on him. Max +3.";
     let a = &read_abilities_in(text, &who, false);
