@@ -53,8 +53,10 @@ impl Clause<'_> {
         a
     }
 
-    /// The original words of the clause's last `n` bytes.
+    /// The original words of the clause's last `n` bytes (of the clause
+    /// without its final period, as `l` is).
     pub(super) fn tail(&self, n: usize) -> &str {
-        &self.text[self.text.len() - n..]
+        let text = self.text.trim_end_matches('.');
+        &text[text.len().saturating_sub(n)..]
     }
 }

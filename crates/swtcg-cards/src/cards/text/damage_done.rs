@@ -334,22 +334,51 @@ fn toll(d: &Clause) -> Flow {
 
 /// "THIS does 1 additional damage for this attack".
 fn does_more_damage(d: &Clause) -> Flow {
-    let r = ["this does ", "it does ", "he does ", "she does "]
-        .iter()
-        .find_map(|p| d.l.strip_prefix(p))?;
+    let r = [
+        "this does ",
+        "it does ",
+        "he does ",
+        "she does ",
+        "this deals ",
+        "this's attacks do ",
+    ]
+    .iter()
+    .find_map(|p| d.l.strip_prefix(p))?;
     let Some((n, rest)) = r.split_once(' ') else {
         return Some(None);
     };
-    if rest != "additional damage for this attack"
-        && rest != "more damage for this attack"
-        && rest != "more damage"
+    // A trailing situation ("while attacking a Droid", "as long as ...").
+    let (rest, trailing) = match ["while ", "as long as ", "when "]
+        .iter()
+        .find_map(|w| rest.find(&format!(" {w}")).map(|at| (at, w.len())))
+    {
+        Some((at, len)) => {
+            let words = d.tail(rest.len() - at - 1 - len);
+            (
+                &rest[..at],
+                Some(trailing_clause(words, &words.to_ascii_lowercase())),
+            )
+        }
+        None => (rest, None),
+    };
+    if ![
+        "additional damage for this attack",
+        "more damage for this attack",
+        "more damage",
+        "additional damage",
+    ]
+    .contains(&rest)
     {
         return None;
     }
     let Ok(n) = n.parse::<u32>() else {
         return Some(None);
     };
-    let class = if d.situation.is_some() {
+    let mut situation = d.situation.clone();
+    if let Some((s, _)) = trailing {
+        situation = add_situation(situation, s);
+    }
+    let class = if situation.is_some() {
         Class::Condition
     } else {
         Class::Keyword
@@ -358,8 +387,8 @@ fn does_more_damage(d: &Clause) -> Flow {
     a.subject = Some(Subject::This);
     a.when = Some(When::Attacking);
     a.effects.push(Effect::ExtraDamage { n });
-    a.decidable = d.situation.as_ref().map(Situation::decidable);
-    a.situation = d.situation.clone();
+    a.decidable = situation.as_ref().map(Situation::decidable);
+    a.situation = situation;
     a.cost = d.cost.clone();
     Some(Some(a))
 }

@@ -65,6 +65,7 @@ fn grant_text(body: &str) -> Option<GrantText<'_>> {
         " as long as ",
         " when ",
         " while ",
+        " if ",
         " for this attack",
         " for that attack",
         " during that attack",
@@ -205,6 +206,7 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option
         .strip_prefix("as long as ")
         .or_else(|| tt.strip_prefix("when "))
         .or_else(|| tt.strip_prefix("while "))
+        .or_else(|| tt.strip_prefix("if "))
     {
         let r = r.trim_end_matches('.');
         let (s, w) = trailing_clause(&g.trailing.trim()[tt.len() - r.len()..], r);
@@ -234,6 +236,13 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option
         ("this turn", None),
     ] {
         if let Some(after) = tt.strip_prefix(duration) {
+            // `... for this attack if the defending unit has Stealth`: the
+            // situation, in the attack the duration says.
+            if let Some(r) = after.trim().strip_prefix("if ") {
+                let r = r.trim_end_matches('.');
+                let (s, w) = trailing_clause(&g.trailing.trim()[tt.len() - r.len()..], r);
+                return Ok((Some(s), w.or(when)));
+            }
             // `... for this attack instead`: the clause replaces another
             // (noted by the clause reader).
             let after = after.trim().trim_end_matches('.').trim();

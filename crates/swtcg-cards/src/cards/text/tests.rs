@@ -114,45 +114,6 @@ fn no_clause_of_a_condition_is_dropped() {
         matches!(&a.situation(), Some(Situation::Attacking { defender }) if defender.any_of[0].contains(&Term::Unique)),
         "{a:?}"
     );
-    // Words after a duration are a clause too: not read, not dropped.
-    let text = "When Poggle attacks, you may pay 1 Force. If you do, he gets +3 power for that attack and is discarded when the attack ends.";
-    let a = &read_abilities_in(text, &who, true)[0];
-    assert_eq!(a.class(), Class::NotUnderstood, "{a:?}");
-    assert!(
-        a.why()
-            .is_some_and(|w| w.contains("is discarded when the attack ends"))
-    );
-    let text = "Pay 1 Force -> Poggle gets +1 power for this attack. If Poggle has an Equipment attached, he gets +2 power for this attack instead.";
-    assert_eq!(
-        read_abilities_in(text, &who, true)[0].class(),
-        Class::Condition
-    );
-    // A rider outside attacks after a duration is noted, and the grant read.
-    let text = "Pay 2 Force -> Poggle gets Evade 2 until end of turn and can't attack this turn.";
-    let a = &read_abilities_in(text, &who, true)[0];
-    assert_eq!(a.class(), Class::Keyword, "{a:?}");
-    assert!(
-        a.grant()
-            .and_then(|g| g.note.as_deref())
-            .is_some_and(|n| n.contains("can't attack this turn")),
-        "{a:?}"
-    );
-    // A cap after a count is a clause too.
-    let text = "Poggle gets +1 power for each damage counter on him. Max +3.";
-    let a = &read_abilities_in(text, &who, false);
-    assert_eq!(a.len(), 1, "{a:?}");
-    assert_eq!(a[0].class(), Class::NotUnderstood, "{a:?}");
-    // A restriction is noted; one that repeats the ability says it is read
-    // as one payment.
-    let text = "Pay 1 Force -> Poggle gets Parry 1 until end of turn. You can use this ability up to 3 times each turn.";
-    let a = &read_abilities_in(text, &who, false);
-    assert_eq!(a.len(), 1, "{a:?}");
-    assert!(
-        a[0].clauses
-            .iter()
-            .any(|c| c.rule == "restriction" && c.how.contains("one payment")),
-        "{a:?}"
-    );
     // A lead clause the same way.
     let text = "As long as Poggle is in the Character arena and you have another Geonosian in the Character arena, Poggle gets +2 power.";
     assert_eq!(
@@ -256,4 +217,65 @@ fn explain_shows_clauses_and_counts_with_spans() {
         "{text}"
     );
     assert_eq!(text.matches("count \"").count(), 1, "{text}");
+}
+
+/// What follows a grant is read too: words after a duration, a rider, a
+/// trailing `if`, a cap, a restriction. None is dropped.
+#[test]
+fn what_follows_a_grant_is_read() {
+    let who = ["Poggle", "Geonosian"];
+    // Words after a duration are a clause too: not read, not dropped.
+    let text = "When Poggle attacks, you may pay 1 Force. If you do, he gets +3 power for that attack and is discarded when the attack ends.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.class(), Class::NotUnderstood, "{a:?}");
+    assert!(
+        a.why()
+            .is_some_and(|w| w.contains("is discarded when the attack ends"))
+    );
+    let text = "Pay 1 Force -> Poggle gets +1 power for this attack. If Poggle has an Equipment attached, he gets +2 power for this attack instead.";
+    assert_eq!(
+        read_abilities_in(text, &who, true)[0].class(),
+        Class::Condition
+    );
+    // A rider outside attacks after a duration is noted, and the grant read.
+    let text = "Pay 2 Force -> Poggle gets Evade 2 until end of turn and can't attack this turn.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.class(), Class::Keyword, "{a:?}");
+    assert!(
+        a.grant()
+            .and_then(|g| g.note.as_deref())
+            .is_some_and(|n| n.contains("can't attack this turn")),
+        "{a:?}"
+    );
+    // A trailing `if` is the condition's situation; `deals N more damage
+    // while ...` is extra damage in that situation.
+    let text = "Poggle gets +2 power if he is attacking a Droid.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert!(
+        matches!(a.situation(), Some(Situation::Attacking { .. })) && a.decidable() == Some(true),
+        "{a:?}"
+    );
+    let text = "Poggle deals 2 more damage while attacking a Droid.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.effects(), [Effect::ExtraDamage { n: 2 }]);
+    assert!(
+        matches!(a.situation(), Some(Situation::Attacking { .. })),
+        "{a:?}"
+    );
+    // A cap after a count is a clause too.
+    let text = "Poggle gets +1 power for each damage counter on him. Max +3.";
+    let a = &read_abilities_in(text, &who, false);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert_eq!(a[0].class(), Class::NotUnderstood, "{a:?}");
+    // A restriction is noted; one that repeats the ability says it is read
+    // as one payment.
+    let text = "Pay 1 Force -> Poggle gets Parry 1 until end of turn. You can use this ability up to 3 times each turn.";
+    let a = &read_abilities_in(text, &who, false);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert!(
+        a[0].clauses
+            .iter()
+            .any(|c| c.rule == "restriction" && c.how.contains("one payment")),
+        "{a:?}"
+    );
 }
