@@ -184,7 +184,6 @@ fn grant_effects(
     Ok((effects, choices))
 }
 
-/// The trailing clause's situation and timing.
 /// `and can't attack this turn` after a duration: a rider outside attacks,
 /// with why.
 fn rider(after: &str) -> Option<String> {
@@ -193,76 +192,86 @@ fn rider(after: &str) -> Option<String> {
         .map(|why| format!("with a rider outside attacks ({why}): '{}'", quote_short(r)))
 }
 
-/// The rider after the grant's duration, if any.
-fn duration_rider(g: &GrantText) -> Option<String> {
-    let tt = g.tl.trim();
-    let at = find_word(tt, " and ")?;
-    rider(&tt[at..])
+/// What follows a grant's effects: its situation, when it applies, and a
+/// rider outside attacks after its duration.
+struct Trailing {
+    situation: Option<Situation>,
+    when: Option<When>,
+    rider: Option<String>,
 }
 
-fn trailing_of(printed: &str, g: &GrantText) -> Early<(Option<Situation>, Option<When>)> {
+/// The trailing clause's situation and timing.
+fn trailing_of(printed: &str, g: &GrantText) -> Early<Trailing> {
     let tt = g.tl.trim();
-    if let Some(r) = tt
-        .strip_prefix("as long as ")
-        .or_else(|| tt.strip_prefix("when "))
-        .or_else(|| tt.strip_prefix("while "))
-        .or_else(|| tt.strip_prefix("if "))
-    {
+    let situation = |r: &str| {
         let r = r.trim_end_matches('.');
-        let (s, w) = trailing_clause(&g.trailing.trim()[tt.len() - r.len()..], r);
-        return Ok((Some(s), w));
-    }
-    // Nothing may follow a duration unread: "gets +3 power for that attack
-    // and is discarded when the attack ends" has a clause no rule read, and
-    // is not understood rather than read without it. A rider outside
-    // attacks ("and can't attack this turn") is noted (see `rider`).
-    let unread = |after: &str| {
-        if rider(after).is_some() {
-            return Ok((None, None));
-        }
-        Err(Box::new(Draft::not_understood(
-            printed,
-            &format!("a clause after the effect: '{}'", quote_short(after)),
-        )))
+        trailing_clause(&g.trailing.trim()[tt.len() - r.len()..], r)
     };
-    for (duration, when) in [
+    if let Some(r) = ["as long as ", "when ", "while ", "if "]
+        .iter()
+        .find_map(|p| tt.strip_prefix(p))
+    {
+        let (s, when) = situation(r);
+        return Ok(Trailing {
+            situation: Some(s),
+            when,
+            rider: None,
+        });
+    }
+    // After a duration ("... loses Shields during that attack": the
+    // attack it is in, its recipient says whose; "until ...": it lasts,
+    // whatever the end), what else follows.
+    let durations = [
         ("for this attack", Some(When::Attacking)),
         ("for that attack", Some(When::Attacking)),
-        // "... loses Shields during that attack": the attack it is in
-        // (its recipient says whose).
         ("during that attack", None),
         ("during this attack", None),
         ("during the attack", None),
         ("this turn", None),
-    ] {
-        if let Some(after) = tt.strip_prefix(duration) {
-            // `... for this attack if the defending unit has Stealth`: the
-            // situation, in the attack the duration says.
-            if let Some(r) = after.trim().strip_prefix("if ") {
-                let r = r.trim_end_matches('.');
-                let (s, w) = trailing_clause(&g.trailing.trim()[tt.len() - r.len()..], r);
-                return Ok((Some(s), w.or(when)));
-            }
-            // `... for this attack instead`: the clause replaces another
-            // (noted by the clause reader).
-            let after = after.trim().trim_end_matches('.').trim();
-            if !after.is_empty() && after != "instead" && rider(after).is_none() {
-                return unread(after);
-            }
-            return Ok((None, when));
-        }
+    ];
+    let (when, after) = match durations.iter().find(|(d, _)| tt.starts_with(d)) {
+        Some((d, when)) => (*when, tt[d.len()..].trim()),
+        None if tt.starts_with("until") => (
+            None,
+            find_word(tt, " and ").map_or("", |at| tt[at..].trim()),
+        ),
+        None => (None, tt),
+    };
+    // `... for this attack if the defending unit has Stealth`: the
+    // situation, in the attack the duration says.
+    if let Some(r) = after.strip_prefix("if ") {
+        let (s, w) = situation(r);
+        return Ok(Trailing {
+            situation: Some(s),
+            when: w.or(when),
+            rider: None,
+        });
     }
-    // "until ...": it lasts (whatever the end), unless more follows.
-    if tt.starts_with("until") {
-        if let Some(at) = find_word(tt, " and ") {
-            return unread(tt[at..].trim());
-        }
-        return Ok((None, None));
+    // `... for this attack instead`: the clause replaces another (noted by
+    // the clause reader).
+    let after = after.trim_end_matches('.').trim();
+    if after.is_empty() || after == "instead" {
+        return Ok(Trailing {
+            situation: None,
+            when,
+            rider: None,
+        });
     }
-    if tt.is_empty() {
-        return Ok((None, None));
+    // Nothing may follow unread: "gets +3 power for that attack and is
+    // discarded when the attack ends" has a clause no rule read, and is not
+    // understood rather than read without it. A rider outside attacks
+    // ("and can't attack this turn") is noted.
+    match rider(after) {
+        Some(note) => Ok(Trailing {
+            situation: None,
+            when,
+            rider: Some(note),
+        }),
+        None => Err(Box::new(Draft::not_understood(
+            printed,
+            &format!("a clause after the effect: '{}'", quote_short(after)),
+        ))),
     }
-    unread(tt)
 }
 
 /// Whether the situation is "the unit attacking this one".
@@ -468,7 +477,11 @@ fn read_grant(c: &Clause, g: &GrantText) -> Early<Draft> {
     let printed = c.printed;
     let mut recipient = grant_recipient(g.subject, c.referent, c.who);
     let (effects, choices) = grant_effects(printed, g, &recipient)?;
-    let (mut trailing, mut when_said) = trailing_of(printed, g)?;
+    let Trailing {
+        situation: mut trailing,
+        when: mut when_said,
+        rider,
+    } = trailing_of(printed, g)?;
     if effects.is_empty() {
         // Only speed, Stealth and the like.
         return Err(Box::new(Draft::not_attack(
@@ -506,7 +519,7 @@ fn read_grant(c: &Clause, g: &GrantText) -> Early<Draft> {
     a.when = Some(when);
     a.effects = effects;
     a.choices = choices;
-    a.note = duration_rider(g);
+    a.note = rider;
     classify_grant(printed, a, all, c.cost.clone(), g.x.as_deref())
 }
 

@@ -262,6 +262,12 @@ fn what_follows_a_grant_is_read() {
         matches!(a.situation(), Some(Situation::Attacking { .. })),
         "{a:?}"
     );
+    // An `and` inside a situation is no rider.
+    let text =
+        "Poggle gets +1 power as long as he's attacking a Jedi and you have no cards in your hand.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert_eq!(a.grant().and_then(|g| g.note.as_deref()), None, "{a:?}");
+    assert_eq!(a.decidable(), Some(false), "{a:?}");
     // A cap after a count is a clause too.
     let text = "Poggle gets +1 power for each damage counter on him. Max +3.";
     let a = &read_abilities_in(text, &who, false);
