@@ -252,6 +252,7 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
         referent: r.referent.as_ref(),
         damaged,
         attacking: restricted_attacking,
+        outside: r.outside || leads.outside,
         who: c.who,
     };
     let read = copied_text(&c.printed, &cl)
@@ -259,16 +260,8 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
         .or_else(|| gets(&ctx).map(|p| ("grant", p)))
         .or_else(|| prevention(&ctx).map(|p| ("prevention", p)))
         .or_else(|| damage_clause(&ctx).map(|p| ("damage", p)));
-    // Damage to another unit, played when the player chooses.
-    let timed = r.outside || leads.outside || restricted_attacking || leads.situation.is_some();
-    let read = read.or_else(|| {
-        (!timed)
-            .then(|| damage_when_chosen(&c.printed, clause))
-            .flatten()
-            .map(|p| ("damage", p))
-    });
     let Some((rule, mut p)) = read else {
-        unread_clause(clause, &cl, r.outside || leads.outside, r, &c.printed);
+        unread_clause(clause, &cl, ctx.outside, r, &c.printed);
         return;
     };
     let decided = match p.decidable {

@@ -25,6 +25,9 @@ pub(super) struct Clause<'a> {
     pub(super) damaged: Option<Recipient>,
     /// Played while this unit attacks (a restriction says so).
     pub(super) attacking: bool,
+    /// Its ability happens outside attacks (a lead or a restriction says
+    /// so).
+    pub(super) outside: bool,
     /// How the text names its unit.
     pub(super) who: &'a Who,
 }

@@ -16,7 +16,7 @@ type Flow = Option<Option<Draft>>;
 /// (extra attack damage), `Damage from THIS can only be prevented by a Jedi
 /// or Sith` (Ferocity against the others), and the patterns below.
 pub(super) fn damage_clause(d: &Clause) -> Option<Draft> {
-    let patterns: [fn(&Clause) -> Flow; 13] = [
+    let patterns: [fn(&Clause) -> Flow; 14] = [
         cost_change,
         put_counters,
         remove_from_others,
@@ -30,6 +30,7 @@ pub(super) fn damage_clause(d: &Clause) -> Option<Draft> {
         only_prevented_by,
         not_prevented_by,
         cant_be_discarded,
+        damage_when_chosen,
     ];
     patterns.iter().find_map(|p| p(d)).flatten()
 }
@@ -459,11 +460,13 @@ fn not_prevented_by(d: &Clause) -> Flow {
 /// may be prevented, and dice of damage are rolled, before the attack the
 /// odds are for. (At a time outside attacks it is not-attack, as counters
 /// put then are.)
-pub(super) fn damage_when_chosen(printed: &str, clause: &str) -> Option<Draft> {
-    let l = clause.trim().trim_end_matches('.').to_ascii_lowercase();
+fn damage_when_chosen(d: &Clause) -> Flow {
+    if d.outside || d.attacking || d.situation.is_some() {
+        return None;
+    }
     let r = ["this does ", "it does ", "he does ", "she does "]
         .iter()
-        .find_map(|p| l.strip_prefix(p))?;
+        .find_map(|p| d.l.strip_prefix(p))?;
     let (n, rest) = r.split_once(' ')?;
     let target = rest
         .strip_prefix("dice of damage to ")
@@ -472,10 +475,10 @@ pub(super) fn damage_when_chosen(printed: &str, clause: &str) -> Option<Draft> {
         .iter()
         .any(|t| target.starts_with(t));
     (!to_itself && (n.parse::<u32>().is_ok() || n == "x")).then(|| {
-        Draft::unmodelled(
-            printed,
+        Some(Draft::unmodelled(
+            d.printed,
             "damage to another unit outside an attack (preventable, before the attack)",
-        )
+        ))
     })
 }
 

@@ -620,6 +620,7 @@ fn keyword_list(c: &Ctx) -> Option<Draft> {
         referent: None,
         damaged: None,
         attacking: false,
+        outside: false,
         who: c.who,
     })?;
     a.text = c.printed.clone();
