@@ -186,46 +186,63 @@ impl Draft {
     /// subject or timing, or a pilot without its grant, is not understood,
     /// with that reason (never dropped, never guessed).
     pub(crate) fn finish(self) -> ReadAbility {
+        let Draft {
+            text,
+            class,
+            subject,
+            when,
+            decidable,
+            situation,
+            effects,
+            switch,
+            cost,
+            insert,
+            pilot,
+            keyword,
+            note,
+            x,
+            choices,
+            parts,
+            rule,
+            mut clauses,
+        } = self;
         let missing = |what: &str| Reading::NotUnderstood {
             why: format!("no {what} was read"),
         };
-        let grant = |d: &Draft| -> Option<Grant> {
-            Some(Grant {
-                subject: d.subject?,
-                when: d.when?,
-                effects: d.effects.clone(),
-                cost: d.cost.clone(),
-                x: d.x.clone(),
-                note: d.note.clone(),
-                switch: d.switch.clone(),
-                choices: d.choices.clone(),
-                parts: d.parts.iter().cloned().map(Draft::finish).collect(),
-            })
-        };
-        let reading = match self.class {
-            Class::Keyword => grant(&self).map_or_else(|| missing("subject"), Reading::Keyword),
-            Class::Condition => match (grant(&self), self.decidable) {
-                (Some(grant), Some(decidable)) => Reading::Condition(Conditional {
-                    situation: self.situation.clone(),
-                    decidable,
-                    grant,
-                }),
-                (None, _) => missing("subject"),
-                (_, None) => missing("decision"),
-            },
-            Class::Pilot => self
-                .pilot
-                .clone()
-                .map_or_else(|| missing("pilot grant"), Reading::Pilot),
+        let reading = match class {
+            Class::Keyword | Class::Condition => {
+                let grant = subject.zip(when).map(|(subject, when)| Grant {
+                    subject,
+                    when,
+                    effects,
+                    cost,
+                    x,
+                    note,
+                    switch,
+                    choices,
+                    parts: parts.into_iter().map(Draft::finish).collect(),
+                });
+                match (class, grant, decidable) {
+                    (_, None, _) => missing("subject"),
+                    (Class::Keyword, Some(grant), _) => Reading::Keyword(grant),
+                    (_, Some(grant), Some(decidable)) => Reading::Condition(Conditional {
+                        situation,
+                        decidable,
+                        grant,
+                    }),
+                    (_, Some(_), None) => missing("decision"),
+                }
+            }
+            Class::Pilot => pilot.map_or_else(|| missing("pilot grant"), Reading::Pilot),
             Class::NotAttack => Reading::NotAttack {
-                why: self.note.clone().unwrap_or_default(),
-                effects: self.effects.clone(),
+                why: note.unwrap_or_default(),
+                effects,
             },
             Class::Unmodelled => Reading::Unmodelled {
-                keyword: self.keyword.clone().unwrap_or_default(),
+                keyword: keyword.unwrap_or_default(),
             },
             Class::NotUnderstood => Reading::NotUnderstood {
-                why: self.note.clone().unwrap_or_default(),
+                why: note.unwrap_or_default(),
             },
         };
         // Every part is a keyword or a condition, or the whole is not
@@ -248,17 +265,16 @@ impl Draft {
             r => r,
         };
         // Each clause's place in the printed text.
-        let mut clauses = self.clauses;
         let texts: Vec<&str> = clauses.iter().map(|c| c.text.as_str()).collect();
-        let spans = clause_spans(&self.text, &texts);
+        let spans = clause_spans(&text, &texts);
         for (c, span) in clauses.iter_mut().zip(spans) {
             c.span = span;
         }
         ReadAbility {
-            text: self.text,
+            text,
             reading,
-            insert: self.insert,
-            rule: self.rule,
+            insert,
+            rule,
             clauses,
         }
     }
