@@ -245,31 +245,8 @@ impl Draft {
                 why: note.unwrap_or_default(),
             },
         };
-        // Every part is a keyword or a condition, or the whole is not
-        // understood.
-        let part_class = |g: &Grant| {
-            g.parts
-                .iter()
-                .map(ReadAbility::class)
-                .find(|c| !matches!(c, Class::Keyword | Class::Condition))
-        };
-        let reading = match reading {
-            Reading::Keyword(ref g) | Reading::Condition(Conditional { grant: ref g, .. }) => {
-                match part_class(g) {
-                    Some(c) => Reading::NotUnderstood {
-                        why: format!("a part read as {}", c.name()),
-                    },
-                    None => reading,
-                }
-            }
-            r => r,
-        };
-        // Each clause's place in the printed text.
-        let texts: Vec<&str> = clauses.iter().map(|c| c.text.as_str()).collect();
-        let spans = clause_spans(&text, &texts);
-        for (c, span) in clauses.iter_mut().zip(spans) {
-            c.span = span;
-        }
+        let reading = parts_checked(reading);
+        spans_found(&text, &mut clauses);
         ReadAbility {
             text,
             reading,
@@ -277,6 +254,37 @@ impl Draft {
             rule,
             clauses,
         }
+    }
+}
+
+/// Every part of a keyword or condition is a keyword or a condition, or
+/// the whole is not understood.
+fn parts_checked(reading: Reading) -> Reading {
+    let part_class = |g: &Grant| {
+        g.parts
+            .iter()
+            .map(ReadAbility::class)
+            .find(|c| !matches!(c, Class::Keyword | Class::Condition))
+    };
+    match reading {
+        Reading::Keyword(ref g) | Reading::Condition(Conditional { grant: ref g, .. }) => {
+            match part_class(g) {
+                Some(c) => Reading::NotUnderstood {
+                    why: format!("a part read as {}", c.name()),
+                },
+                None => reading,
+            }
+        }
+        r => r,
+    }
+}
+
+/// Each clause's place in the printed text.
+fn spans_found(text: &str, clauses: &mut [ClauseNote]) {
+    let texts: Vec<&str> = clauses.iter().map(|c| c.text.as_str()).collect();
+    let spans = clause_spans(text, &texts);
+    for (c, span) in clauses.iter_mut().zip(spans) {
+        c.span = span;
     }
 }
 
