@@ -262,11 +262,17 @@ pub struct CardDb {
     /// Each loaded unit by (name and set in lowercase), for names that
     /// differ only in case.
     by_folded: std::collections::HashMap<(String, String), usize>,
+    /// Units whose text is still to be read, once every card's name is
+    /// known: the unit's index, its kind words, and whether its set
+    /// separates abilities with `|`.
+    unread: Vec<(usize, String, bool)>,
 }
 
-/// Types that are cards but not units.
-const NON_UNIT_TYPES: [&str; 6] = [
+/// Types that are cards but not units (a type's first word: `Mission -
+/// Trap` is a Mission).
+const NON_UNIT_TYPES: [&str; 7] = [
     "battle",
+    "event",
     "mission",
     "location",
     "equipment",
@@ -438,10 +444,15 @@ impl CardDb {
         };
         if arenas.is_empty() {
             let lt = ty.to_ascii_lowercase();
-            if NON_UNIT_TYPES
-                .iter()
-                .any(|t| lt.split('/').any(|p| p.trim() == *t))
-            {
+            if NON_UNIT_TYPES.iter().any(|t| {
+                lt.split('/').any(|p| {
+                    let first = p
+                        .split([' ', '-', '\u{2013}', '\u{2014}'])
+                        .next()
+                        .unwrap_or("");
+                    p.trim() == *t || first == *t
+                })
+            }) {
                 self.non_units.push(NonUnit {
                     file: r.file.to_string(),
                     row: r.row,
@@ -519,7 +530,7 @@ impl CardDb {
                 .collect::<Vec<_>>()
                 .join(" ")
         );
-        let abilities = text::read_abilities_in(&text, &[name.as_str(), kinds.as_str()], barred);
+        self.unread.push((self.cards.len(), kinds, barred));
         let variable = (!variable.is_empty()).then(|| variable.join(", "));
         if let Some(v) = &variable {
             self.skip(&r, format!("{v}: give it as \"{name}[power=N,health=N]\""));
@@ -556,14 +567,32 @@ impl CardDb {
             variable,
             subordinate,
             text,
-            abilities,
+            abilities: Vec::new(),
             ambiguous: false,
         });
         Ok(())
     }
 
-    /// Marks names shared by cards of different sets (addressed `Name@SET`).
+    /// Reads the units' texts (each among every card's name: a text that
+    /// names another card does not take it for its own unit), and marks
+    /// names shared by cards of different sets (addressed `Name@SET`).
     fn finish(&mut self) {
+        let others = std::sync::Arc::new(text::lex::Lexicon::of_names(
+            self.cards
+                .iter()
+                .map(|c| c.name.as_str())
+                .chain(self.non_units.iter().map(|n| n.name.as_str())),
+        ));
+        for (i, kinds, barred) in std::mem::take(&mut self.unread) {
+            let c = &self.cards[i];
+            let abilities = text::read_abilities_among(
+                &c.text,
+                &[c.name.as_str(), kinds.as_str()],
+                barred,
+                &others,
+            );
+            self.cards[i].abilities = abilities;
+        }
         let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         for c in &self.cards {
             *names.entry(c.name.to_lowercase()).or_default() += 1;

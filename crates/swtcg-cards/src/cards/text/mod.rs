@@ -56,6 +56,7 @@ mod grant;
 mod grants;
 mod keyword;
 mod leads;
+pub mod lex;
 mod model;
 mod names;
 mod pilot;
@@ -104,6 +105,17 @@ pub fn read_abilities(text: &str, names: &[impl AsRef<str>]) -> Vec<ReadAbility>
 /// [`read_abilities`] for a text of a set that separates abilities with `|`
 /// or not (see [`split_abilities_in`]).
 pub fn read_abilities_in(text: &str, names: &[impl AsRef<str>], barred: bool) -> Vec<ReadAbility> {
+    read_abilities_among(text, names, barred, &std::sync::Arc::default())
+}
+
+/// [`read_abilities_in`] for a card among others: `others` are the other
+/// cards' names of its database, which the text may use beside its own.
+pub fn read_abilities_among(
+    text: &str,
+    names: &[impl AsRef<str>],
+    barred: bool,
+    others: &std::sync::Arc<lex::Lexicon>,
+) -> Vec<ReadAbility> {
     let kinds = names.get(1).map_or("", |k| k.as_ref());
     let who = Who {
         names: match names.first() {
@@ -115,6 +127,7 @@ pub fn read_abilities_in(text: &str, names: &[impl AsRef<str>], barred: bool) ->
             .split_whitespace()
             .map(|w| singular(&w.to_ascii_lowercase()))
             .collect(),
+        others: others.clone(),
     };
     split_abilities_in(text, barred)
         .iter()
@@ -129,6 +142,7 @@ pub fn classify(text: &str, names: &[String]) -> ReadAbility {
         &Who {
             names: names.to_vec(),
             kinds: Vec::new(),
+            others: Default::default(),
         },
     )
     .finish()
@@ -141,6 +155,8 @@ pub struct Who {
     pub names: Vec<String>,
     /// Its subtype and type words, singular, lowercase (empty: unknown).
     pub kinds: Vec<String>,
+    /// Other cards' names (the card database's).
+    pub others: std::sync::Arc<lex::Lexicon>,
 }
 
 impl Who {
@@ -149,6 +165,7 @@ impl Who {
         Who {
             names: vec![name.to_string()],
             kinds: Vec::new(),
+            others: Default::default(),
         }
     }
 
@@ -203,6 +220,7 @@ pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
     let who = &Who {
         names: ascii_names,
         kinds: who.kinds.clone(),
+        others: who.others.clone(),
     };
     let names = &who.names;
     let printed = text.trim();

@@ -39,11 +39,18 @@ pub(super) struct Ctx<'w> {
 
 impl<'w> Ctx<'w> {
     pub(super) fn new(printed: &str, clean: &str, who: &'w Who) -> Ctx<'w> {
-        let marked = mark_self(clean, &who.names)
-            .replace(" also gets ", " gets ")
-            .replace(" also gets:", " gets:")
-            .replace("the THIS", "THIS")
-            .replace("The THIS", "THIS");
+        let own = &who.names;
+        let marked = super::lex::mark(
+            clean,
+            &super::lex::Names {
+                own,
+                others: &who.others,
+            },
+        )
+        .replace(" also gets ", " gets ")
+        .replace(" also gets:", " gets:")
+        .replace("the THIS", "THIS")
+        .replace("The THIS", "THIS");
         let marked = marked.trim().trim_end_matches([',', '.']).to_string();
         // List items ("* 2: Accuracy 1") belong to the sentence before them.
         let mut sents: Vec<String> = Vec::new();
@@ -584,6 +591,7 @@ fn from_inside_a_stack(c: &Ctx) -> Option<Draft> {
             let inner = Who {
                 names,
                 kinds: Vec::new(),
+                others: c.who.others.clone(),
             };
             let mut a = classify_draft(&rest, &inner);
             a.text = c.printed.clone();

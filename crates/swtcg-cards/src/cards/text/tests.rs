@@ -19,10 +19,12 @@ fn sentences_and_continuations() {
 fn self_references() {
     let n = self_names("Darth Vader (B)");
     assert!(n.contains(&"Vader".to_string()));
-    assert_eq!(mark_self("Vader gets +2 power", &n), "THIS gets +2 power");
+    let none = lex::Lexicon::default();
+    let mark = |t: &str, own: &[String]| lex::mark(t, &lex::Names { own, others: &none });
+    assert_eq!(mark("Vader gets +2 power", &n), "THIS gets +2 power");
     let n = self_names("Luke Skywalker (C)");
     assert_eq!(
-        mark_self("Anakin Skywalker gets +2 power", &n),
+        mark("Anakin Skywalker gets +2 power", &n),
         "Anakin Skywalker gets +2 power"
     );
 }

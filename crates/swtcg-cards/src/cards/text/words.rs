@@ -26,6 +26,29 @@ pub(super) const NOT_ATTACK_KEYWORDS: &[(&str, &str)] = &[
     ("ambush", "when a unit is deployed or moved"),
 ];
 
+/// The glossary's keywords that the engine's table does not hold, with
+/// whether each takes a number: the lexer knows them as keywords, so that
+/// no name takes their words.
+pub(super) const GLOSSARY_ONLY: &[(&str, bool)] = &[
+    ("Alternative Cost", false),
+    ("Ambush", true),
+    ("Bounty", false),
+    ("Consume", true),
+    ("Damage Control", true),
+    ("Deploy", false),
+    ("Double Strike", false),
+    ("Enhance", false),
+    ("Equip", false),
+    ("Hidden Cost", true),
+    ("Last Stand", false),
+    ("Meditate", false),
+    ("Reduced Cost", true),
+    ("Reserves", false),
+    ("Stealth", false),
+    ("Upkeep", true),
+    ("Velocity", true),
+];
+
 /// Glossary keywords that can change an attack but the engine does not
 /// model (yet).
 pub(super) const UNMODELLED_KEYWORDS: &[&str] = &["Consume"];
