@@ -20,5 +20,6 @@ mod readings;
 mod readings_policy;
 mod robustness;
 mod shared;
+mod snapshots;
 mod verify;
 mod web;

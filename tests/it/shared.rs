@@ -307,3 +307,75 @@ fn bombard_rows_take_no_damage_back() {
     }
     assert!(back < rows.len() / 100, "{back} of {}", rows.len());
 }
+
+/// The fixture sets (`tests/fixtures/sets/six` and `more`) are the shared
+/// set files, reduced to the columns the reader reads: the readings'
+/// snapshot is of the real files. With `UPDATE_EXPECT=1`, they are
+/// written from the shared files. The four sets set aside to measure the
+/// reader on sets it has not been built on (issue 29) are added by name
+/// once measured.
+#[test]
+#[ignore = "needs ../shared; run by .ci/run"]
+fn fixture_sets_are_the_shared_sets() {
+    use swtcg_odds::cards::read::COLUMNS;
+    for (dir, which) in [("lackey", "six"), ("lackey-more", "more")] {
+        let from = shared().join("reference").join(dir);
+        let to = crate::snapshots::fixture_sets(which);
+        let mut sets: Vec<_> = std::fs::read_dir(&from)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .filter(|p| !p.ends_with("keywords.txt"))
+            .collect();
+        sets.sort();
+        assert!(sets.len() >= 6, "{}", from.display());
+        let mut seen = Vec::new();
+        for p in sets {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let mut lines = text.lines();
+            let header: Vec<&str> = lines
+                .next()
+                .unwrap()
+                .trim_end_matches('\r')
+                .split('\t')
+                .collect();
+            let at: Vec<usize> = COLUMNS
+                .iter()
+                .map(|c| header.iter().position(|h| h.trim() == *c).unwrap())
+                .collect();
+            let mut out = COLUMNS.join("\t");
+            out.push('\n');
+            for l in lines {
+                let f: Vec<&str> = l.trim_end_matches('\r').split('\t').collect();
+                let row: Vec<&str> = at
+                    .iter()
+                    .map(|&i| f.get(i).copied().unwrap_or(""))
+                    .collect();
+                out.push_str(&row.join("\t"));
+                out.push('\n');
+            }
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            let fixture = to.join(&name);
+            if !fixture.exists() && std::env::var_os("UPDATE_EXPECT").is_none() {
+                // Not yet in the fixtures (a set held out, or new).
+                continue;
+            }
+            if std::env::var_os("UPDATE_EXPECT").is_some() {
+                std::fs::create_dir_all(&to).unwrap();
+                std::fs::write(&fixture, &out).unwrap();
+            }
+            let have = std::fs::read_to_string(&fixture).unwrap();
+            assert!(have == out, "{} is not {}", fixture.display(), p.display());
+            seen.push(name);
+        }
+        // Every fixture set is a shared one.
+        for e in std::fs::read_dir(&to).unwrap() {
+            let n = e.unwrap().file_name().into_string().unwrap();
+            assert!(
+                seen.contains(&n),
+                "{n} in {} is no shared set",
+                to.display()
+            );
+        }
+    }
+}

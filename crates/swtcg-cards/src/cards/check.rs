@@ -5,7 +5,7 @@
 //! understood. As JSON, every unit with its abilities (`text`, `class`,
 //! `subject`, `when`, `decidable`) and every skipped row.
 
-use super::text::{Class, ReadAbility, first_unread_words};
+use super::text::{Class, ReadAbility, Reading, first_unread_words};
 use super::{CardDb, read::FileReport};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -52,8 +52,18 @@ pub struct SetCounts {
     pub abilities: BTreeMap<String, usize>,
     /// All unit abilities.
     pub ability_total: usize,
-    /// Not-understood abilities as a share of all unit abilities.
+    /// The grants of pilot abilities, by class (each read as the piloted
+    /// unit's own ability).
+    pub grants: BTreeMap<String, usize>,
+    /// What coverage counts: every ability but pilot abilities, and each
+    /// pilot grant (see [`ReadAbility::readings`]).
+    pub readings: usize,
+    /// Not-understood readings (abilities and pilot grants) as a share of
+    /// all readings.
     pub not_understood_share: f64,
+    /// Not-understood readings.
+    #[serde(skip)]
+    pub not_understood: Option<usize>,
 }
 
 /// The whole report.
@@ -93,7 +103,12 @@ pub fn check(db: &CardDb) -> CheckReport {
     let mut rules: BTreeMap<String, usize> = BTreeMap::new();
     let mut clause_rules: BTreeMap<String, usize> = BTreeMap::new();
     let mut unread: BTreeMap<String, (usize, String)> = BTreeMap::new();
-    for a in db.cards.iter().flat_map(|c| &c.abilities) {
+    for a in db
+        .cards
+        .iter()
+        .flat_map(|c| &c.abilities)
+        .flat_map(ReadAbility::readings)
+    {
         *rules.entry(a.rule.to_string()).or_default() += 1;
         for c in &a.clauses {
             *clause_rules.entry(c.rule.to_string()).or_default() += 1;
@@ -115,8 +130,17 @@ pub fn check(db: &CardDb) -> CheckReport {
         for a in &c.abilities {
             *e.abilities.entry(a.class().name().to_string()).or_default() += 1;
             e.ability_total += 1;
-            if a.class() == Class::NotUnderstood {
-                *nu.entry(a.text.clone()).or_default() += 1;
+            if let Reading::Pilot(p) = &a.reading {
+                for g in &p.grants {
+                    *e.grants.entry(g.class().name().to_string()).or_default() += 1;
+                }
+            }
+            for r in a.readings() {
+                e.readings += 1;
+                if r.class() == Class::NotUnderstood {
+                    *e.not_understood.get_or_insert(0) += 1;
+                    *nu.entry(r.text.clone()).or_default() += 1;
+                }
             }
         }
     }
@@ -133,11 +157,11 @@ pub fn check(db: &CardDb) -> CheckReport {
         *e.skipped_reasons.entry(reason).or_default() += 1;
     }
     for e in sets.values_mut() {
-        let n = e.abilities.get("not-understood").copied().unwrap_or(0);
-        e.not_understood_share = if e.ability_total == 0 {
+        let n = e.not_understood.unwrap_or(0);
+        e.not_understood_share = if e.readings == 0 {
             0.0
         } else {
-            n as f64 / e.ability_total as f64
+            n as f64 / e.readings as f64
         };
     }
     let mut not_understood: Vec<(String, usize)> = nu.into_iter().collect();
@@ -204,10 +228,28 @@ impl CheckReport {
                 .collect();
             let _ = writeln!(
                 out,
-                "  {} unit abilities: {} ({:.1}% not understood)",
+                "  {} unit abilities: {}",
                 s.ability_total,
                 classes.join(", "),
-                100.0 * s.not_understood_share
+            );
+            if !s.grants.is_empty() {
+                let grants: Vec<String> = Class::ALL
+                    .iter()
+                    .filter_map(|c| s.grants.get(c.name()).map(|n| format!("{} {n}", c.name())))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "  {} pilot grants: {}",
+                    s.grants.values().sum::<usize>(),
+                    grants.join(", ")
+                );
+            }
+            let _ = writeln!(
+                out,
+                "  {:.1}% not understood ({} of {} readings: abilities, pilot grants counted one by one)",
+                100.0 * s.not_understood_share,
+                s.not_understood.unwrap_or(0),
+                s.readings
             );
         }
         let by_count = |m: &BTreeMap<String, usize>| {

@@ -222,12 +222,11 @@ pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
         kinds: who.kinds.clone(),
         others: who.others.clone(),
     };
-    let names = &who.names;
     let printed = text.trim();
     let clean = single_quotes_to_double(&strip_reminders(&ascii_only(printed)));
     let clean = clean.trim().trim_end_matches('.').trim().to_string();
     if pilot_start(&clean).is_some() {
-        let mut a = pilot(printed, &clean, names);
+        let mut a = pilot(printed, &clean);
         a.rule = "pilot";
         return a;
     }

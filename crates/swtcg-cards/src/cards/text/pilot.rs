@@ -3,7 +3,7 @@
 use super::*;
 
 /// Reads a pilot ability: the kinds it pilots and its grants.
-pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> Draft {
+pub(super) fn pilot(printed: &str, clean: &str) -> Draft {
     let mut t = clean.trim();
     for m in ["[Pilot]", "[pilot]", ">o<"] {
         if let Some(r) = t.strip_prefix(m) {
@@ -33,11 +33,17 @@ pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> Draft {
     piloted.extend(["Starfighter", "Space Unit", "Capital Ship", "Transport"].map(String::from));
     let items = pilot_items(body);
     for item in items {
-        let item = item
-            .trim()
-            .trim_matches(|c| c == '\'' || c == '"')
-            .trim()
-            .to_string();
+        let item = item.trim();
+        // A grant in quotes whole (`'Pay 3 Force -> Evade 4'`): its text.
+        let quoted = item.len() > 1
+            && ((item.starts_with('"') && item.ends_with('"'))
+                || (item.starts_with('\'') && item.ends_with('\'')));
+        let item = if quoted {
+            &item[1..item.len() - 1]
+        } else {
+            item
+        };
+        let item = item.trim().to_string();
         if item.is_empty() {
             continue;
         }
@@ -48,31 +54,7 @@ pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> Draft {
                 g = g.replace(&format!("{pre}{k}"), "this unit");
             }
         }
-        let _ = names;
-        // Bare grants ("+1 power", "Critical Hit 2") or abilities.
-        let bare = g.trim_end_matches('.');
-        match read_grants(bare) {
-            Ok(effects) if !effects.is_empty() => {
-                let mut a = Draft::new(&item, Class::Keyword);
-                a.subject = Some(Subject::This);
-                a.when = Some(
-                    if effects.iter().all(|e| matches!(e, Effect::Power { .. })) {
-                        When::Attacking
-                    } else {
-                        When::Any
-                    },
-                );
-                a.effects = effects;
-                grants.push(a);
-            }
-            Ok(_) if !has_attack_word(&bare.to_ascii_lowercase()) => {
-                grants.push(Draft::not_attack(
-                    &item,
-                    "nothing an attack reads (speed, ...)",
-                ));
-            }
-            _ => grants.push(classify_draft(&g, &Who::named("this unit"))),
-        }
+        grants.push(pilot_grant(&item, &g));
     }
     let mut a = Draft::new(printed, Class::Pilot);
     a.pilot = Some(PilotGrant {
@@ -82,33 +64,97 @@ pub(super) fn pilot(printed: &str, clean: &str, names: &[String]) -> Draft {
     a
 }
 
-/// The items a pilot grants: `* a * b`, `- a - b`, or `a, b`.
+/// One item a pilot grants (`g`: the item with the piloted unit written
+/// `this unit`): bare grants (`+1 power`, `Critical Hit 2`) are the
+/// piloted unit's keywords; anything else is read as its own ability.
+fn pilot_grant(item: &str, g: &str) -> Draft {
+    let bare = g.trim_end_matches('.');
+    let grants = read_grants(bare);
+    if let Ok(effects) = &grants
+        && !effects.is_empty()
+    {
+        let mut a = Draft::new(item, Class::Keyword);
+        a.subject = Some(Subject::This);
+        a.when = Some(
+            if effects.iter().all(|e| matches!(e, Effect::Power { .. })) {
+                When::Attacking
+            } else {
+                When::Any
+            },
+        );
+        a.effects = effects.clone();
+        a.rule = "pilot";
+        return a;
+    }
+    let mut read = classify_draft(g, &Who::named("this unit"));
+    read.text = item.to_string();
+    if read.class == Class::NotUnderstood
+        && grants.is_ok()
+        && !has_attack_word(&bare.to_ascii_lowercase())
+    {
+        return Draft::not_attack(item, "nothing an attack reads (speed, ...)");
+    }
+    read
+}
+
+/// The items a pilot grants: `* a * b`, `- a - b`, or `a, b`. A list's
+/// marks are the lexer's: `*`, or a dash at the start of an item (a dash
+/// in an arrow, `Pay 1 Force -> Deflect 1`, is the arrow's, and a sign
+/// before a digit, `-1 power`, is the number's).
 pub(super) fn pilot_items(body: &str) -> Vec<String> {
     let b = body.trim();
-    if b.contains('*') {
-        return b
-            .split('*')
-            .map(|s| s.trim().trim_end_matches('.').to_string())
-            .collect();
-    }
-    if b.starts_with('-') || b.contains("  -") || b.contains(" - ") {
-        return b
-            .split(" -")
-            .flat_map(|s| s.split("  -"))
-            .map(|s| {
-                s.trim()
-                    .trim_start_matches('-')
-                    .trim()
-                    .trim_end_matches('.')
-                    .to_string()
-            })
-            .collect();
+    let toks = super::lex::scan(b);
+    let mark = |t: &super::lex::Token, c: &str| {
+        t.kind == super::lex::Kind::Punct && &b[t.span.clone()] == c
+    };
+    let list_mark = if toks.iter().any(|t| mark(t, "*")) {
+        Some("*")
+    } else if toks.first().is_some_and(|t| mark(t, "-")) || b.contains("  -") || b.contains(" - ") {
+        Some("-")
+    } else {
+        None
+    };
+    let clean = |s: &str| s.trim().trim_end_matches('.').trim().to_string();
+    if let Some(m) = list_mark {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for t in toks.iter().filter(|t| mark(t, m)) {
+            out.push(clean(&b[start..t.span.start]));
+            start = t.span.end;
+        }
+        out.push(clean(&b[start..]));
+        out.retain(|s| !s.is_empty());
+        return out;
     }
     // "'quoted text'" or plain items separated by commas.
     if b.starts_with('\'') || b.starts_with('"') {
         return vec![b.to_string()];
     }
-    b.split(", ")
-        .map(|s| s.trim().trim_end_matches('.').to_string())
-        .collect()
+    b.split(", ").map(clean).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pilot_items;
+
+    #[test]
+    fn a_list_dash_is_never_an_arrows() {
+        assert_eq!(
+            pilot_items("  -+30 speed   -Pay 1 Force -> Deflect 1   -Pay 0 Force -> Retaliate 2"),
+            [
+                "+30 speed",
+                "Pay 1 Force -> Deflect 1",
+                "Pay 0 Force -> Retaliate 2"
+            ]
+        );
+        assert_eq!(
+            pilot_items("- Lucky 2  - Tap -> Remove up to 2 counters"),
+            ["Lucky 2", "Tap -> Remove up to 2 counters"]
+        );
+        assert_eq!(
+            pilot_items("* +20 speed. * Pay 1 Force - > Evade 1."),
+            ["+20 speed", "Pay 1 Force - > Evade 1"]
+        );
+        assert_eq!(pilot_items("+1 power, Evade 1"), ["+1 power", "Evade 1"]);
+    }
 }

@@ -108,6 +108,17 @@ pub struct Conditional {
 }
 
 impl ReadAbility {
+    /// What it counts as when a set's coverage is measured: a pilot
+    /// ability's grants, each read as the piloted unit's own ability (the
+    /// pilot ability itself when it grants nothing); any other ability,
+    /// itself.
+    pub fn readings(&self) -> Vec<&ReadAbility> {
+        match &self.reading {
+            Reading::Pilot(p) if !p.grants.is_empty() => p.grants.iter().collect(),
+            _ => vec![self],
+        }
+    }
+
     /// Its class.
     pub fn class(&self) -> Class {
         self.reading.class()
