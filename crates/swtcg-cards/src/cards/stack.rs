@@ -538,6 +538,7 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
             Term::InArena(a) => arena.is_none_or(|x| x == *a),
             Term::HealthAbovePower => matches!((p.health(), p.power()), (Ok(h), Ok(w)) if h > w),
             Term::PowerAboveHealth => matches!((p.health(), p.power()), (Ok(h), Ok(w)) if w > h),
+            Term::Piloted => p.pilot.is_some(),
         })
     })
 }

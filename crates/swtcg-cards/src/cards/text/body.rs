@@ -19,14 +19,132 @@ pub(super) fn classify_body(printed: &str, clean: &str, who: &Who) -> Draft {
             if a.rule.is_empty() {
                 a.rule = rule.name;
             }
-            return a;
+            return charged(&c, restricted_role(&c, a));
         }
     }
     let mut a = clause_by_clause(&c);
     if a.rule.is_empty() {
         a.rule = "clauses";
     }
+    charged(&c, restricted_role(&c, a))
+}
+
+/// A keyword or condition is applied with its cost, or not at all: a cost
+/// in a player's resources outside the attack (cards, build points) waits
+/// for the user to say it was paid; one whose payment would change the
+/// attack (damage counters, the unit leaving) makes it unmodelled, with the
+/// part the engine can't charge; a unit that taps to pay is
+/// not the unit attacking, so an effect that acts only while it attacks
+/// does nothing.
+fn charged(c: &Ctx, a: Draft) -> Draft {
+    if !matches!(a.class, Class::Keyword | Class::Condition) {
+        return a;
+    }
+    let Some(cost) = a.cost.clone().or_else(|| c.cost.clone()) else {
+        return a;
+    };
+    let mut a = a;
+    match uncharged(&cost) {
+        Some(Uncharged::Never(part)) => {
+            let mut u = Draft::unmodelled(
+                &c.printed,
+                &format!("a cost the engine can't charge ({part})"),
+            );
+            u.cost = Some(cost);
+            u.rule = a.rule;
+            u.clauses = a.clauses;
+            return u;
+        }
+        Some(Uncharged::User) if a.class == Class::Keyword => {
+            // Never free: the user says it was paid.
+            let paid = Situation::Other {
+                text: format!("its cost is paid: {}", cost.text),
+            };
+            a.situation = add_situation(a.situation.take(), paid);
+            a.class = Class::Condition;
+            a.decidable = Some(false);
+        }
+        _ => {}
+    }
+    if taps(&cost) && a.when == Some(When::Attacking) {
+        let mut n = Draft::not_attack(
+            &c.printed,
+            "it taps the unit to pay, so that unit is not the one attacking",
+        );
+        n.rule = a.rule;
+        n.clauses = a.clauses;
+        return n;
+    }
     a
+}
+
+/// The role a restriction after the first sentence allows the unit in:
+/// "Play only when THIS is attacking" (attacking), "Play only if THIS is
+/// being attacked" (defending).
+fn restriction_role(c: &Ctx) -> Option<When> {
+    let mut role = None;
+    for sent in c.sents.iter().skip(1) {
+        let sl = sent.to_ascii_lowercase();
+        if !is_restriction(&sl) {
+            continue;
+        }
+        let says = |ps: &[&str]| {
+            ps.iter().any(|p| {
+                ["when ", "if ", "while ", "as long as "]
+                    .iter()
+                    .any(|w| sl.contains(&format!("{w}this {p}")))
+            })
+        };
+        if says(&[
+            "is being attacked",
+            "is attacked",
+            "is defending",
+            "would be attacked",
+        ]) {
+            role = Some(When::Defending);
+        } else if says(&["is attacking", "would attack", "attacks"]) {
+            role = Some(When::Attacking);
+        }
+    }
+    role
+}
+
+/// A keyword or condition played only in one role ("Play only when THIS
+/// is attacking") acts in that role only; one whose effects act only in
+/// the other role does nothing.
+fn restricted_role(c: &Ctx, mut a: Draft) -> Draft {
+    if !matches!(a.class, Class::Keyword | Class::Condition) {
+        return a;
+    }
+    let Some(role) = restriction_role(c) else {
+        return a;
+    };
+    match a.when {
+        Some(w) if w == role => a,
+        Some(When::Any) | None => {
+            a.when = Some(role);
+            for p in &mut a.parts {
+                p.when = Some(role);
+            }
+            a
+        }
+        Some(_) => {
+            let mut n = Draft::not_attack(
+                &c.printed,
+                &format!(
+                    "it may be played only while the unit is {}, where its effects do nothing",
+                    if role == When::Attacking {
+                        "attacking"
+                    } else {
+                        "defending"
+                    }
+                ),
+            );
+            n.rule = a.rule;
+            n.clauses = std::mem::take(&mut a.clauses);
+            n
+        }
+    }
 }
 
 /// What the restrictions after the first sentence say ("Play only if ...",
@@ -259,7 +377,8 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
         .map(|p| ("copied-text", p))
         .or_else(|| gets(&ctx).map(|p| ("grant", p)))
         .or_else(|| prevention(&ctx).map(|p| ("prevention", p)))
-        .or_else(|| damage_clause(&ctx).map(|p| ("damage", p)));
+        .or_else(|| damage_clause(&ctx).map(|p| ("damage", p)))
+        .or_else(|| subjectless_grant(&ctx).map(|p| ("grant", p)));
     let Some((rule, mut p)) = read else {
         unread_clause(clause, &cl, ctx.outside, r, &c.printed);
         return;
@@ -282,6 +401,30 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
             r.parts.push(p);
         }
     }
+}
+
+/// Grants with no subject, the unit's own: `Critical Hit 2 as long as
+/// he's attacking a Jedi`, `+2 power while THIS is attacking`: read as
+/// `THIS gets ...` when what comes before the situation is grants.
+fn subjectless_grant(c: &Clause) -> Option<Draft> {
+    let l = &c.l;
+    if [" gets ", " get ", " gets:"].iter().any(|v| l.contains(v)) {
+        return None;
+    }
+    let (at, _) = find_any(l, &[" as long as ", " while ", " when ", " if "])?;
+    let head = c.text[..at].trim();
+    if !matches!(read_grants(head), Ok(e) if !e.is_empty()) {
+        return None;
+    }
+    let text = format!("THIS gets {}", c.text.trim());
+    gets(&Clause {
+        text: &text,
+        l: text.to_ascii_lowercase().trim_end_matches('.').to_string(),
+        cost: c.cost.clone(),
+        situation: c.situation.clone(),
+        damaged: c.damaged.clone(),
+        ..*c
+    })
 }
 
 /// `THIS gets the subtype and ability text of that card`, `THIS gains
@@ -443,6 +586,10 @@ fn merge_parts(printed: &str, mut attack: Vec<Draft>, choice: bool, cost: Option
         }
         let mut whole = attack[0].clone();
         whole.text = printed.to_string();
+        // Each choice acts in its own role: together, in any.
+        if !attack.iter().all(|p| p.when == whole.when) {
+            whole.when = Some(When::Any);
+        }
         whole.choices = attack.iter().map(|p| p.effects.clone()).collect();
         whole.effects = whole.choices.iter().flatten().cloned().collect();
         return whole;

@@ -63,6 +63,7 @@ impl fmt::Display for Descriptor {
                         Term::InArena(a) => format!("in the {} arena", a.name()),
                         Term::HealthAbovePower => "with health above its power".into(),
                         Term::PowerAboveHealth => "with power above its health".into(),
+                        Term::Piloted => "piloted".into(),
                     })
                     .collect();
                 if ws.len() > 1 {

@@ -57,6 +57,18 @@ pub fn read_descriptor(text: &str) -> Option<Descriptor> {
 }
 
 fn descriptor(i: &mut In<'_>) -> winnow::Result<Option<Descriptor>> {
+    // Whose units (`one of your opponent's Jedi`, `an enemy unit`): in an
+    // attack, the unit on the other side is the opponent's.
+    let _ = opt(alt((
+        Caseless("one of your opponent's "),
+        Caseless("one of your opponents' "),
+        Caseless("your opponent's "),
+        Caseless("an opponent's "),
+        Caseless("opponent's "),
+        Caseless("an enemy "),
+        Caseless("enemy "),
+    )))
+    .parse_next(i)?;
     let _: () = repeat(0.., alt((Caseless("a "), Caseless("an ")))).parse_next(i)?;
     let l = i.to_ascii_lowercase();
     if l.contains(" that ") || l.contains(" who ") || l.contains(" if ") {
@@ -161,8 +173,14 @@ fn body_terms(body: &str, mut terms: Vec<Term>, extra: Vec<Term>) -> Option<Desc
     let mut any_of = Vec::new();
     for a in alts {
         let mut t = terms.clone();
-        t.push(a?);
-        t.extend(noun.clone());
+        let (a, own) = a?;
+        t.push(a);
+        // An alternative with its own noun (`Jedi units or Sith`) keeps it;
+        // the others take the one at the end.
+        match own {
+            Some(n) => t.extend(n),
+            None => t.extend(noun.clone()),
+        }
         t.extend(extra.iter().cloned());
         any_of.push(t);
     }
@@ -179,7 +197,7 @@ fn take_until_last_noun<'a>(i: &mut In<'a>) -> winnow::Result<&'a str> {
 
 /// Alternatives: each a term, or `None` when it is not plain words (which
 /// makes the whole no description). Empty ones are left out.
-fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Option<Term>>> {
+fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Option<(Term, Option<Option<Term>>)>>> {
     let sep = || alt((", or ", " or ", " and ", ","));
     let item = repeat_till(0.., any, peek(alt((sep().void(), eof.void()))))
         .map(|((), ())| ())
@@ -194,7 +212,19 @@ fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Option<Term>>> {
         .collect())
 }
 
-fn alternative(a: &str) -> Option<Term> {
+/// One alternative: its words as a term, and its own unit noun when it
+/// ends with one (`Jedi units`: Jedi, any unit; `Clone Characters`: Clone,
+/// Character).
+fn alternative(a: &str) -> Option<(Term, Option<Option<Term>>)> {
+    if let Ok((head, noun)) = (take_until_last_noun, unit_noun).parse(a)
+        && !head.trim().is_empty()
+    {
+        return words_term(head.trim()).map(|t| (t, Some(noun)));
+    }
+    words_term(a).map(|t| (t, None))
+}
+
+fn words_term(a: &str) -> Option<Term> {
     let plain = a
         .chars()
         .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '\'');
@@ -218,6 +248,8 @@ fn with_clause(i: &mut In<'_>) -> winnow::Result<Option<Term>> {
             .map(|(_, n, _, _)| Some(Term::PowerAtMost(n))),
         (Caseless("health higher than its power"), eof).value(Some(Term::HealthAbovePower)),
         (Caseless("power higher than its health"), eof).value(Some(Term::PowerAboveHealth)),
+        // A pilot card on it, not a keyword called Pilot.
+        (opt(Caseless("a ")), Caseless("pilot"), eof).value(Some(Term::Piloted)),
         winnow::token::rest.map(keywords),
     ))
     .parse_next(i)
@@ -294,6 +326,19 @@ mod tests {
                     KeywordName::Glossary("Stealth".into())
                 ])
             ]])
+        );
+        // Each alternative with its own noun; whose units they are.
+        assert_eq!(
+            d("one of your opponent's Jedi units or Sith"),
+            Some(vec![vec![w("Jedi")], vec![w("Sith")]])
+        );
+        assert_eq!(
+            d("Jedi Characters or Sith"),
+            Some(vec![vec![w("Jedi"), w("Character")], vec![w("Sith")]])
+        );
+        assert_eq!(
+            d("unit with a Pilot"),
+            Some(vec![vec![Term::Unit, Term::Piloted]])
         );
         assert_eq!(
             d("unit with a Stealth"),

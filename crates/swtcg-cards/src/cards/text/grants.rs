@@ -17,10 +17,37 @@ pub(super) fn effects_use_x(effects: &[Effect]) -> bool {
 /// not act on an attack are dropped. Fails on anything unknown.
 pub fn read_grants(text: &str) -> Result<Vec<Effect>, String> {
     let mut out = Vec::new();
-    for item in grant_items(text) {
+    for item in per_each_item(grant_items(text)) {
         read_grant_item(&item, &mut out)?;
     }
     Ok(out)
+}
+
+/// `+1 power and +1 health for each C`: the count is each stat's, not
+/// only the last one's (a run of stat changes before the item that says
+/// `for each` shares it).
+fn per_each_item(mut items: Vec<String>) -> Vec<String> {
+    let stat = |i: &str| {
+        let w: Vec<&str> = i.split_whitespace().collect();
+        w.len() == 2
+            && w[0].trim_start_matches(['+', '-']).parse::<u32>().is_ok()
+            && ["power", "health"].contains(&w[1].to_ascii_lowercase().as_str())
+    };
+    for k in 1..items.len() {
+        let Some(at) = items[k].to_ascii_lowercase().find(" for each ") else {
+            continue;
+        };
+        if !stat(&items[k][..at]) {
+            continue;
+        }
+        let per = items[k][at..].to_string();
+        let mut j = k;
+        while j > 0 && stat(&items[j - 1]) {
+            items[j - 1].push_str(&per);
+            j -= 1;
+        }
+    }
+    items
 }
 
 pub(super) fn grant_items(text: &str) -> Vec<String> {

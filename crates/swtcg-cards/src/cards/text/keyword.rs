@@ -5,11 +5,92 @@ use super::*;
 /// Reads a cost ([`Cost::read`]); one too large to read is kept as
 /// written, as a cost in something else than Force (so never free).
 pub fn read_cost(text: &str) -> Cost {
-    Cost::read(text).unwrap_or_else(|_| Cost {
+    let cost = Cost::read(text).unwrap_or_else(|_| Cost {
         text: text.trim().to_string(),
         force: None,
         x: false,
-    })
+    });
+    if cost.force.is_some() || cost.x {
+        return cost;
+    }
+    // Tapping beside Force (`[tap], Pay 2 Force`): the Force is what the
+    // attack charges (tapping costs nothing in it; see [`uncharged`]).
+    use super::cost::{Amount, CostPart, cost_parts};
+    let parts = cost_parts(text);
+    let mut force = None;
+    let mut x = false;
+    for p in &parts {
+        match p.part {
+            CostPart::Tap => {}
+            CostPart::Force(Amount::N(n)) => force = Some(force.unwrap_or(0u32).saturating_add(n)),
+            CostPart::Force(Amount::X) => x = true,
+            _ => return cost,
+        }
+    }
+    if force.is_none() && !x {
+        return cost;
+    }
+    Cost { force, x, ..cost }
+}
+
+/// Who pays a cost's part the engine does not charge.
+pub(super) enum Uncharged {
+    /// A player's resources outside the attack (cards, build points,
+    /// counters other than damage): the user says whether it was paid
+    /// (`--condition`), and the attack's numbers do not change with it.
+    User,
+    /// A part whose payment changes the attack (damage counters, the unit
+    /// leaving, a roll) or that is not read: the engine can't charge it,
+    /// so the ability is unmodelled.
+    Never(String),
+}
+
+/// The part of a cost the engine does not charge (anything but Force and
+/// tapping), and who pays it; `None` when the engine charges all of it.
+pub(super) fn uncharged(cost: &Cost) -> Option<Uncharged> {
+    use super::cost::{CostPart, cost_parts};
+    if cost.force.is_some() || cost.x {
+        return None;
+    }
+    let mut user = None;
+    for p in cost_parts(&cost.text) {
+        match &p.part {
+            CostPart::Tap | CostPart::Force(_) => {}
+            // Counters on a unit of neither side of the attack change
+            // neither unit of it.
+            CostPart::Counters(_, on)
+                if ["attacking", "defending", "this"]
+                    .iter()
+                    .any(|w| on.to_ascii_lowercase().contains(w)) =>
+            {
+                return Some(Uncharged::Never(p.part.to_string()));
+            }
+            CostPart::BuildPoints(_) | CostPart::Discard(_) | CostPart::Counters(..) => {
+                user = Some(Uncharged::User)
+            }
+            CostPart::Other(t) => {
+                let l = t.to_ascii_lowercase();
+                let resource = (l.starts_with("remove ") && !l.contains("damage counter"))
+                    || l.starts_with("discard ")
+                    || l.starts_with("reveal ")
+                    || l.starts_with("return ");
+                if resource {
+                    user = Some(Uncharged::User);
+                } else {
+                    return Some(Uncharged::Never(format!("'{}'", quote_short(t))));
+                }
+            }
+            part => return Some(Uncharged::Never(part.to_string())),
+        }
+    }
+    user
+}
+
+/// Whether a cost taps the unit.
+pub(super) fn taps(cost: &Cost) -> bool {
+    super::cost::cost_parts(&cost.text)
+        .iter()
+        .any(|p| p.part == super::cost::CostPart::Tap)
 }
 
 pub(super) fn keyword(printed: &str, ab: Ability, cost: Option<Cost>) -> Draft {

@@ -110,6 +110,8 @@ pub enum Term {
     HealthAbovePower,
     /// Printed power above printed health.
     PowerAboveHealth,
+    /// Piloted (`each of your units with a Pilot`): a pilot card is on it.
+    Piloted,
 }
 
 /// A keyword named in card text (`a unit with Stealth`): one the engine
