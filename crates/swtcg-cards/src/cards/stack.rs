@@ -539,6 +539,10 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
             Term::HealthAbovePower => matches!((p.health(), p.power()), (Ok(h), Ok(w)) if h > w),
             Term::PowerAboveHealth => matches!((p.health(), p.power()), (Ok(h), Ok(w)) if w > h),
             Term::Piloted => p.pilot.is_some(),
+            Term::NameHas(names) => names.iter().any(|n| {
+                let n = n.to_lowercase();
+                p.cards.iter().any(|c| c.name.to_lowercase().contains(&n))
+            }),
         })
     })
 }

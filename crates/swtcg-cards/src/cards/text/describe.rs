@@ -64,6 +64,7 @@ impl fmt::Display for Descriptor {
                         Term::HealthAbovePower => "with health above its power".into(),
                         Term::PowerAboveHealth => "with power above its health".into(),
                         Term::Piloted => "piloted".into(),
+                        Term::NameHas(n) => format!("with {} in its name", n.join(" or ")),
                     })
                     .collect();
                 if ws.len() > 1 {

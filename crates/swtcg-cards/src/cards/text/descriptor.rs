@@ -248,11 +248,36 @@ fn with_clause(i: &mut In<'_>) -> winnow::Result<Option<Term>> {
             .map(|(_, n, _, _)| Some(Term::PowerAtMost(n))),
         (Caseless("health higher than its power"), eof).value(Some(Term::HealthAbovePower)),
         (Caseless("power higher than its health"), eof).value(Some(Term::PowerAboveHealth)),
+        (Caseless("printed power less than its printed health"), eof)
+            .value(Some(Term::HealthAbovePower)),
+        (Caseless("printed health less than its printed power"), eof)
+            .value(Some(Term::PowerAboveHealth)),
+        // `with "Skywalker" in its name`, `with "A" or "B" in their names`.
+        name_has,
         // A pilot card on it, not a keyword called Pilot.
         (opt(Caseless("a ")), Caseless("pilot"), eof).value(Some(Term::Piloted)),
         winnow::token::rest.map(keywords),
     ))
     .parse_next(i)
+}
+
+/// `"Skywalker" in its name`: words its name holds (one of several).
+fn name_has(i: &mut In<'_>) -> winnow::Result<Option<Term>> {
+    let quoted = || {
+        winnow::combinator::delimited('"', winnow::token::take_till(1.., '"'), '"')
+            .map(|s: &str| s.to_string())
+    };
+    let names: Vec<String> =
+        separated(1.., quoted(), alt((" or ", ", or ", ", "))).parse_next(i)?;
+    (
+        Caseless(" in "),
+        alt((Caseless("its "), Caseless("their "))),
+        Caseless("name"),
+        opt(Caseless("s")),
+        eof,
+    )
+        .parse_next(i)?;
+    Ok(Some(Term::NameHas(names)))
 }
 
 /// `Stealth`, `a Stealth`, `Hidden Cost or Stealth`.

@@ -95,7 +95,14 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
         return quoted_grant(&it[1..it.len() - 1], out);
     }
     let l = it.to_ascii_lowercase();
-    if l == "can't play activated abilities" || l == "can't use activated abilities" {
+    if [
+        "can't play activated abilities",
+        "can't use activated abilities",
+        "can't use force activated abilities",
+        "can't use force-activated abilities",
+    ]
+    .contains(&l.as_str())
+    {
         out.push(Effect::NoActivated);
         return Ok(());
     }
@@ -117,15 +124,12 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     if let Some(read) = stat_grant(&l, out) {
         return read;
     }
-    let outside = [
-        "stealth",
-        "double strike",
-        "hidden cost",
-        "upkeep",
-        "bounty",
-        "velocity",
-    ];
-    if outside.iter().any(|non| starts_with_word(&l, non)) {
+    // A glossary keyword that acts outside attacks (Damage Control,
+    // Velocity, Bounty, Stealth, ...), whatever follows it.
+    if NOT_ATTACK_KEYWORDS
+        .iter()
+        .any(|(non, _)| starts_with_word(&l, non))
+    {
         return Ok(());
     }
     if let Some(r) = l.strip_prefix("loses ").or_else(|| l.strip_prefix("lose ")) {
@@ -149,7 +153,18 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
             });
             Ok(())
         }
-        Err(_) => Err(format!("'{}'", crate::error::quote(it))),
+        Err(_) => {
+            // Keywords run together with no separator (`Armor Velocity
+            // 20`): each read.
+            let pieces = super::split::run_together(it);
+            if pieces.len() > 1 {
+                for p in pieces {
+                    read_grant_item(&p, out)?;
+                }
+                return Ok(());
+            }
+            Err(format!("'{}'", crate::error::quote(it)))
+        }
     }
 }
 
@@ -236,6 +251,12 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
         "all of its abilities",
         "all keywords",
         "all its keywords",
+        "its game text",
+        "their game text",
+        "all game text",
+        "all its game text",
+        "its printed game text",
+        "all of its game text",
     ];
     if all.contains(
         &text
@@ -254,9 +275,9 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
     }
     for item in grant_items(text) {
         let l = item.to_ascii_lowercase();
-        if ["stealth", "upkeep", "hidden cost"]
+        if NOT_ATTACK_KEYWORDS
             .iter()
-            .any(|n| starts_with_word(&l, n))
+            .any(|(n, _)| starts_with_word(&l, n))
         {
             continue;
         }

@@ -108,28 +108,28 @@ fn matches_words(name: &[String], words: &[&str]) -> bool {
     name.len() <= words.len() && name.iter().zip(words).all(|(n, w)| n == w)
 }
 
-/// Whether a byte can be inside a word.
-fn word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The raw tokens of an ASCII text (see [`super::ascii_only`]): words,
-/// numbers, arrows, quotes, punctuation. A possessive (`'s`, or `'` after
-/// an `s`) is a word of its own, so that `Vader's` holds the name `Vader`.
+/// The raw tokens of a text: words, numbers, arrows, quotes, punctuation.
+/// A possessive (`'s`, or `'` after an `s`) is a word of its own, so that
+/// `Vader's` holds the name `Vader`. Any text is read (letters beyond
+/// ASCII are word letters; curly quotes are quotes); nothing is dropped
+/// but spaces.
 pub fn scan(text: &str) -> Vec<Token> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     let tok = |kind, span| Token { kind, span };
     while i < b.len() {
+        let Some(ch) = text[i..].chars().next() else {
+            break;
+        };
         let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
+        if ch.is_whitespace() {
+            i += ch.len_utf8();
             continue;
         }
-        let prev_word = i > 0 && word_byte(b[i - 1]);
-        // Arrows: `-->`, `->`, `- >`, `=>`, `>` after a dash already taken.
-        if let Some(arrow) = ["-->", "->", "- >", "=>"]
+        let prev_word = text[..i].chars().next_back().is_some_and(word_char);
+        // Arrows: `-->`, `->`, `- >`, `=>`, `→`.
+        if let Some(arrow) = ["-->", "->", "- >", "=>", "\u{2192}"]
             .iter()
             .find(|a| text[i..].starts_with(*a))
         {
@@ -148,7 +148,7 @@ pub fn scan(text: &str) -> Vec<Token> {
             let digits = j < b.len() && b[j].is_ascii_digit();
             let x = j < b.len()
                 && (b[j] == b'X' || b[j] == b'x')
-                && !b.get(j + 1).is_some_and(|&n| word_byte(n));
+                && !text[j + 1..].chars().next().is_some_and(word_char);
             if digits || x {
                 let mut k = j + 1;
                 while digits && k < b.len() && b[k].is_ascii_digit() {
@@ -164,9 +164,9 @@ pub fn scan(text: &str) -> Vec<Token> {
             while k < b.len() && b[k].is_ascii_digit() {
                 k += 1;
             }
-            // `2nd`, `1st`, `N-1`: a word.
-            if k < b.len() && b[k].is_ascii_alphabetic() {
-                let end = word_end(b, k);
+            // `2nd`, `1st`: a word.
+            if text[k..].chars().next().is_some_and(char::is_alphabetic) {
+                let end = word_end(text, k);
                 out.push(tok(Kind::Word, i..end));
                 i = end;
                 continue;
@@ -175,8 +175,8 @@ pub fn scan(text: &str) -> Vec<Token> {
             i = k;
             continue;
         }
-        if word_byte(c) {
-            let end = word_end(b, i);
+        if word_char(ch) {
+            let end = word_end(text, i);
             // A possessive is its own word: `Vader` `'s`, `Jedis` `'`.
             let w = &text[i..end];
             if let Some(stem) = w.strip_suffix("'s").or_else(|| w.strip_suffix("'S"))
@@ -194,27 +194,38 @@ pub fn scan(text: &str) -> Vec<Token> {
             i = end;
             continue;
         }
-        let kind = if c == b'"' { Kind::Quote } else { Kind::Punct };
-        out.push(tok(kind, i..i + 1));
-        i += 1;
+        let kind = if matches!(ch, '"' | '\u{201c}' | '\u{201d}') {
+            Kind::Quote
+        } else {
+            Kind::Punct
+        };
+        out.push(tok(kind, i..i + ch.len_utf8()));
+        i += ch.len_utf8();
     }
     out
 }
 
-/// Where a word that starts at `i` ends: word bytes, with `-`, `'` or `?`
-/// (the files' stand-in for a lost apostrophe) inside it.
-fn word_end(b: &[u8], i: usize) -> usize {
+/// Whether a character can be inside a word.
+fn word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Where a word that starts at `i` ends: word characters, with `-`, `'`
+/// inside it.
+fn word_end(text: &str, i: usize) -> usize {
     let mut k = i;
-    while k < b.len() {
-        if word_byte(b[k]) {
-            k += 1;
-        } else if matches!(b[k], b'-' | b'\'') && b.get(k + 1).is_some_and(|&n| word_byte(n)) {
-            k += 1;
-        } else if b[k] == b'\'' {
+    let mut chars = text[i..].char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        if word_char(c) {
+            k = i + at + c.len_utf8();
+        } else if matches!(c, '-' | '\'') && next.is_some_and(word_char) {
+            k = i + at + 1;
+        } else if c == '\'' {
             // A closing possessive (`Jedis'`), not a closing quote.
-            let s_before = k > i && matches!(b[k - 1], b's' | b'S');
-            if s_before && b.get(k + 1).is_none_or(|n| !word_byte(*n)) {
-                k += 1;
+            let s_before = text[..i + at].ends_with(['s', 'S']) && i + at > i;
+            if s_before && !next.is_some_and(word_char) {
+                k = i + at + 1;
             }
             break;
         } else {
@@ -236,6 +247,7 @@ pub struct Names<'a> {
 /// Starfighter`).
 const THIS_KINDS: &[&str] = &[
     "unit",
+    "units",
     "card",
     "character",
     "starfighter",
@@ -277,8 +289,8 @@ fn keyword_names() -> &'static [(Vec<String>, bool)] {
                 (word_texts(n), numbered)
             })
             .collect();
-        for (n, numbered) in super::words::GLOSSARY_ONLY {
-            v.push((word_texts(n), *numbered));
+        for (n, value) in super::words::GLOSSARY_ONLY {
+            v.push((word_texts(n), *value == super::words::GlossaryValue::Number));
         }
         v.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
         v
@@ -552,6 +564,30 @@ mod tests {
             marked("Anakin Skywalker gets +2 power", "Luke Skywalker (C)", &[]),
             "Anakin Skywalker gets +2 power"
         );
+    }
+
+    #[test]
+    fn any_text_is_scanned() {
+        for t in [
+            "Jedi: \u{201c}Pay 1 Force -> Deflect 1\u{201d}",
+            "Padm\u{e9}'s \u{2192} +",
+            "'''",
+            "--",
+            "+",
+            "- >",
+            "\u{2014}x\u{2013}",
+        ] {
+            let toks = scan(t);
+            for w in toks.windows(2) {
+                assert!(w[0].span.end <= w[1].span.start, "{t:?}");
+            }
+            for k in &toks {
+                assert!(
+                    t.is_char_boundary(k.span.start) && t.is_char_boundary(k.span.end),
+                    "{t:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -112,6 +112,8 @@ pub enum Term {
     PowerAboveHealth,
     /// Piloted (`each of your units with a Pilot`): a pilot card is on it.
     Piloted,
+    /// Its name holds one of these words (`with "Skywalker" in its name`).
+    NameHas(Vec<String>),
 }
 
 /// A keyword named in card text (`a unit with Stealth`): one the engine

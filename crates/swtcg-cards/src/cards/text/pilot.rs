@@ -109,6 +109,8 @@ pub(super) fn pilot_items(body: &str) -> Vec<String> {
     };
     let list_mark = if toks.iter().any(|t| mark(t, "*")) {
         Some("*")
+    } else if toks.first().is_some_and(|t| mark(t, ">")) {
+        Some(">")
     } else if toks.first().is_some_and(|t| mark(t, "-")) || b.contains("  -") || b.contains(" - ") {
         Some("-")
     } else {
@@ -154,6 +156,10 @@ mod tests {
         assert_eq!(
             pilot_items("* +20 speed. * Pay 1 Force - > Evade 1."),
             ["+20 speed", "Pay 1 Force - > Evade 1"]
+        );
+        assert_eq!(
+            pilot_items("> +3 power > Pay 1 Force -> Overkill"),
+            ["+3 power", "Pay 1 Force -> Overkill"]
         );
         assert_eq!(pilot_items("+1 power, Evade 1"), ["+1 power", "Evade 1"]);
     }

@@ -91,14 +91,13 @@ fn place_descriptor(t: &str) -> Option<Option<Descriptor>> {
         return Some(None);
     }
     let tl = t.to_ascii_lowercase();
-    let (core, arena) = match tl.find(" in ") {
+    let (core, arenas) = match tl.rfind(" in ") {
         Some(i) => {
-            let place = &tl[i + 4..];
-            let arena = ["space", "ground", "character"]
-                .into_iter()
-                .find(|a| place == format!("the {a} arena") || place == format!("the {a} arenas"));
+            let place = tl[i + 4..].trim_end_matches('.');
+            let arenas = arenas_named(place);
             let any = [
                 "any arena",
+                "any arenas",
                 "each arena",
                 "that arena",
                 "this arena",
@@ -107,20 +106,44 @@ fn place_descriptor(t: &str) -> Option<Option<Descriptor>> {
             ]
             .contains(&place)
                 || place.starts_with("the same arena");
-            if arena.is_none() && !any {
+            if arenas.is_empty() && !any {
                 return None;
             }
-            (&t[..i], arena.and_then(Arena::from_word))
+            (&t[..i], arenas)
         }
-        None => (t, None),
+        None => (t, Vec::new()),
     };
-    let mut d = read_descriptor(core)?;
-    if let Some(a) = arena {
-        for alt in &mut d.any_of {
-            alt.push(Term::InArena(a));
+    let d = read_descriptor(core)?;
+    if arenas.is_empty() {
+        return Some(Some(d));
+    }
+    // `in the Ground or Character arena`: in either.
+    let mut any_of = Vec::new();
+    for alt in &d.any_of {
+        for a in &arenas {
+            let mut t = alt.clone();
+            t.push(Term::InArena(*a));
+            any_of.push(t);
         }
     }
-    Some(Some(d))
+    Some(Some(Descriptor { any_of }))
+}
+
+/// The arenas a place names: `the Space arena`, `the Ground or Character
+/// arena`, `the Ground and Character arenas` (none: not arenas named).
+fn arenas_named(place: &str) -> Vec<Arena> {
+    let Some(names) = place.strip_prefix("the ").and_then(|p| {
+        p.strip_suffix(" arenas")
+            .or_else(|| p.strip_suffix(" arena"))
+    }) else {
+        return Vec::new();
+    };
+    let words: Vec<&str> = names
+        .split([' ', ','])
+        .filter(|w| !w.is_empty() && *w != "or" && *w != "and")
+        .collect();
+    let arenas: Option<Vec<Arena>> = words.iter().map(|w| Arena::from_word(w)).collect();
+    arenas.unwrap_or_default()
 }
 
 /// `each of your other X`, `one of your X`, `each X`, `all X`: the

@@ -231,11 +231,13 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "keyword-list",
         stage: Stage::Whole,
-        reads: "several keywords for one cost (`Pay 2 Force -> Critical Hit 2 and Fury 1`)",
-        gives: "what `THIS gets K1 and K2` gives: the keywords, paid once",
+        reads: "several keywords for one cost (`Pay 2 Force -> Critical Hit 2 and Fury 1`; `and/or`: both; `or`: one of them)",
+        gives: "what `THIS gets K1 and K2` gives: the keywords, paid once (with `or`, a choice)",
         examples: &[
             "Pay 2 Force -> Critical Hit 2 and Fury 1",
             "Pay 1 Force -> Accuracy 1, Evade 1 and Shields 1.",
+            "Pay 2 Force -> Absorb 1 and/or Persuade 1",
+            "Pay 2 Force -> Evade 2 or Protect 2",
         ],
         read: Some(keyword_list),
     },
@@ -614,11 +616,14 @@ fn keyword_list(c: &Ctx) -> Option<Draft> {
     if !c.one_sentence() {
         return None;
     }
-    let items = split_top(&c.effect, &[", and ", " and ", ", "]);
+    // `A and/or B`: both (each is optional prevention or a gain the
+    // player may use); `A or B`: one of them, as the player chooses.
+    let effect = c.effect.replace(" and/or ", " and ");
+    let items = split_top(&effect, &[", and ", " and ", ", ", " or "]);
     if items.len() < 2 || !items.iter().all(|i| parse(i.trim()).is_ok()) {
         return None;
     }
-    let as_grant = format!("THIS gets {}", c.effect);
+    let as_grant = format!("THIS gets {effect}");
     let mut a = gets(&Clause {
         printed: &c.printed,
         text: &as_grant,

@@ -24,12 +24,21 @@ pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
         let sentences = sentences(&segment);
         let mut current: Option<String> = None;
         let mut in_pilot = false;
-        for s in sentences {
+        // Keywords run together in one sentence (`Accuracy 1 Shields 1 Pay
+        // 1 Force -> Evade 1`): each is an ability of its own.
+        let pieces = sentences.iter().flat_map(|s| {
+            run_together(s)
+                .into_iter()
+                .enumerate()
+                .map(|(k, p)| (p, k > 0))
+        });
+        for (s, split_off) in pieces {
             let starts_pilot = !in_pilot && pilot_start(&s).is_some();
             // Sets that separate abilities with `|` run one ability's
             // sentences together; the others need every sentence read.
             let cont = in_pilot
                 || (!starts_pilot
+                    && !split_off
                     && current.is_some()
                     && if barred {
                         !is_strong_start(&s)
@@ -56,6 +65,81 @@ pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
     }
     out.retain(|s| !s.trim().is_empty() && s.chars().any(|c| c.is_alphanumeric()));
     out
+}
+
+/// A sentence cut where abilities run together without a separator: after
+/// a piece that is a whole keyword (`Critical Hit 1`, `Pay 1 Force ->
+/// Evade 1`, `Ferocity`, `Damage Control 1`), a capitalised word starts
+/// the next ability. A sentence with no such piece is one piece.
+pub(super) fn run_together(sentence: &str) -> Vec<String> {
+    use super::lex::{Kind, scan};
+    let toks = scan(sentence);
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    let mut depth = 0i32;
+    let mut quoted = false;
+    for (i, t) in toks.iter().enumerate() {
+        let w = &sentence[t.span.clone()];
+        match (t.kind, w) {
+            (Kind::Punct, "(") => depth += 1,
+            (Kind::Punct, ")") => depth -= 1,
+            (Kind::Quote, _) => quoted = !quoted,
+            _ => {}
+        }
+        if i == 0 || depth != 0 || quoted || t.kind != Kind::Word {
+            continue;
+        }
+        if !w.starts_with(|c: char| c.is_ascii_uppercase()) {
+            continue;
+        }
+        // Only spaces (or a reminder) between the piece and this word.
+        let before = &sentence[start..t.span.start];
+        // Run together: nothing but spaces (or a reminder) after the
+        // piece, never a comma or a list's `and`.
+        if !before
+            .trim_end()
+            .ends_with(|c: char| c.is_alphanumeric() || c == ')')
+        {
+            continue;
+        }
+        let piece = strip_reminders(before);
+        let piece = piece.trim();
+        if piece.is_empty() || !whole_keyword(piece) {
+            continue;
+        }
+        // The next ability starts here, unless the keyword goes on (a
+        // keyword name of two words: `Critical Hit`).
+        if whole_keyword(&format!("{piece} {w}")) {
+            continue;
+        }
+        out.push(before.trim().to_string());
+        start = t.span.start;
+    }
+    out.push(sentence[start..].trim().to_string());
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+/// Whether a text is one keyword, free or behind a cost, of the engine's
+/// table or the glossary's (`Damage Control 1`, `Stealth`).
+fn whole_keyword(piece: &str) -> bool {
+    if parse(piece).is_ok() {
+        return true;
+    }
+    let effect = split_cost(piece).1;
+    let words: Vec<&str> = effect.split_whitespace().collect();
+    GLOSSARY_ONLY.iter().any(|(k, value)| {
+        let kw: Vec<&str> = k.split(' ').collect();
+        let n = kw.len();
+        let numbered = *value == GlossaryValue::Number;
+        *value != GlossaryValue::Colon
+            && words.len() == n + usize::from(numbered)
+            && kw
+                .iter()
+                .zip(&words)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+            && (!numbered || words[n].parse::<u32>().is_ok() || words[n].eq_ignore_ascii_case("x"))
+    })
 }
 
 /// Whether a sentence surely starts an ability of its own: a cost arrow, a

@@ -26,27 +26,39 @@ pub(super) const NOT_ATTACK_KEYWORDS: &[(&str, &str)] = &[
     ("ambush", "when a unit is deployed or moved"),
 ];
 
+/// How a glossary keyword's value is written after its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GlossaryValue {
+    /// Nothing (`Stealth`).
+    Bare,
+    /// A number or X (`Damage Control 2`).
+    Number,
+    /// `: [text]` (`Bounty: Draw a card`).
+    Colon,
+}
+
 /// The glossary's keywords that the engine's table does not hold, with
-/// whether each takes a number: the lexer knows them as keywords, so that
-/// no name takes their words.
-pub(super) const GLOSSARY_ONLY: &[(&str, bool)] = &[
-    ("Alternative Cost", false),
-    ("Ambush", true),
-    ("Bounty", false),
-    ("Consume", true),
-    ("Damage Control", true),
-    ("Deploy", false),
-    ("Double Strike", false),
-    ("Enhance", false),
-    ("Equip", false),
-    ("Hidden Cost", true),
-    ("Last Stand", false),
-    ("Meditate", false),
-    ("Reduced Cost", true),
-    ("Reserves", false),
-    ("Stealth", false),
-    ("Upkeep", true),
-    ("Velocity", true),
+/// how each is written: the lexer knows them as keywords, so that no name
+/// takes their words, and a keyword run together with the next ability
+/// is cut off it.
+pub(super) const GLOSSARY_ONLY: &[(&str, GlossaryValue)] = &[
+    ("Alternative Cost", GlossaryValue::Colon),
+    ("Ambush", GlossaryValue::Number),
+    ("Bounty", GlossaryValue::Colon),
+    ("Consume", GlossaryValue::Number),
+    ("Damage Control", GlossaryValue::Number),
+    ("Deploy", GlossaryValue::Colon),
+    ("Double Strike", GlossaryValue::Bare),
+    ("Enhance", GlossaryValue::Colon),
+    ("Equip", GlossaryValue::Colon),
+    ("Hidden Cost", GlossaryValue::Number),
+    ("Last Stand", GlossaryValue::Colon),
+    ("Meditate", GlossaryValue::Colon),
+    ("Reduced Cost", GlossaryValue::Number),
+    ("Reserves", GlossaryValue::Bare),
+    ("Stealth", GlossaryValue::Bare),
+    ("Upkeep", GlossaryValue::Number),
+    ("Velocity", GlossaryValue::Number),
 ];
 
 /// Glossary keywords that can change an attack but the engine does not
