@@ -26,7 +26,29 @@ pub(super) fn classify_body(printed: &str, clean: &str, who: &Who) -> Draft {
     if a.rule.is_empty() {
         a.rule = "clauses";
     }
-    charged(&c, restricted_role(&c, a))
+    family(&c, charged(&c, restricted_role(&c, a)))
+}
+
+/// An ability no rule read whole whose words show an effect of a family
+/// the engine does not model (a die rolled for an effect, an attack that
+/// ends, ...): unmodelled, named by its family, with its clauses as read.
+/// One that happens outside attacks is not-attack.
+fn family(c: &Ctx, a: Draft) -> Draft {
+    if a.class != Class::NotUnderstood {
+        return a;
+    }
+    let Some(name) = unmodelled_family(&c.lower) else {
+        return a;
+    };
+    let outside = OUTSIDE_ATTACKS.iter().any(|o| c.lower.contains(o));
+    let mut u = if outside {
+        Draft::not_attack(&c.printed, &format!("{name}, outside attacks"))
+    } else {
+        Draft::unmodelled(&c.printed, name)
+    };
+    u.rule = "unmodelled-family";
+    u.clauses = a.clauses;
+    u
 }
 
 /// A keyword or condition is applied with its cost, or not at all: a cost

@@ -481,6 +481,18 @@ pub static RULES: &[Rule] = &[
         read: None,
     },
     Rule {
+        name: "unmodelled-family",
+        stage: Stage::Whole,
+        reads: "(after the clauses) an ability no other rule read whole, whose words show a family of effects the engine does not model (a die rolled for an effect, an attack that ends or is redirected, X+1, another card's abilities, counters put during an attack, part of the damage prevented, ...: see `UNMODELLED_FAMILIES`)",
+        gives: "unmodelled, named by the family (not-attack when it happens outside attacks)",
+        examples: &[
+            "Whenever Rex attacks, roll a die. If you roll a 6, Rex gets Double Strike until the second attack ends.",
+            "Whenever one of your Jedi is attacked, you may pay 1 Force. If you do, have the attacking unit attack Rex instead.",
+            "Pay X Force -> Evade X+1",
+        ],
+        read: None,
+    },
+    Rule {
         name: "copied-text",
         stage: Stage::Clause,
         reads: "`THIS gets the (subtype and) ability text of that card`, `THIS gains the game text of that card`",

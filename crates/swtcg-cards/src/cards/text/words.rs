@@ -482,3 +482,136 @@ pub(super) fn top_level_find(l: &str, pat: &str) -> Option<usize> {
     }
     None
 }
+
+/// Families of effects the reader understands and the engine does not
+/// model, each with the words that show it: an ability no rule read whole
+/// is unmodelled, named by its family, rather than not understood, when
+/// its text shows one. The first family that matches names it.
+pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "a die rolled for an effect (the engine rolls attack dice and dice of damage)",
+        &[
+            "roll a die",
+            "rolls a die",
+            "roll 1 die",
+            "roll one die",
+            "roll 2 dice",
+            "roll two dice",
+            "roll 3 dice",
+            "roll x dice",
+            "roll a number of dice",
+            "roll a die for each",
+            "if you roll",
+        ],
+    ),
+    (
+        "hits only on a roll of 6",
+        &["can only be hit on a roll of", "only be hit on a roll of"],
+    ),
+    (
+        "an attack that ends, is redirected, cancelled on a choice or costs Force to make",
+        &[
+            ", the attack ends",
+            ", that attack ends",
+            "attack this instead",
+            "attack this unit instead",
+            "attacks this instead",
+            "must pay",
+            "disrupt that attack",
+            "disrupt an attack against",
+            "disrupt an attack by",
+            "disrupt an attack from",
+            "disrupt an attack",
+            "choose to disrupt",
+            "redirect",
+        ],
+    ),
+    (
+        "a keyword's number as X plus or times a number",
+        &[
+            "x+1",
+            "x+2",
+            "x+3",
+            "x + 1",
+            "x + 2",
+            "x times 2",
+            "2 times x",
+            "times x",
+        ],
+    ),
+    (
+        "another card's abilities (picked in play)",
+        &[
+            "abilities granted by",
+            "ability text granted by",
+            "the chosen ability",
+            "activated ability of",
+            "activated ability on",
+            "activated abilities of",
+            "tap-activated abilities",
+            "that card's",
+            "the chosen card's",
+            "game text of",
+        ],
+    ),
+    (
+        "damage counters put or removed during an attack",
+        &[
+            "does no damage",
+            "attacks and damages",
+            "damages a",
+            "damages another",
+            "put another damage counter",
+            "remove 1 damage counter from this",
+            "remove all damage counters from this",
+            "remove x damage counters",
+            "damage counter on that unit",
+            "damage counters on that unit",
+        ],
+    ),
+    (
+        "damage prevented unless the opponent pays in cards or counters",
+        &["prevent that damage unless", "prevent all damage unless"],
+    ),
+    (
+        "a change to the dice of other abilities",
+        &[
+            "reroll a die for",
+            "reroll odd",
+            "double the lucky",
+            "lucky total",
+        ],
+    ),
+    (
+        "prevention of part of the damage (up to N of it, all but N, that much)",
+        &[
+            "up to 1 of that damage",
+            "up to 2 of that damage",
+            "up to 3 of that damage",
+            "all but 1 of that damage",
+            "all but 2 of that damage",
+            "that much damage",
+            "prevent 1 damage to that unit",
+        ],
+    ),
+    (
+        "damage done during the attack outside its dice",
+        &[
+            "does 1 damage to the defending unit",
+            "does 2 damage to the defending unit",
+            "dice of damage to the attacking unit",
+            "damage to the attacking unit",
+            "do one damage to",
+            "do 1 damage to",
+        ],
+    ),
+];
+
+/// The family of effects the engine does not model that a text (the
+/// unit's names marked, lowercase) shows, if any.
+pub(super) fn unmodelled_family(lower: &str) -> Option<&'static str> {
+    UNMODELLED_FAMILIES
+        .iter()
+        .find(|(_, words)| words.iter().any(|w| lower.contains(w)))
+        .map(|(name, _)| *name)
+}
