@@ -344,6 +344,8 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
     }
     let choose_at = if cl.starts_with("choose ") {
         Some(0)
+    } else if cl.starts_with("you may choose ") {
+        Some(8)
     } else {
         top_level_find(&cl, " you may choose ")
             .map(|i| i + 9)
@@ -562,9 +564,13 @@ fn nothing_for_an_attack(c: &Ctx, notes: &[String], outside: bool) -> Draft {
     } else if outside {
         "it happens outside attacks".to_string()
     } else {
+        // What its effect is about (after its cost: `Pay 3 Force -> Take
+        // 1 ... Subordinate` is about the Subordinate, not Force).
+        let effect = c.effect.to_ascii_lowercase();
         NON_ATTACK_EFFECT
             .iter()
-            .find(|w| c.lower.contains(*w))
+            .find(|w| effect.contains(*w))
+            .or_else(|| NON_ATTACK_EFFECT.iter().find(|w| c.lower.contains(*w)))
             .map_or("nothing in it acts on an attack".to_string(), |w| {
                 format!("its effect is about {w}, not an attack")
             })

@@ -46,7 +46,36 @@ impl Clause<'_> {
 /// THIS would be damaged, prevent N of that damage`.
 pub(super) fn prevention(p: &Clause) -> Option<Draft> {
     let printed = p.printed;
-    let effect = p.l.trim();
+    // A retreat after the prevention (`Prevent all damage to THIS and
+    // retreat her`): the unit leaves once the damage is prevented, which
+    // changes nothing of the attack's damage; noted.
+    let mut rider = None;
+    let mut effect = p.l.trim();
+    for r in [
+        " and retreat her",
+        " and retreat him",
+        " and retreat it",
+        " and retreat this",
+        " and retreat that unit",
+    ] {
+        if let Some(e) = effect.strip_suffix(r) {
+            effect = e;
+            rider = Some(format!("then{}", &r[4..]));
+        }
+    }
+    let (effect, _) = without_duration(effect);
+    let mut a = prevention_of(p, effect)?;
+    if let Some(r) = rider
+        && matches!(a.class, Class::Keyword | Class::Condition)
+    {
+        a.note = Some(format!("'{r}': after the damage is prevented"));
+    }
+    let _ = printed;
+    Some(a)
+}
+
+fn prevention_of(p: &Clause, effect: &str) -> Option<Draft> {
+    let printed = p.printed;
     // "prevent all but N of that damage": a cap on the damage taken, which
     // the engine does not model.
     if effect.starts_with("prevent all but ") && effect.contains(" of that damage") {
@@ -101,7 +130,7 @@ fn prevent_to(p: &Clause, amount: u32, x: bool, target: &str) -> Option<Draft> {
     }
     for pre in ["one of your ", "any one ", "a ", "an ", "each of your "] {
         if let Some(d) = target.strip_prefix(pre) {
-            let orig_at = p.l.find(d).map(|i| &p.text[i..]).unwrap_or(d);
+            let orig_at = p.l.find(d).map(|i| &p.text[i..i + d.len()]).unwrap_or(d);
             let orig_at = orig_at.trim_end_matches('.');
             let desc = read_descriptor(orig_at.split(" in ").next().unwrap_or(orig_at))?;
             if !p.who.could_be(&desc) {
@@ -147,7 +176,7 @@ fn prevent_in_arena(p: &Clause, amount: u32, x: bool, target: &str) -> Option<Dr
 /// "whenever X would be damaged".
 fn prevent_that(p: &Clause, r: &str) -> Option<Draft> {
     let (amount, cond) = match r.split_once(" of that damage") {
-        Some((n, c)) => (n, c.trim()),
+        Some((n, c)) => (n.strip_prefix("up to ").unwrap_or(n), c.trim()),
         None if r == "that damage" => ("all", ""),
         None => return None,
     };

@@ -185,6 +185,9 @@ pub fn strip_reminders(text: &str) -> String {
         .replace("_s ", "'s ")
         .replace("_s.", "'s.")
         .replace("_s,", "'s,");
+    // The files' `?` for a lost apostrophe between letters (`can?t`), and
+    // a sign set apart from its number (`+ 1 power`).
+    let out = lost_apostrophes(&out);
     let out = out.replace('→', "->");
     let out = sentence_ends(&out, END);
     out.split_whitespace()
@@ -192,6 +195,28 @@ pub fn strip_reminders(text: &str) -> String {
         .join(" ")
         .replace(" ,", ",")
         .replace(" .", ".")
+}
+
+/// `can?t` → `can't`: a `?` between two letters is an apostrophe the
+/// file lost; `+ 1` → `+1`.
+fn lost_apostrophes(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between = i > 0
+            && chars[i - 1].is_alphabetic()
+            && chars.get(i + 1).is_some_and(|n| n.is_alphabetic());
+        let spaced_sign = c == ' '
+            && i > 0
+            && chars[i - 1] == '+'
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        match c {
+            '?' if between => out.push('\''),
+            _ if spaced_sign => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Each `end` mark as a period when the next word starts a sentence (an

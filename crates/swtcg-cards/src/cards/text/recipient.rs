@@ -91,7 +91,9 @@ fn place_descriptor(t: &str) -> Option<Option<Descriptor>> {
         return Some(None);
     }
     let tl = t.to_ascii_lowercase();
-    let (core, arenas) = match tl.rfind(" in ") {
+    // A place is an arena (`in the Space arena`, `in any arena`); `in its
+    // name` is the description's own.
+    let (core, arenas) = match tl.rfind(" in ").filter(|&i| tl[i..].contains("arena")) {
         Some(i) => {
             let place = tl[i + 4..].trim_end_matches('.');
             let arenas = arenas_named(place);

@@ -201,18 +201,7 @@ pub static RULES: &[Rule] = &[
             // A duration after the keyword (`Pay 2 Force -> Shields 2 until
             // end of turn`): it lasts through the attack it is paid for.
             let text = c.keyword_text().replace("THIS", "this unit");
-            let lower = text.to_ascii_lowercase();
-            let text = [
-                " until end of turn",
-                " until the end of the turn",
-                " until the end of turn",
-                " for this attack",
-                " for that attack",
-                " this turn",
-            ]
-            .iter()
-            .find_map(|d| lower.ends_with(d).then(|| &text[..text.len() - d.len()]))
-            .unwrap_or(&text);
+            let (text, _) = without_duration(&text);
             let ab = parse(text).ok()?;
             Some(keyword(&c.printed, ab, c.cost.clone()))
         }),

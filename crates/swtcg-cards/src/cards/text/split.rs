@@ -221,7 +221,20 @@ pub(super) fn sentences(segment: &str) -> Vec<String> {
         let c = chars[i];
         cur.push(c);
         match c {
-            '"' | '“' | '”' => quoted = !quoted,
+            '"' | '“' | '”' => {
+                // Granted text that ends a sentence inside its quotes
+                // (`gets "Pay 1 Force -> Evade 1." Shields 1`): the
+                // sentence ends with the quote, when a capital follows.
+                let ends = quoted
+                    && depth == 0
+                    && i > 0
+                    && matches!(chars[i - 1], '.' | '!')
+                    && next_nonspace(i + 1).is_some_and(char::is_uppercase);
+                quoted = !quoted;
+                if ends {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
             '(' if !quoted => depth += 1,
             ')' if !quoted && depth > 0 => {
                 depth -= 1;

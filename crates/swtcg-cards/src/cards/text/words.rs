@@ -134,6 +134,9 @@ pub(super) const ATTACK_WORDS: &[&str] = &[
     "adapt",
     "switch",
     "activated abilit",
+    "chosen abilit",
+    "that abilit",
+    "chosen text",
     "abilities granted",
     "ability text",
     "game text",
@@ -171,6 +174,7 @@ pub(super) const OUTSIDE_ATTACKS: &[&str] = &[
 
 /// Effects that never touch an attack's numbers.
 pub(super) const NON_ATTACK_EFFECT: &[&str] = &[
+    "subordinate",
     "speed",
     "force",
     "draw",
@@ -346,6 +350,9 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
         // trailing "as long as he is attacking a Sith" is the effect's
         // condition, its verbs not a clause's.
         let l = l.split(" where x ").next().unwrap_or(&l);
+        // A duration after the effect (`... and Inspiration until it is
+        // discarded`) is the effect's, its verbs not a clause's.
+        let l = l.split(" until ").next().unwrap_or(l);
         let l = [" as long as ", " while "]
             .iter()
             .fold(l, |l, c| l.split(c).next().unwrap_or(l));
@@ -412,6 +419,11 @@ pub(super) fn unquoted(text: &str) -> String {
 /// (`you gain additional Force equal to the damage prevented`).
 pub(super) fn non_attack_clause(l: &str) -> bool {
     let l = l.trim_start_matches("then ").trim();
+    // A Subordinate token made (`take 1 60/3/3 Shark Wing Subordinate and
+    // put it into the Ground arena`): a new unit, not this attack.
+    if l.starts_with("take ") && l.contains("subordinate") {
+        return true;
+    }
     [
         "you gain ",
         "gain ",
@@ -574,6 +586,17 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
         &["prevent that damage unless", "prevent all damage unless"],
     ),
     (
+        "a change to what abilities cost",
+        &[
+            "ability costs",
+            "abilities cost",
+            "abilities costs",
+            "costs 0 force to activate",
+            "cost 1 less force",
+            "cost 1 more force",
+        ],
+    ),
+    (
         "a change to the dice of other abilities",
         &[
             "reroll a die for",
@@ -614,4 +637,42 @@ pub(super) fn unmodelled_family(lower: &str) -> Option<&'static str> {
         .iter()
         .find(|(_, words)| words.iter().any(|w| lower.contains(w)))
         .map(|(name, _)| *name)
+}
+
+/// How long an effect lasts, as the cards write it: every duration the
+/// reader knows, one list (the keyword rule strips them; the grant and
+/// prevention rules read them).
+pub(super) const DURATIONS: &[&str] = &[
+    "until end of turn",
+    "until the end of turn",
+    "until the end of the turn",
+    "until end of battle",
+    "until the end of battle",
+    "until the end of the battle phase",
+    "until end of the battle phase",
+    "until it is discarded",
+    "until he is discarded",
+    "until she is discarded",
+    "until discarded",
+    "until end of game",
+    "for this attack",
+    "for that attack",
+    "during that attack",
+    "during this attack",
+    "during the attack",
+    "this turn",
+];
+
+/// A text without the duration that ends it (lowercase match), and
+/// whether it had one.
+pub(super) fn without_duration(text: &str) -> (&str, bool) {
+    let l = text.trim_end_matches('.').to_ascii_lowercase();
+    for d in DURATIONS {
+        if let Some(head) = l.strip_suffix(d)
+            && (head.is_empty() || head.ends_with(' '))
+        {
+            return (text[..head.len()].trim_end(), true);
+        }
+    }
+    (text, false)
 }
