@@ -716,6 +716,9 @@ fn resolve_x(effects: &[Effect], x: u32) -> Vec<Effect> {
             Effect::PowerX { sign } => Effect::Power {
                 n: sign.saturating_mul(i32::try_from(x).unwrap_or(i32::MAX)),
             },
+            Effect::HealthX { sign } => Effect::Health {
+                n: sign.saturating_mul(i32::try_from(x).unwrap_or(i32::MAX)),
+            },
             Effect::ExtraDamageX => Effect::ExtraDamage { n: x },
             Effect::Keyword { text, ability }
                 if ability.x && !ability.cost.as_ref().is_some_and(|c| c.x) =>
@@ -736,7 +739,7 @@ fn resolve_x(effects: &[Effect], x: u32) -> Vec<Effect> {
 /// Whether an ability's effects use an X that is not the Force paid.
 fn uses_x(effects: &[Effect]) -> bool {
     effects.iter().any(|e| match e {
-        Effect::PowerX { .. } | Effect::ExtraDamageX => true,
+        Effect::PowerX { .. } | Effect::HealthX { .. } | Effect::ExtraDamageX => true,
         Effect::Keyword { ability, .. } => ability.x && !ability.cost.as_ref().is_some_and(|c| c.x),
         _ => false,
     })
@@ -1273,7 +1276,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                 )));
             }
             Effect::TreatAs { .. } => {}
-            Effect::PowerX { .. } | Effect::ExtraDamageX => {
+            Effect::PowerX { .. } | Effect::HealthX { .. } | Effect::ExtraDamageX => {
                 return Err(Error::missing(format!(
                     "{name}: an effect's X has no value"
                 )));

@@ -379,6 +379,8 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
 
 /// One clause, by the first clause rule that reads it.
 fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool, r: &mut Reading) {
+    let rewritten = rewrite_clause(clause);
+    let clause = rewritten.as_deref().unwrap_or(clause);
     let cl = clause.to_ascii_lowercase();
     let damaged = leads
         .damaged
@@ -404,7 +406,10 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
         .or_else(|| damage_clause(&ctx).map(|p| ("damage", p)))
         .or_else(|| subjectless_grant(&ctx).map(|p| ("grant", p)));
     let Some((rule, mut p)) = read else {
-        unread_clause(clause, &cl, ctx.outside, r, &c.printed);
+        // Counters moved by a unit that taps to do it: between attacks
+        // (the state a unit brings into one).
+        let tapped = c.cost.as_ref().is_some_and(taps) && counters_only(&cl);
+        unread_clause(clause, &cl, ctx.outside || tapped, r, &c.printed);
         return;
     };
     let decided = match p.decidable {
@@ -451,6 +456,70 @@ fn subjectless_grant(c: &Clause) -> Option<Draft> {
     })
 }
 
+/// Clause forms said another way, in the words the rules read:
+/// - `+2 power and +2 health, each of your Jedi gets`: the grants before
+///   their subject (`each of your Jedi gets +2 power and +2 health`);
+/// - `damage from THIS can't be prevented`: `THIS gets Ferocity`;
+/// - `it ignores Shields` (after `When THIS attacks`): `the defending
+///   unit loses Shields for that attack`.
+fn rewrite_clause(clause: &str) -> Option<String> {
+    let t = clause.trim().trim_end_matches('.');
+    let l = t.to_ascii_lowercase();
+    for v in [" gets", " get"] {
+        if let Some(head) = l.strip_suffix(v)
+            && let Some(comma) = top_level_find_last(head, ", ")
+        {
+            let grants = t[..comma].trim().trim_matches(',');
+            let subject = &t[comma + 2..head.len()];
+            if matches!(read_grants(grants.trim_matches('"').trim_end_matches(',')), Ok(e) if !e.is_empty())
+                || grants.starts_with('"')
+            {
+                return Some(format!("{subject}{v} {}", grants.trim_end_matches(',')));
+            }
+        }
+    }
+    for p in [
+        "damage from this can't be prevented",
+        "damage from this's attacks can't be prevented",
+        "this's damage can't be prevented",
+    ] {
+        if let Some(rest) = l.strip_prefix(p) {
+            return Some(format!("THIS gets Ferocity{}", &t[t.len() - rest.len()..]));
+        }
+    }
+    for p in [
+        "it ignores ",
+        "this ignores ",
+        "he ignores ",
+        "she ignores ",
+    ] {
+        if let Some(k) = l.strip_prefix(p)
+            && read_losses(&t[t.len() - k.len()..]).is_ok()
+        {
+            return Some(format!(
+                "the defending unit loses {} for that attack",
+                &t[t.len() - k.len()..]
+            ));
+        }
+    }
+    None
+}
+
+/// The last `pat` outside quotes.
+fn top_level_find_last(l: &str, pat: &str) -> Option<usize> {
+    let mut quoted = false;
+    let mut last = None;
+    for (i, c) in l.char_indices() {
+        if c == '"' {
+            quoted = !quoted;
+        }
+        if !quoted && l[i..].starts_with(pat) {
+            last = Some(i);
+        }
+    }
+    last
+}
+
 /// `THIS gets the subtype and ability text of that card`, `THIS gains
 /// the game text of that card`: another card's abilities, known only once
 /// the card is picked in play (unmodelled: no card file says which).
@@ -475,6 +544,16 @@ fn copied_text(printed: &str, cl: &str) -> Option<Draft> {
 /// A clause no rule read: outside attacks when its words say so, else not
 /// understood. Either way it is noted.
 fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed: &str) {
+    // The damage a clause before does, limited (`This damage can only be
+    // prevented by a Jedi`): part of that damage's reading.
+    if cl.starts_with("this damage ") || cl.starts_with("that damage can") {
+        r.clauses.push(ClauseNote::new(
+            clause,
+            "rider",
+            "a limit on the damage before it",
+        ));
+        return;
+    }
     match outside_reason(cl, outside) {
         Some(why) => r
             .clauses
@@ -500,6 +579,11 @@ pub(super) fn outside_reason(cl: &str, outside: bool) -> Option<&'static str> {
         None
     } else if non_attack_clause(cl) {
         Some("Force, cards or a player's resources")
+    } else if (cl.starts_with("tap ") || cl.starts_with("untap "))
+        && !cl.contains(" and put ")
+        && !cl.contains(" power")
+    {
+        Some("tapping or untapping a unit")
     } else if !has_attack_word(cl) {
         Some("no word of an attack in it")
     } else if WHO_ATTACKS.iter().any(|w| cl.contains(w)) && !cl.contains(" power") {

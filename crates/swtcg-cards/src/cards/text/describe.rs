@@ -98,6 +98,7 @@ pub fn effects_text(effects: &[Effect]) -> String {
             Effect::TreatAs { words } => format!("treated as {words}"),
             Effect::PowerX { sign } => format!("{}X power", if *sign < 0 { "-" } else { "+" }),
             Effect::ExtraDamageX => "X extra damage".into(),
+            Effect::HealthX { sign } => format!("{}X health", if *sign < 0 { "-" } else { "+" }),
             Effect::CancelAttack => "the attack is cancelled".into(),
             Effect::NoIntercept => "no Intercept while it is attacked".into(),
             Effect::Counters { n } if *n < 0 => format!("{} damage counters removed before the attack", -n),

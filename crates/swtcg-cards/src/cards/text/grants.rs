@@ -5,7 +5,7 @@ use super::*;
 /// Whether effects use an X that is not the Force paid.
 pub(super) fn effects_use_x(effects: &[Effect]) -> bool {
     effects.iter().any(|e| match e {
-        Effect::PowerX { .. } | Effect::ExtraDamageX => true,
+        Effect::PowerX { .. } | Effect::HealthX { .. } | Effect::ExtraDamageX => true,
         Effect::Keyword { ability, .. } => ability.x && !ability.cost.as_ref().is_some_and(|c| c.x),
         _ => false,
     })
@@ -124,6 +124,14 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     if let Some(read) = stat_grant(&l, out) {
         return read;
     }
+    // Which units it may attack, whether it may retreat: not this
+    // attack's odds.
+    if WHO_ATTACKS
+        .iter()
+        .any(|w| l.starts_with(w.trim_end()) || l.starts_with(&format!("can {}", w.trim())))
+    {
+        return Ok(());
+    }
     // A glossary keyword that acts outside attacks (Damage Control,
     // Velocity, Bounty, Stealth, ...), whatever follows it.
     if NOT_ATTACK_KEYWORDS
@@ -212,6 +220,10 @@ fn quoted_grant(inner: &str, out: &mut Vec<Effect>) -> Result<(), String> {
             Ok(())
         }
         Class::NotAttack => Ok(()),
+        Class::Unmodelled => Err(format!(
+            "{} (unmodelled)",
+            a.keyword.unwrap_or_else(|| "granted text".into())
+        )),
         _ => Err(format!("granted text '{}'", crate::error::quote(inner))),
     }
 }
@@ -236,7 +248,8 @@ fn stat_grant(l: &str, out: &mut Vec<Effect>) -> Option<Result<(), String>> {
         },
         ([_, "health", "for", "each", rest @ ..], Some(n)) => match read_count(&rest.join(" ")) {
             Some(per) => out.push(Effect::HealthPer { n, per }),
-            None => return Some(Err(format!("health for each {}", rest.join(" ")))),
+            // A count the cards can't tell: the user gives it.
+            None => out.push(Effect::HealthX { sign: n }),
         },
         _ => return None,
     }
@@ -275,6 +288,16 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
     }
     for item in grant_items(text) {
         let l = item.to_ascii_lowercase();
+        if [
+            "activated abilities",
+            "force activated abilities",
+            "force-activated abilities",
+        ]
+        .contains(&l.as_str())
+        {
+            out.push(Effect::NoActivated);
+            continue;
+        }
         if NOT_ATTACK_KEYWORDS
             .iter()
             .any(|(n, _)| starts_with_word(&l, n))

@@ -359,7 +359,17 @@ pub(super) fn switch(printed: &str, rest: &str) -> Draft {
                     a.switch.push((format!("{}", i + 1), Vec::new()));
                     continue;
                 }
-                return Draft::not_understood(printed, &why);
+                // A mode written as an ability of its own (`Each of your
+                // other Jedi gets +1 power`): its effects on this unit, or
+                // none when it acts on other units only.
+                let m = classify_draft(mode, &Who::named("this unit"));
+                match m.class {
+                    Class::NotAttack => a.switch.push((format!("{}", i + 1), Vec::new())),
+                    Class::Keyword if m.subject == Some(Subject::This) && m.cost.is_none() => {
+                        a.switch.push((format!("{}", i + 1), m.effects))
+                    }
+                    _ => return Draft::not_understood(printed, &why),
+                }
             }
         }
     }

@@ -385,6 +385,12 @@ pub enum Effect {
         /// +1 or −1.
         sign: i32,
     },
+    /// Health changes by `sign` × X (a count the cards can't tell; the
+    /// user gives X).
+    HealthX {
+        /// +1 or −1.
+        sign: i32,
+    },
     /// The attack does X more damage.
     ExtraDamageX,
     /// The unit's owner may cancel an attack on it (`Disrupt an attack`):

@@ -419,6 +419,19 @@ pub(super) fn unquoted(text: &str) -> String {
 /// (`you gain additional Force equal to the damage prevented`).
 pub(super) fn non_attack_clause(l: &str) -> bool {
     let l = l.trim_start_matches("then ").trim();
+    // Disrupting another card or ability, not an attack.
+    if [
+        "disrupt an activated ability",
+        "disrupt a battle card",
+        "disrupt a mission card",
+        "disrupt a disrupt",
+        "disrupt that meditate",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+    {
+        return true;
+    }
     // A Subordinate token made (`take 1 60/3/3 Shark Wing Subordinate and
     // put it into the Ground arena`): a new unit, not this attack.
     if l.starts_with("take ") && l.contains("subordinate") {
@@ -561,6 +574,8 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
             "activated ability on",
             "activated abilities of",
             "tap-activated abilities",
+            "chosen abilities",
+            "text granted by",
             "that card's",
             "the chosen card's",
             "game text of",
@@ -585,6 +600,23 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
         "damage prevented unless the opponent pays in cards or counters",
         &["prevent that damage unless", "prevent all damage unless"],
     ),
+    (
+        "stats set by a choice",
+        &[
+            "speed, power, and health are",
+            "speed, power and health are",
+            "power and health are",
+        ],
+    ),
+    (
+        "an effect for a later attack",
+        &["next attack", "second attack"],
+    ),
+    (
+        "damage from Overload or from card effects, not attacks",
+        &["overload damage", "from effects on", "from its overload"],
+    ),
+    ("protection from losing abilities", &["can't lose"]),
     (
         "a change to what abilities cost",
         &[
