@@ -483,7 +483,12 @@ fn rewrite_clause(clause: &str) -> Option<String> {
         "damage from this's attacks can't be prevented",
         "this's damage can't be prevented",
     ] {
-        if let Some(rest) = l.strip_prefix(p) {
+        if let Some(rest) = l.strip_prefix(p)
+            && (rest.is_empty()
+                || [" for ", " until ", " as long as ", " while ", " when ", " this turn"]
+                    .iter()
+                    .any(|w| rest.starts_with(w)))
+        {
             return Some(format!("THIS gets Ferocity{}", &t[t.len() - rest.len()..]));
         }
     }
