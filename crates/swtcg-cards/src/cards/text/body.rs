@@ -465,11 +465,26 @@ fn subjectless_grant(c: &Clause) -> Option<Draft> {
 fn rewrite_clause(clause: &str) -> Option<String> {
     let t = clause.trim().trim_end_matches('.');
     let l = t.to_ascii_lowercase();
+    // `Treat THIS as a Bounty Hunter` inside a sentence: the subtype.
+    for p in ["treat this as a ", "treat this as an "] {
+        if let Some(w) = l.strip_prefix(p) {
+            return Some(format!("THIS gets the {} subtype", &t[t.len() - w.len()..]));
+        }
+    }
+    // `Each of your Independent units +1 power, +1 health`: its verb lost.
+    if l.starts_with("each of your ")
+        && ![" gets ", " get ", " gets:"].iter().any(|v| l.contains(v))
+        && let Some(at) = l.find(" +")
+    {
+        return Some(format!("{} gets {}", &t[..at], t[at + 1..].trim()));
+    }
     for v in [" gets", " get"] {
         if let Some(head) = l.strip_suffix(v)
             && let Some(comma) = top_level_find_last(head, ", ")
         {
             let grants = t[..comma].trim().trim_matches(',');
+            let grants = grants.replace(",\"", "\"");
+            let grants = grants.as_str();
             let subject = &t[comma + 2..head.len()];
             if matches!(read_grants(grants.trim_matches('"').trim_end_matches(',')), Ok(e) if !e.is_empty())
                 || grants.starts_with('"')
@@ -485,9 +500,16 @@ fn rewrite_clause(clause: &str) -> Option<String> {
     ] {
         if let Some(rest) = l.strip_prefix(p)
             && (rest.is_empty()
-                || [" for ", " until ", " as long as ", " while ", " when ", " this turn"]
-                    .iter()
-                    .any(|w| rest.starts_with(w)))
+                || [
+                    " for ",
+                    " until ",
+                    " as long as ",
+                    " while ",
+                    " when ",
+                    " this turn",
+                ]
+                .iter()
+                .any(|w| rest.starts_with(w)))
         {
             return Some(format!("THIS gets Ferocity{}", &t[t.len() - rest.len()..]));
         }

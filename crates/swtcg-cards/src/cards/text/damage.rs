@@ -128,7 +128,16 @@ fn prevent_to(p: &Clause, amount: u32, x: bool, target: &str) -> Option<Draft> {
     if let Some(a) = prevent_in_arena(p, amount, x, target) {
         return Some(a);
     }
-    for pre in ["one of your ", "any one ", "a ", "an ", "each of your "] {
+    for pre in [
+        "one of your ",
+        "any one ",
+        "a ",
+        "an ",
+        "each of your ",
+        "all of your ",
+        "all your ",
+        "your ",
+    ] {
         if let Some(d) = target.strip_prefix(pre) {
             let orig_at = p.l.find(d).map(|i| &p.text[i..i + d.len()]).unwrap_or(d);
             let orig_at = orig_at.trim_end_matches('.');

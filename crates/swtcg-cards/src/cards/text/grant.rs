@@ -52,6 +52,7 @@ fn grant_text(body: &str) -> Option<GrantText<'_>> {
     // "..., where X is the number of ...": what X is.
     let wheres = [
         ", where x is ",
+        ", when x is ",
         " where x is ",
         ", where x equals ",
         " where x equals ",
@@ -62,6 +63,7 @@ fn grant_text(body: &str) -> Option<GrantText<'_>> {
     };
     let rl = rest.to_ascii_lowercase();
     let ends = [
+        " unless ",
         " as long as ",
         " when ",
         " while ",
@@ -123,6 +125,13 @@ fn grant_recipient(subject: &str, referent: Option<&Recipient>, who: &Who) -> Re
 /// in addition to those before it): a choice by tier.
 fn tiers(printed: &str, grants: &str) -> Early<Vec<Vec<Effect>>> {
     let gl = grants.trim_start_matches(':').trim();
+    // `each of the following abilities up to X: * 3: ...`.
+    let gl = match gl.to_ascii_lowercase().find(": *") {
+        Some(i) if gl.to_ascii_lowercase().starts_with("each of the following") => {
+            gl[i + 1..].trim()
+        }
+        _ => gl,
+    };
     let mut choices = Vec::new();
     if !gl.starts_with("* ") {
         return Ok(choices);
@@ -214,6 +223,16 @@ fn trailing_of(printed: &str, g: &GrantText) -> Early<Trailing> {
         let (s, when) = situation(r);
         return Ok(Trailing {
             situation: Some(s),
+            when,
+            rider: None,
+        });
+    }
+    // `... Accuracy -1 unless it's attacking a Capital Ship`: when the
+    // situation does not hold (in the role it names).
+    if let Some(r) = tt.strip_prefix("unless ") {
+        let (s, when) = situation(r);
+        return Ok(Trailing {
+            situation: Some(Situation::Not { not: Box::new(s) }),
             when,
             rider: None,
         });

@@ -231,7 +231,17 @@ fn quoted_grant(inner: &str, out: &mut Vec<Effect>) -> Result<(), String> {
 /// Power, health and speed, fixed, X or per thing counted; `None` when the
 /// item is none of those.
 fn stat_grant(l: &str, out: &mut Vec<Effect>) -> Option<Result<(), String>> {
-    let words: Vec<&str> = l.split_whitespace().collect();
+    // A stat's name misspelt by one letter (`+1 healthl`) is that stat.
+    let fixed: Vec<String> = l
+        .split_whitespace()
+        .map(|w| {
+            ["power", "health", "speed"]
+                .iter()
+                .find(|s| w.len() >= 5 && **s != w && strsim::levenshtein(s, w) == 1)
+                .map_or(w.to_string(), |s| s.to_string())
+        })
+        .collect();
+    let words: Vec<&str> = fixed.iter().map(String::as_str).collect();
     let num = |w: &str| -> Option<i32> { w.trim_start_matches('+').parse::<i32>().ok() };
     let n = words.first().and_then(|w| num(w));
     match (words.as_slice(), n) {
@@ -301,6 +311,7 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
         if NOT_ATTACK_KEYWORDS
             .iter()
             .any(|(n, _)| starts_with_word(&l, n))
+            || WHO_ATTACKS.iter().any(|w| l.starts_with(w.trim_end()))
         {
             continue;
         }
@@ -348,6 +359,11 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
 /// Ferocity": THIS); the first clause itself is outside attacks.
 pub(super) fn first_clause_subject(subject: &str) -> &str {
     let l = subject.to_ascii_lowercase();
+    // `... and each gets`: each of the same subject.
+    let (subject, l) = match l.strip_suffix(" each") {
+        Some(h) if h.ends_with(" and") => (&subject[..h.len()], h.to_string()),
+        _ => (subject, l),
+    };
     if !l.ends_with(" and") {
         return subject;
     }

@@ -62,6 +62,7 @@ fn strip_words<'t>(t: &'t str, leads: &mut Leads) -> Option<&'t str> {
     let mut rest = t;
     for p in [
         "this turn, ",
+        "until end of turn, ",
         "for this attack, ",
         "each turn, ",
         "then ",

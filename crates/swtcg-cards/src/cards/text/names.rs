@@ -188,6 +188,7 @@ pub fn strip_reminders(text: &str) -> String {
     // The files' `?` for a lost apostrophe between letters (`can?t`), and
     // a sign set apart from its number (`+ 1 power`).
     let out = lost_apostrophes(&out);
+    let out = without_flavor(&out);
     let out = out.replace('→', "->");
     let out = sentence_ends(&out, END);
     out.split_whitespace()
@@ -195,6 +196,29 @@ pub fn strip_reminders(text: &str) -> String {
         .join(" ")
         .replace(" ,", ",")
         .replace(" .", ".")
+}
+
+/// The text without a quote of flavor at its end (`"Rakghouls! Attack, my
+/// children!" -Celeste Morne`): a quoted sentence, then a dash and a name.
+fn without_flavor(text: &str) -> String {
+    let t = text.trim_end();
+    for dash in ["\" -", "\" \u{2014}", "\"-", "\"\u{2014}", "\" \u{2013}"] {
+        let Some(at) = t.rfind(dash) else { continue };
+        let who = t[at + dash.len()..].trim();
+        let name_like = !who.is_empty()
+            && who.split_whitespace().count() <= 5
+            && who
+                .split_whitespace()
+                .all(|w| w.starts_with(|c: char| c.is_uppercase()));
+        let Some(open) = t[..at].rfind('"') else {
+            continue;
+        };
+        let quoted = &t[open + 1..at];
+        if name_like && quoted.trim_end().ends_with(['!', '.', '?']) {
+            return t[..open].trim_end().to_string();
+        }
+    }
+    text.to_string()
 }
 
 /// `can?t` → `can't`: a `?` between two letters is an apostrophe the

@@ -52,6 +52,11 @@ pub(super) fn read_recipient(subject: &str) -> Recipient {
     if l == "this" || l == "it" || l == "he" || l == "she" || l == "this's" {
         return Recipient::This;
     }
+    // `THIS and Phantom each get`: this unit among them.
+    let both = l.strip_suffix(" each").unwrap_or(&l);
+    if both.starts_with("this and ") || both.ends_with(" and this") {
+        return Recipient::This;
+    }
     if let Some(r) = attacking_this(s, &l) {
         return r;
     }

@@ -193,8 +193,19 @@ pub static RULES: &[Rule] = &[
             "Pay 2 Force -> Evade 2",
             "Put 1 damage counter on Rex -> Evade 2",
             "Pay 2 Force -> Shields 2 until end of turn.",
+            "Foresight: Choose a Location. Gain X Force, where X is the chosen Location's build cost.",
         ],
         read: Some(|c| {
+            // A keyword whose value is a text (`Foresight: Look at ...
+            // Your opponent shuffles.`) takes every sentence after it.
+            let el = c.effect.to_ascii_lowercase();
+            if !c.one_sentence() && (el.starts_with("foresight:") || el.starts_with("forewarning:"))
+            {
+                let whole = c.marked.trim_end_matches('.');
+                let at = whole.to_ascii_lowercase().find(&el[..el.find(':')?])?;
+                let ab = parse(&whole[at..].replace("THIS", "this unit")).ok()?;
+                return Some(keyword(&c.printed, ab, c.cost.clone()));
+            }
             if !c.one_sentence() {
                 return None;
             }

@@ -64,7 +64,22 @@ pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
         }
     }
     out.retain(|s| !s.trim().is_empty() && s.chars().any(|c| c.is_alphanumeric()));
-    out
+    // A restriction set apart by a separator (`Pay 1 Force -> Evade 2 |
+    // Play only when THIS is being attacked`) is its ability's.
+    let mut merged: Vec<String> = Vec::with_capacity(out.len());
+    for a in out {
+        let only_restrictions = sentences(&a)
+            .iter()
+            .all(|s| is_restriction(&strip_reminders(s).to_ascii_lowercase()));
+        match merged.last_mut() {
+            Some(prev) if only_restrictions => {
+                prev.push(' ');
+                prev.push_str(&a);
+            }
+            _ => merged.push(a),
+        }
+    }
+    merged
 }
 
 /// A sentence cut where abilities run together without a separator: after
@@ -95,10 +110,12 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
         // Only spaces (or a reminder) between the piece and this word.
         let before = &sentence[start..t.span.start];
         // Run together: nothing but spaces (or a reminder) after the
-        // piece, never a comma or a list's `and`.
-        if !before
-            .trim_end()
-            .ends_with(|c: char| c.is_alphanumeric() || c == ')')
+        // piece, never a comma or a list's `and`, nor quoted words (a
+        // quote of flavor is the keyword's sentence's).
+        if before.contains(['"', '\u{201c}', '\u{201d}'])
+            || !before
+                .trim_end()
+                .ends_with(|c: char| c.is_alphanumeric() || c == ')')
         {
             continue;
         }

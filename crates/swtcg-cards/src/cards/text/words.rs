@@ -419,6 +419,27 @@ pub(super) fn unquoted(text: &str) -> String {
 /// (`you gain additional Force equal to the damage prevented`).
 pub(super) fn non_attack_clause(l: &str) -> bool {
     let l = l.trim_start_matches("then ").trim();
+    // Cards found, looked at, shown; counters of other kinds than damage;
+    // damage by Battle or Mission cards: not attacks.
+    if ["search your", "search ", "look at ", "shuffle ", "reveal "]
+        .iter()
+        .any(|p| l.starts_with(p))
+        || (l.starts_with("put ")
+            && [
+                "corruption counter",
+                "captivity counter",
+                "mastery counter",
+                "credit counter",
+                "redemption counter",
+                "build counter",
+            ]
+            .iter()
+            .any(|c| l.contains(c)))
+        || l.contains("using battle")
+        || l.contains("battle or mission card")
+    {
+        return true;
+    }
     // Disrupting another card or ability, not an attack.
     if [
         "disrupt an activated ability",
@@ -617,6 +638,15 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
         &["overload damage", "from effects on", "from its overload"],
     ),
     ("protection from losing abilities", &["can't lose"]),
+    (
+        "damage from units prevented, or an attack that can't be disrupted",
+        &[
+            "prevent all damage done by",
+            "prevent all damage from",
+            "can't be disrupted",
+        ],
+    ),
+    ("an ability it must use", &["must use"]),
     (
         "a change to what abilities cost",
         &[
