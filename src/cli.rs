@@ -857,6 +857,20 @@ fn matchups_body(
     }
     let attackers = db.select(&cmd.attackers)?;
     let defenders = db.select(&cmd.defenders)?;
+    let left_out: Vec<String> = db
+        .skipped
+        .iter()
+        .filter(|s| s.unit)
+        .map(|s| format!("{} ({}): {}", s.name, s.set, s.reason))
+        .collect();
+    // Said once the pairings are made (a refused request says only why).
+    let left_out = (!left_out.is_empty()).then(|| {
+        format!(
+            "matchups: {} unit cards left out of every pairing: {}",
+            left_out.len(),
+            left_out.join("; ")
+        )
+    });
     let opts = MatchupOptions {
         policy: cmd.policy.policy(),
         force: cmd.policy.force(),
@@ -895,6 +909,7 @@ fn matchups_body(
         w.write_all(text.as_bytes()).map_err(io)?;
         let (line, status) = matchups_summary(&ranked.summary, cmd.keep_going);
         notes.push(line);
+        notes.extend(left_out);
         return Ok(status);
     }
     let both = cmd.attackers != cmd.defenders;

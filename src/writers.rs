@@ -315,6 +315,9 @@ pub struct PageHeader {
     pub units: usize,
     /// Unit rows that were the same card as an earlier row, read once.
     pub repeated: usize,
+    /// Unit cards left out of every pairing, each with its reason (`Name
+    /// (SET): why`).
+    pub left_out: Vec<String>,
 }
 
 impl PageHeader {
@@ -335,6 +338,12 @@ impl PageHeader {
             sets,
             date: newest.map(date_of),
             units: db.cards.len(),
+            left_out: db
+                .skipped
+                .iter()
+                .filter(|s| s.unit)
+                .map(|s| format!("{} ({}): {}", s.name, s.set, s.reason))
+                .collect(),
             repeated: db.repeated,
         }
     }
@@ -398,6 +407,14 @@ pub fn rankings_markdown(r: &Rankings, header: &PageHeader) -> String {
         "- {} unit cards read ({} more rows were the same card as an earlier row, read once)",
         header.units, header.repeated
     );
+    if !header.left_out.is_empty() {
+        let _ = writeln!(
+            out,
+            "- {} unit cards left out of every pairing, each with why: {}",
+            header.left_out.len(),
+            header.left_out.join("; ")
+        );
+    }
     let _ = writeln!(out, "- {}", field_line(r));
     let s = &r.summary;
     let _ = writeln!(

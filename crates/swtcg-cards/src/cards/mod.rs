@@ -205,6 +205,27 @@ pub fn base_name(name: &str) -> &str {
     }
 }
 
+/// Whether every stat a card prints as `*` (and nothing else missing) is
+/// set by its text to a count the two units of an attack decide.
+fn stats_counted(c: &Card) -> bool {
+    let Some(v) = &c.variable else {
+        return false;
+    };
+    let counted = |stat: bool| {
+        c.abilities.iter().any(|a| {
+            a.class() == text::Class::Keyword
+                && a.effects().iter().any(|e| {
+                    matches!(e, text::Effect::StatsFrom { power, health, .. }
+                        if (stat && *power) || (!stat && *health))
+                })
+        })
+    };
+    v.split(", ").all(|part| {
+        (part.starts_with("power is ") && counted(true))
+            || (part.starts_with("health is ") && counted(false))
+    })
+}
+
 /// A card that is not a unit (Battle, Mission, Location, Equipment, ...).
 #[derive(Clone, Debug, Serialize)]
 pub struct NonUnit {
@@ -234,6 +255,11 @@ pub struct Skipped {
     pub name: String,
     /// Why.
     pub reason: String,
+    /// A unit card left out (its stats are set by text the two units
+    /// can't count, or missing): listed with its reason wherever units
+    /// are ranked.
+    #[serde(skip)]
+    pub unit: bool,
 }
 
 /// A loaded card database.
@@ -414,6 +440,7 @@ impl CardDb {
             set: r.get("Set").to_string(),
             name: r.get("Name").to_string(),
             reason: reason.into(),
+            unit: false,
         });
     }
 
@@ -534,6 +561,9 @@ impl CardDb {
         let variable = (!variable.is_empty()).then(|| variable.join(", "));
         if let Some(v) = &variable {
             self.skip(&r, format!("{v}: give it as \"{name}[power=N,health=N]\""));
+            if let Some(s) = self.skipped.last_mut() {
+                s.unit = true;
+            }
         }
         let folded = (name.to_lowercase(), set.to_lowercase());
         if let Some(&i) = self.by_folded.get(&folded) {
@@ -592,6 +622,14 @@ impl CardDb {
                 &others,
             );
             self.cards[i].abilities = abilities;
+            // Stats printed `*` that its text sets to a count the two
+            // units decide: the unit is ready to use (each pairing counts).
+            let c = &mut self.cards[i];
+            if c.variable.is_some() && stats_counted(c) {
+                c.variable = None;
+                let (file, row) = (c.file.clone(), c.row);
+                self.skipped.retain(|s| !(s.file == file && s.row == row));
+            }
         }
         let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         for c in &self.cards {
@@ -747,8 +785,16 @@ impl CardDb {
                     .collect()
             };
             if picked.is_empty() {
+                // A unit it names that is left out says why.
+                let name = lower.strip_prefix("name:").unwrap_or(&lower).trim();
+                let why = self
+                    .skipped
+                    .iter()
+                    .find(|s| s.unit && s.name.to_lowercase().contains(name))
+                    .map(|s| format!(" ({} is left out: {})", s.name, s.reason))
+                    .unwrap_or_default();
                 return Err(Error::not_found(format!(
-                    "selector '{}' picks no unit card",
+                    "selector '{}' picks no unit card{why}",
                     quote(part)
                 )));
             }

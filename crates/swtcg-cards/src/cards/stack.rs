@@ -1179,13 +1179,42 @@ fn count(c: &Count, side: &Seat, other: &Seat) -> Option<i64> {
     }
 }
 
+/// A stat of a card: as printed (or given), or, printed `*`, the count its
+/// text sets it to, which the two units decide (plus 1 for each card
+/// beneath, as a stack's printed stats are).
+fn counted_stat(
+    p: &Piece,
+    printed: Result<u32>,
+    power: bool,
+    side: &Seat,
+    other: &Seat,
+    effects: &[Effect],
+) -> Result<i64> {
+    let e = match printed {
+        Ok(v) => return Ok(v as i64),
+        Err(e) => e,
+    };
+    let per = effects.iter().find_map(|x| match x {
+        Effect::StatsFrom {
+            power: pw,
+            health: h,
+            per,
+        } if (power && *pw) || (!power && *h) => Some(per),
+        _ => None,
+    });
+    match per.and_then(|per| count(per, side, other)) {
+        Some(n) => Ok(n + p.cards.len() as i64 - 1),
+        None => Err(e),
+    }
+}
+
 /// The engine unit of one side, with its gathered effects.
 fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec]) -> Result<Unit> {
     let (name, mut power, mut health, mut keywords) = match side.unit {
         Fielded::Card(p) => (
             p.name(),
-            p.power()? as i64,
-            Some(p.health()? as i64),
+            counted_stat(p, p.power(), true, side, other, effects)?,
+            Some(counted_stat(p, p.health(), false, side, other, effects)?),
             Keywords::default(),
         ),
         Fielded::Plain(u) => (
@@ -1257,6 +1286,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             Effect::NoIntercept => keywords.no_intercept = true,
             Effect::Counters { n } => extra_counters += *n as i64,
             Effect::Toll { force } => keywords.tolls.push(*force),
+            Effect::StatsFrom { .. } => {}
             Effect::CostChange { n } => cost_change = cost_change.saturating_add(*n),
             Effect::NoActivated => no_activated = true,
             Effect::Harmless => keywords.harmless = true,

@@ -112,6 +112,14 @@ pub fn effects_text(effects: &[Effect]) -> String {
             Effect::NoActivated => "can't play activated abilities".into(),
             Effect::Harmless => "all damage from it is prevented".into(),
             Effect::PilotableAs { kind } => format!("piloted as a {kind}"),
+            Effect::StatsFrom { power, health, per } => format!(
+                "{} the number of {per}",
+                match (power, health) {
+                    (true, true) => "power and health are",
+                    (true, false) => "power is",
+                    _ => "health is",
+                }
+            ),
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -223,7 +223,7 @@ pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
         others: who.others.clone(),
     };
     let printed = text.trim();
-    let clean = single_quotes_to_double(&strip_reminders(&ascii_only(printed)));
+    let clean = single_quotes_to_double(&strip_reminders(&ascii_only(&arrows(printed))));
     let clean = clean.trim().trim_end_matches('.').trim().to_string();
     if pilot_start(&clean).is_some() {
         let mut a = pilot(printed, &clean);

@@ -433,6 +433,17 @@ pub enum Effect {
         /// Counters on the defending unit.
         defender: u32,
     },
+    /// The stats the card prints as `*`, set by its text to a count the
+    /// two units decide (`This unit's power is equal to the number of
+    /// cards in its stack`).
+    StatsFrom {
+        /// Its power is the count.
+        power: bool,
+        /// Its health is the count.
+        health: bool,
+        /// What is counted.
+        per: Count,
+    },
     /// Damage to this unit from the opponent is prevented unless the
     /// opponent pays this much Force (each time).
     Toll {

@@ -256,22 +256,39 @@ pub static RULES: &[Rule] = &[
         name: "stats-set-by-text",
         stage: Stage::Whole,
         reads: "`Its power and health equal ...`: the stats the card prints as *",
-        gives: "a keyword-class note: the user gives the stats",
+        gives: "the stats from a count the two units decide (its stack, its counters, the units of the attack); else a note: the user gives the stats",
         examples: &[
             "Rex's power is equal to the number of cards in your hand.",
             "Rex's power and health are each equal to the number of Clones in the Ground arena.",
+            "Rex's power is equal to the number of cards in his stack.",
         ],
         read: Some(|c| {
             let l = &c.lower;
-            let sets = (l.starts_with("this's power") || l.starts_with("this's speed, power"))
+            let sets = (l.starts_with("this's power")
+                || l.starts_with("this's speed, power")
+                || l.starts_with("this's health"))
                 && (l.contains(" equal") || l.contains(" is ") || l.contains(" are "));
             sets.then(|| {
                 let mut a = Draft::new(&c.printed, Class::Keyword);
                 a.subject = Some(Subject::This);
                 a.when = Some(When::Any);
-                a.note = Some(
-                    "it sets the stats printed as *: give them as NAME[power=N,health=N]".into(),
-                );
+                let head = l.split(" equal").next().unwrap_or(l);
+                let per = l
+                    .find(" equal to ")
+                    .and_then(|i| read_count(l[i + " equal to ".len()..].trim_end_matches('.')));
+                match per {
+                    Some(per) => a.effects.push(Effect::StatsFrom {
+                        power: head.contains("power"),
+                        health: head.contains("health"),
+                        per,
+                    }),
+                    None => {
+                        a.note = Some(
+                            "it sets the stats printed as * from what the two units can't count: give them as NAME[power=N,health=N]"
+                                .into(),
+                        )
+                    }
+                }
                 a
             })
         }),

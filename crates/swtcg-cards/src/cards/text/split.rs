@@ -82,6 +82,43 @@ pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
     merged
 }
 
+/// Every cost arrow in one form, `->`: `→`, `-->`, `- >`, `–>` and a dash
+/// set apart by spaces (` - `, ` – `, ` — `) right after a cost (`Pay 1
+/// Force - Evade 1`, `Tap – Draw a card`). A dash after words that are
+/// not a cost is left as it is.
+pub fn arrows(text: &str) -> String {
+    let mut t = text
+        .replace('\u{2192}', "->")
+        .replace("-->", "->")
+        .replace("- >", "->")
+        .replace("\u{2013}>", "->")
+        .replace("\u{2014}>", "->");
+    for dash in [" - ", " \u{2013} ", " \u{2014} "] {
+        let mut from = 0;
+        while let Some(i) = t[from..].find(dash).map(|i| i + from) {
+            // The words since the last sentence or ability start.
+            let start = t[..i].rfind(['.', '|', ';', '"', ':']).map_or(0, |j| j + 1);
+            let head = t[start..i].trim();
+            let is_cost = !head.is_empty()
+                && !head.contains("->")
+                && super::cost::cost_parts(head)
+                    .iter()
+                    .all(|p| !matches!(p.part, super::cost::CostPart::Other(_)))
+                && {
+                    let l = head.to_ascii_lowercase();
+                    l.starts_with("pay ") || l.starts_with("tap") || l.starts_with("[tap]")
+                };
+            if is_cost {
+                t.replace_range(i..i + dash.len(), " -> ");
+                from = i + 4;
+            } else {
+                from = i + dash.len();
+            }
+        }
+    }
+    t
+}
+
 /// A sentence cut where abilities run together without a separator: after
 /// a piece that is a whole keyword (`Critical Hit 1`, `Pay 1 Force ->
 /// Evade 1`, `Ferocity`, `Damage Control 1`), a capitalised word starts
@@ -162,7 +199,7 @@ fn whole_keyword(piece: &str) -> bool {
 /// Whether a sentence surely starts an ability of its own: a cost arrow, a
 /// glossary keyword, a trigger (`When`, `Whenever`, `As long as`).
 pub(super) fn is_strong_start(s: &str) -> bool {
-    let t = strip_reminders(s);
+    let t = arrows(&strip_reminders(s));
     let l = t.to_ascii_lowercase();
     if is_continuation(&t) {
         return false;
