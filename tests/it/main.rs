@@ -16,6 +16,7 @@ mod oracle_policy;
 mod plan;
 mod properties;
 mod properties_game;
+mod reader;
 mod readings;
 mod readings_policy;
 mod robustness;

@@ -190,11 +190,9 @@ fn keyword_per(
         return Err(unread());
     }
     let Some(per) = read_count(count) else {
-        // A count the cards can't tell (a hand, a discard pile): with N = 1
-        // the keyword's number is that count, X, which the user gives.
-        if ability.keyword.number() != Some(1) {
-            return Err(unread());
-        }
+        // A count the cards can't tell (a hand, a discard pile): the
+        // keyword's number, N times that count, is X, which the user
+        // gives.
         let mut ability = ability;
         ability.x = true;
         out.push(Effect::Keyword {

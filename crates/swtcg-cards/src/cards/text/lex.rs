@@ -442,7 +442,10 @@ fn own_at(
         {
             return 0;
         }
-        if (!full || plural) && next_to_a_name(text, raw, words, i, len) {
+        // A short form, or a one-word name, next to another name is part
+        // of that name (`Anakin Skywalker` in Luke's text, `Galactic
+        // Alliance` in Alliance's).
+        if (!full || plural || len == 1) && next_to_a_name(text, raw, words, i, len) {
             continue;
         }
         return len;
@@ -453,11 +456,13 @@ fn own_at(
 /// Whether the words `i..i + len` stand next to another capitalised word
 /// (`Anakin Skywalker`), which makes them part of another name.
 fn next_to_a_name(text: &str, raw: &[Token], words: &[&str], i: usize, len: usize) -> bool {
+    // A title (`Master Yoda`) is not another name.
     let cap = |k: usize| {
         raw[k].kind == Kind::Word
             && words[k].len() > 1
             && words[k].starts_with(|c: char| c.is_ascii_uppercase())
             && words[k] != "THIS"
+            && !super::names::TITLES.contains(&words[k].to_ascii_lowercase().as_str())
     };
     let spaced = |a: usize, b: usize| {
         let gap = &text[raw[a].span.end..raw[b].span.start];

@@ -129,7 +129,9 @@ pub fn read_abilities_among(
             .collect(),
         others: others.clone(),
     };
-    split_abilities_in(text, barred)
+    // Every arrow in one form before anything reads the text: the
+    // abilities' texts show it so.
+    split_abilities_in(&arrows(text), barred)
         .iter()
         .map(|a| classify_as(a, &who))
         .collect()

@@ -107,9 +107,23 @@ pub fn self_names_with(name: &str, kinds: &str) -> Vec<String> {
     for len in (2..words.len()).rev() {
         for start in 0..=words.len() - len {
             let run = &words[start..start + len];
-            if run
+            // A run that is a kind of unit (`One Sith` of a One Sith
+            // Lord) names others too.
+            let lower: Vec<String> = run
                 .iter()
-                .any(|w| !TITLES.contains(&w.to_ascii_lowercase().as_str()))
+                .map(|w| singular(&w.to_ascii_lowercase()))
+                .collect();
+            if kinds.windows(len).any(|k| k == lower.as_slice()) {
+                continue;
+            }
+            // Three words or more, or the name's first words, are the
+            // unit's whatever they are (`Sith Master and Apprentice`,
+            // `Rebel One`).
+            if len >= 3
+                || start == 0
+                || run
+                    .iter()
+                    .any(|w| !TITLES.contains(&w.to_ascii_lowercase().as_str()))
             {
                 out.push(run.join(" "));
             }
@@ -118,9 +132,17 @@ pub fn self_names_with(name: &str, kinds: &str) -> Vec<String> {
     if words.len() > 1 {
         for w in &words {
             let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'');
+            // `Vader`, and designations with a digit (`R5-D4`, `IG-88`).
+            let designation = w
+                .chars()
+                .skip(1)
+                .any(|c| c.is_lowercase() || c.is_ascii_digit())
+                || (w.chars().count() >= 4 && w.chars().all(|c| c.is_ascii_uppercase()));
             if w.chars().count() >= 2
-                && w.chars().next().is_some_and(char::is_uppercase)
-                && w.chars().skip(1).any(char::is_lowercase)
+                && w.chars()
+                    .next()
+                    .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+                && designation
                 && !TITLES.contains(&w.to_ascii_lowercase().as_str())
                 && !kinds.contains(&singular(&w.to_ascii_lowercase()))
             {
@@ -175,7 +197,6 @@ pub fn strip_reminders(text: &str) -> String {
             _ if depth == 0 => out.push(match c {
                 '“' | '”' => '"',
                 '’' | '‘' => '\'',
-                '→' => '>',
                 c => c,
             }),
             _ => {}

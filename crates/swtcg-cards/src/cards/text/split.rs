@@ -82,6 +82,46 @@ pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
     merged
 }
 
+/// Where the last item of a dash list starts (`  -Pay 1 Force`: after its
+/// dash), or 0.
+fn list_mark_before(t: &str) -> usize {
+    let b = t.as_bytes();
+    (1..b.len())
+        .rev()
+        .find(|&j| {
+            b[j] == b'-'
+                && b[j - 1] == b' '
+                && b.get(j + 1)
+                    .is_some_and(|&n| n != b' ' && n != b'>' && !n.is_ascii_digit())
+        })
+        .map_or(0, |j| j + 1)
+}
+
+/// The text from the last capitalised word a cost starts with (`Deflect 1
+/// Pay 1 Force` → `Pay 1 Force`), or all of it.
+fn last_cost_start(head: &str) -> &str {
+    let mut at = 0;
+    let mut pos = 0;
+    for w in head.split(' ') {
+        let l = w.to_ascii_lowercase();
+        let l = l.trim_end_matches(',');
+        if pos > 0
+            && w.starts_with(|c: char| c.is_ascii_uppercase() || c == '[')
+            && COST_VERBS.contains(&l)
+        {
+            at = pos;
+        }
+        pos += w.len() + 1;
+    }
+    &head[at..]
+}
+
+/// The words a cost starts with.
+const COST_VERBS: &[&str] = &[
+    "pay", "tap", "[tap]", "discard", "put", "retreat", "remove", "reveal", "return", "roll",
+    "untap",
+];
+
 /// Every cost arrow in one form, `->`: `→`, `-->`, `- >`, `–>` and a dash
 /// set apart by spaces (` - `, ` – `, ` — `) right after a cost (`Pay 1
 /// Force - Evade 1`, `Tap – Draw a card`). A dash after words that are
@@ -97,17 +137,35 @@ pub fn arrows(text: &str) -> String {
         let mut from = 0;
         while let Some(i) = t[from..].find(dash).map(|i| i + from) {
             // The words since the last sentence or ability start.
-            let start = t[..i].rfind(['.', '|', ';', '"', ':']).map_or(0, |j| j + 1);
-            let head = t[start..i].trim();
+            let start = t[..i]
+                .rfind(['.', '|', ';', '"', ':', '*', '>', '/'])
+                .map_or(0, |j| j + 1)
+                .max(t[..i].rfind(dash).map_or(0, |j| j + dash.len()))
+                .max(t[..i].rfind(" '").map_or(0, |j| j + 2))
+                .max(list_mark_before(&t[..i]));
+            // A list's mark before the cost (`- Pay 1 Force - Evade 1`);
+            // a keyword run together before it (`Deflect 1 Pay 1 Force -
+            // Evade 1`): the cost starts at its last capitalised verb.
+            let head = t[start..i].trim().trim_start_matches(['-', '*', '>', ' ']);
+            let inverted = head.to_ascii_lowercase().ends_with(" force pay");
+            let head = if inverted {
+                head
+            } else {
+                last_cost_start(head)
+            };
+            // A cost starts with what it asks (`Pay`, `Tap`, `Discard`,
+            // `Put`, ...) or is Force paid in inverted words (`2 Force
+            // pay`).
+            let l = head.to_ascii_lowercase();
+            let first = l.split([' ', ',']).next().unwrap_or("");
             let is_cost = !head.is_empty()
                 && !head.contains("->")
-                && super::cost::cost_parts(head)
-                    .iter()
-                    .all(|p| !matches!(p.part, super::cost::CostPart::Other(_)))
-                && {
-                    let l = head.to_ascii_lowercase();
-                    l.starts_with("pay ") || l.starts_with("tap") || l.starts_with("[tap]")
-                };
+                && (inverted
+                    || COST_VERBS.contains(&first)
+                        && (first != "pay"
+                            || super::cost::cost_parts(head).first().is_some_and(|p| {
+                                !matches!(p.part, super::cost::CostPart::Other(_))
+                            })));
             if is_cost {
                 t.replace_range(i..i + dash.len(), " -> ");
                 from = i + 4;
@@ -199,7 +257,7 @@ fn whole_keyword(piece: &str) -> bool {
 /// Whether a sentence surely starts an ability of its own: a cost arrow, a
 /// glossary keyword, a trigger (`When`, `Whenever`, `As long as`).
 pub(super) fn is_strong_start(s: &str) -> bool {
-    let t = arrows(&strip_reminders(s));
+    let t = strip_reminders(&arrows(s));
     let l = t.to_ascii_lowercase();
     if is_continuation(&t) {
         return false;

@@ -1,0 +1,475 @@
+//! The card reader's mechanisms (issue 29), each with a test: names are
+//! the card's own and whole words, a keyword is a keyword wherever a name
+//! could match, pilot lists keep their arrows, conditions read the unit
+//! and timing they say, costs are charged or the ability is not applied,
+//! and `*` stats are counted or the unit is left out with its reason.
+//! Then the probes: every unit of the fixture sets renamed with a keyword
+//! word, every arrow in each typographic form, every keyword's number
+//! shifted; a reading changes only where the probe says it should.
+
+use swtcg_odds::cards::stack::{Fielded, Pairing, Piece, Switches, pair};
+use swtcg_odds::cards::text::{Class, Effect, Reading, Subject, When, read_abilities};
+use swtcg_odds::cards::{Card, CardDb};
+use swtcg_odds::unit::Arena;
+
+const HEADER: &str = "Name\tSet\tSide\tType\tSubtype\tCost\tSpeed\tPower\tHealth\tText\n";
+
+/// A database of units written `Name#Type#Subtype#Power#Health#Text`.
+fn db(rows: &[&str]) -> CardDb {
+    let mut t = HEADER.to_string();
+    for r in rows {
+        let f: Vec<&str> = r.split('#').collect();
+        t.push_str(&format!(
+            "{}\tPRB\tL\t{}\t{}\t5\t30\t{}\t{}\t{}\n",
+            f[0], f[1], f[2], f[3], f[4], f[5]
+        ));
+    }
+    CardDb::parse(&t).unwrap()
+}
+
+fn fight(a: &Piece, b: &Piece, arena: Arena) -> Pairing {
+    pair(
+        Fielded::Card(a),
+        Fielded::Card(b),
+        arena,
+        [0, 0],
+        &Switches::default(),
+    )
+    .unwrap()
+}
+
+fn keyword_texts(c: &Card) -> Vec<String> {
+    c.abilities
+        .iter()
+        .filter(|a| a.class() == Class::Keyword)
+        .flat_map(|a| a.effects().iter())
+        .filter_map(|e| match e {
+            Effect::Keyword { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A unit whose name holds a keyword word keeps that keyword, and its own
+/// name (longer than the keyword) is still itself.
+#[test]
+fn a_name_never_takes_a_keyword() {
+    let db = db(&[
+        "Shield Generator#Ground#Droid#0#4#Shields 1",
+        "Armor Squad#Ground#Trooper Squad#4#5#Armor. Critical Hit 1",
+        "Stun Tank#Ground#Tank#4#5#Stun 5 | Stun Tank gets +1 power as long as it's attacking a Droid.",
+        "Lucky and Ari (A)#Space#Starfighter#4#5#Lucky 2",
+    ]);
+    let kw = |n: &str| keyword_texts(db.card(n).unwrap());
+    assert_eq!(kw("Shield Generator"), ["Shields 1"]);
+    assert_eq!(kw("Armor Squad"), ["Armor", "Critical Hit 1"]);
+    assert_eq!(kw("Stun Tank"), ["Stun 5"]);
+    assert_eq!(kw("Lucky and Ari (A)"), ["Lucky 2"]);
+    let tank = db.card("Stun Tank").unwrap();
+    assert_eq!(tank.abilities[1].class(), Class::Condition);
+    assert_eq!(tank.abilities[1].subject(), Some(Subject::This));
+}
+
+/// A name that contains another card's name does not take that card for
+/// itself: the other card in the arena waits for the user.
+#[test]
+fn another_cards_name_is_not_this() {
+    let db = db(&[
+        "Luke Skywalker (A)#Character#Jedi#5#5#Evade 1",
+        "Luke Skywalker's X-wing (A)#Space#Starfighter#4#5#As long as Luke Skywalker is in the Space arena, Luke Skywalker's X-wing gets +2 power.",
+        "Millennium Falcon (A)#Space#Transport#4#5#Shields 1",
+        "Falcon Escort#Space#Starfighter#3#3#As long as the Millennium Falcon is in the Space arena, Falcon Escort gets Accuracy 1.",
+    ]);
+    for n in ["Luke Skywalker's X-wing (A)", "Falcon Escort"] {
+        let a = &db.card(n).unwrap().abilities[0];
+        assert_eq!(a.class(), Class::Condition, "{n}: {a:?}");
+        assert_eq!(a.subject(), Some(Subject::This), "{n}");
+        assert_eq!(
+            a.decidable(),
+            Some(false),
+            "{n}: the other card waits for the user"
+        );
+    }
+}
+
+/// A pilot's list is split at its list marks, never inside an arrow, and
+/// each grant is read and counted.
+#[test]
+fn pilot_grants_keep_their_arrows() {
+    let db = db(&[
+        "Dass Jennir (C)#Character#Jedi Master#4#5#Pay 1 Force -> Deflect 1 | Creature Pilot. The Creature gets:  -+30 speed   -Pay 1 Force -> Deflect 1   -Pay 0 Force -> Retaliate 2",
+    ]);
+    let c = db.card("Dass Jennir (C)").unwrap();
+    let Reading::Pilot(p) = &c.abilities[1].reading else {
+        panic!("{:?}", c.abilities[1])
+    };
+    let got: Vec<(Class, &str)> = p
+        .grants
+        .iter()
+        .map(|g| (g.class(), g.text.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Class::NotAttack, "+30 speed"),
+            (Class::Keyword, "Pay 1 Force -> Deflect 1"),
+            (Class::Keyword, "Pay 0 Force -> Retaliate 2"),
+        ]
+    );
+    // Counted one by one, and shown.
+    let r = swtcg_odds::cards::check::check(&db);
+    assert_eq!(r.sets[0].readings, 4);
+    assert_eq!(r.sets[0].grants.values().sum::<usize>(), 3);
+    let shown = c.to_text_with(true);
+    assert!(
+        shown.contains("grant 3. [keyword] Pay 0 Force -> Retaliate 2"),
+        "{shown}"
+    );
+}
+
+/// Conditions read the unit and the timing they say.
+#[test]
+fn conditions_read_their_unit_and_timing() {
+    let read = |text: &str, name: &str, kinds: &str| read_abilities(text, &[name, kinds]);
+    // A restriction decides the timing of the ability it follows.
+    let a = &read(
+        "Pay 1 Force -> Evade 2. Play only when Rex is attacking.",
+        "Rex (A)",
+        "Clone Trooper",
+    )[0];
+    assert_eq!(
+        (a.class(), a.when()),
+        (Class::Keyword, Some(When::Attacking))
+    );
+    let a = &read(
+        "Pay 1 Force -> Rex gets Evade 2. Play only if Rex is being attacked.",
+        "Rex (A)",
+        "Clone Trooper",
+    )[0];
+    assert_eq!(a.when(), Some(When::Defending));
+    let a = &read(
+        "Pay 2 Force -> Critical Hit 2. Play only while Rex is defending.",
+        "Rex (A)",
+        "Clone Trooper",
+    )[0];
+    assert_eq!(a.class(), Class::NotAttack, "{a:?}");
+    // A unit that taps to pay is not the one attacking.
+    let a = &read(
+        "Tap -> One of your Jedi gets +3 power until end of turn.",
+        "Mace (A)",
+        "Jedi Master",
+    )[0];
+    assert_eq!(a.class(), Class::NotAttack, "{a:?}");
+    // `A units or B` is two alternatives.
+    let a = &read(
+        "Critical Hit 2 as long as he's attacking one of your opponent's Jedi units or Sith.",
+        "Boba (A)",
+        "Bounty Hunter",
+    )[0];
+    let text = format!("{:?}", a.situation());
+    assert!(
+        text.contains("\"Jedi\"") && text.contains("\"Sith\"") && !text.contains("Jedi unit"),
+        "{text}"
+    );
+    // `+1 power and +1 health for each C` counts for both.
+    let a = &read(
+        "Yoda gets +1 power and +1 health for each other Jedi you have in the Character arena.",
+        "Yoda (A)",
+        "Jedi Master",
+    )[0];
+    assert!(
+        a.effects()
+            .iter()
+            .all(|e| matches!(e, Effect::PowerPer { .. } | Effect::HealthPer { .. })),
+        "{:?}",
+        a.effects()
+    );
+    // A choice made when the battle phase starts holds in either role.
+    let a = &read(
+        "When the battle phase starts, choose one: Rex gets Critical Hit 2 until end of turn. Or: Rex gets Parry 1 and \"Pay 0 Force -> Evade 1\" until end of turn.",
+        "Rex (A)",
+        "Clone Trooper",
+    )[0];
+    assert_eq!(a.when(), Some(When::Any), "{a:?}");
+}
+
+/// `each of your units with a Pilot` means a piloted unit, decided by
+/// whether the piece has a pilot.
+#[test]
+fn units_with_a_pilot_are_piloted_units() {
+    let db = db(&[
+        "Wing Leader#Space#Starfighter#3#4#Each of your units with a Pilot gets +2 power.",
+        "Target Drone#Space#Droid#2#9#",
+        "Ace (A)#Character#Rebel Pilot#3#3#Starfighter Pilot. The Starfighter gets +1 power.",
+    ]);
+    let leader = db.piece("Wing Leader").unwrap();
+    let piloted = db.piece("Wing Leader with Ace (A)").unwrap();
+    let target = db.piece("Target Drone").unwrap();
+    assert_eq!(fight(&leader, &target, Arena::Space).attacker.power, 3);
+    // Its own +1 from the pilot and +2 as a piloted unit.
+    assert_eq!(fight(&piloted, &target, Arena::Space).attacker.power, 6);
+}
+
+/// A cost is charged, or the ability is not applied for free: Force and
+/// tapping are charged; a player's resources wait for the user; counters
+/// on itself make it unmodelled.
+#[test]
+fn costs_are_charged_or_never_free() {
+    let read = |t: &str| read_abilities(t, &["Padme (A)", "Senator"]).remove(0);
+    let a = read("Put 2 damage counters on this unit -> Prevent all damage to this unit.");
+    assert_eq!(a.class(), Class::Unmodelled, "{a:?}");
+    let a = read("Discard a card from your hand -> Evade 2");
+    assert_eq!(
+        (a.class(), a.decidable()),
+        (Class::Condition, Some(false)),
+        "{a:?}"
+    );
+    let a = read("[tap], Pay 2 Force -> Evade 2");
+    assert_eq!(
+        a.grant()
+            .and_then(|g| g.cost.as_ref())
+            .and_then(|c| c.force),
+        Some(2),
+        "{a:?}"
+    );
+}
+
+/// Stats printed `*` that the text sets to a count the two units decide
+/// are counted in each pairing; the others are left out, with why.
+#[test]
+fn star_stats_are_counted_or_the_unit_is_left_out() {
+    let db = db(&[
+        "Droid Horde#Ground#Separatist Droid Squad#*#6#This unit's power is equal to the number of Droids in this arena.",
+        "Jedi Patrol#Ground#Jedi Squad#*#6#This unit's power is equal to the number of Jedi you have in any arena.",
+        "Battle Droid Squad#Ground#Droid Squad#2#9#",
+        "Clone Squad#Ground#Clone Squad#2#9#",
+    ]);
+    assert!(db.card("Droid Horde").unwrap().variable.is_none());
+    let horde = db.piece("Droid Horde").unwrap();
+    // Itself and the Droid it fights; against Clones, itself only.
+    let droids = db.piece("Battle Droid Squad").unwrap();
+    let clones = db.piece("Clone Squad").unwrap();
+    assert_eq!(fight(&horde, &droids, Arena::Ground).attacker.power, 2);
+    assert_eq!(fight(&horde, &clones, Arena::Ground).attacker.power, 1);
+    // The other is left out, and says why.
+    let left: Vec<_> = db.skipped.iter().filter(|s| s.unit).collect();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].name, "Jedi Patrol");
+    assert!(left[0].reason.contains("power is *"), "{}", left[0].reason);
+    let e = db.select("name:Jedi Patrol").unwrap_err().to_string();
+    assert!(e.contains("left out") && e.contains("power is *"), "{e}");
+}
+
+/// Every ability of the fixture sets, as JSON without its text, unit by
+/// unit (the texts differ when a probe rewrites them).
+fn readings_of(db: &CardDb) -> Vec<Vec<String>> {
+    db.cards
+        .iter()
+        .map(|c| {
+            c.abilities
+                .iter()
+                .map(|a| {
+                    let mut v = serde_json::to_value(a).unwrap();
+                    strip(&mut v);
+                    v.to_string()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A reading's JSON without its texts and spans (which follow the words).
+fn strip(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for k in ["text", "span", "clauses", "note", "why"] {
+                m.remove(k);
+            }
+            for x in m.values_mut() {
+                strip(x);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+/// The fixture sets' rows, each as its columns.
+fn rows(which: &str) -> Vec<(String, Vec<String>)> {
+    let dir = crate::snapshots::fixture_sets(which);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            (name, text.lines().map(String::from).collect())
+        })
+        .collect()
+}
+
+/// Loads the fixture sets `which` with each line rewritten by `f` (the
+/// header kept).
+fn load_with(which: &str, f: impl Fn(usize, &str) -> String) -> CardDb {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = 0;
+    for (name, lines) in rows(which) {
+        let mut out = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            if i == 0 {
+                out.push_str(l);
+            } else {
+                out.push_str(&f(k, l));
+                k += 1;
+            }
+            out.push('\n');
+        }
+        std::fs::write(dir.path().join(name), out).unwrap();
+    }
+    CardDb::load(&[dir.path().to_str().unwrap()]).unwrap()
+}
+
+/// Every unit renamed with a keyword word after its name (`Darth Vader
+/// Shields (A)`, its text unchanged): every reading is the same.
+#[test]
+fn probe_units_renamed_with_keyword_words() {
+    const WORDS: [&str; 8] = [
+        "Shields", "Armor", "Lucky", "Stun", "Evade", "Parry", "Fury", "Overkill",
+    ];
+    for which in ["six", "more"] {
+        let base = readings_of(&crate::snapshots::load(which));
+        let probed = readings_of(&load_with(which, |k, l| {
+            let mut f: Vec<String> = l.split('\t').map(String::from).collect();
+            let w = WORDS[k % WORDS.len()];
+            f[0] = match f[0].find(" (") {
+                Some(at) => format!("{} {w}{}", &f[0][..at], &f[0][at..]),
+                None => format!("{} {w}", f[0]),
+            };
+            f.join("\t")
+        }));
+        assert_eq!(base.len(), probed.len());
+        let db = crate::snapshots::load(which);
+        // Where the probe says a reading may change: a unit whose name is
+        // also one of its kind words (`Mudhorn`, a Mudhorn Creature: its
+        // renamed name no longer says it), or whose text names another
+        // card (renamed too, so its name is no longer that card's).
+        let others: Vec<String> = db
+            .cards
+            .iter()
+            .map(|c| c.base_name().to_string())
+            .filter(|n| n.split_whitespace().count() >= 2)
+            .collect();
+        let excused = |c: &Card| {
+            let base = c.base_name().to_lowercase();
+            let kinds = format!("{} {}", c.subtype, c.card_type).to_lowercase();
+            kinds
+                .split_whitespace()
+                .any(|k| base == k || base.trim_end_matches('s') == k.trim_end_matches('s'))
+                || others
+                    .iter()
+                    .any(|o| o != c.base_name() && c.text.contains(o.as_str()))
+        };
+        let changed: Vec<usize> = (0..base.len())
+            .filter(|&i| base[i] != probed[i] && !excused(&db.cards[i]))
+            .collect();
+        let shown: Vec<String> = changed
+            .iter()
+            .take(3)
+            .map(|&i| format!("{}: {:?} / {:?}", db.cards[i].name, base[i], probed[i]))
+            .collect();
+        assert!(
+            changed.is_empty(),
+            "{which}: {} of {} units read differently: {shown:#?}",
+            changed.len(),
+            base.len()
+        );
+    }
+}
+
+/// Every arrow in each form the files use (`->`, `→`, `- >`, `-->`, a
+/// spaced dash): every reading is the same.
+#[test]
+fn probe_arrows_in_every_form() {
+    for form in [" \u{2192} ", " - > ", " --> ", " - ", " \u{2013} "] {
+        for which in ["six", "more"] {
+            let base = readings_of(&crate::snapshots::load(which));
+            let probed = readings_of(&load_with(which, |_, l| l.replace(" -> ", form)));
+            let db = crate::snapshots::load(which);
+            // A cost that starts with no cost verb (`One of your Bounty
+            // Hunters loses the Bounty Hunter subtype ... - That unit
+            // gets ...`): a spaced dash after it is read as a dash.
+            let excused = |c: &Card| {
+                form.trim() != "\u{2192}"
+                    && form.trim() != "- >"
+                    && form.trim() != "-->"
+                    && c.text.contains("One of your Bounty Hunters loses")
+            };
+            let changed: Vec<usize> = (0..base.len())
+                .filter(|&i| base[i] != probed[i] && !excused(&db.cards[i]))
+                .collect();
+            let shown: Vec<String> = changed
+                .iter()
+                .take(3)
+                .map(|&i| format!("{}: {:?} / {:?}", db.cards[i].name, base[i], probed[i]))
+                .collect();
+            assert!(
+                changed.is_empty(),
+                "{which} with {form:?}: {} units read differently: {shown:#?}",
+                changed.len()
+            );
+        }
+    }
+}
+
+/// Every keyword's number shifted by one (`Critical Hit 2` → `Critical
+/// Hit 3`): each reading keeps its class, subject, timing and rule.
+#[test]
+fn probe_numbers_shifted() {
+    let shape = |db: &CardDb| -> Vec<String> {
+        db.cards
+            .iter()
+            .flat_map(|c| c.abilities.iter())
+            .map(|a| {
+                format!(
+                    "{:?} {:?} {:?} {:?} {}",
+                    a.class(),
+                    a.subject(),
+                    a.when(),
+                    a.decidable(),
+                    a.rule
+                )
+            })
+            .collect()
+    };
+    let names: Vec<&str> = swtcg_odds::keywords::NAMES
+        .iter()
+        .map(|(n, _, _)| *n)
+        .collect();
+    for which in ["six", "more"] {
+        let base = shape(&crate::snapshots::load(which));
+        let probed = shape(&load_with(which, |_, l| {
+            let mut out = l.to_string();
+            for n in &names {
+                for d in 1..=5 {
+                    out = out.replace(&format!("{n} {d}"), &format!("{n} @{}", d + 1));
+                }
+            }
+            out.replace('@', "")
+        }));
+        assert_eq!(base.len(), probed.len(), "{which}");
+        let changed: Vec<String> = (0..base.len())
+            .filter(|&i| base[i] != probed[i])
+            .map(|i| format!("{} -> {}", base[i], probed[i]))
+            .collect();
+        assert!(
+            changed.is_empty(),
+            "{which}: {} readings changed shape: {:?}",
+            changed.len(),
+            &changed[..changed.len().min(3)]
+        );
+    }
+}
