@@ -7,7 +7,13 @@
 
 use super::cost::CostPart;
 use super::rules::{Ctx, RULES, Stage};
-use super::*;
+use super::{
+    Class, Clause, ClauseNote, Cost, Draft, Leads, NON_ATTACK_EFFECT, OUTSIDE_ATTACKS, Recipient,
+    Situation, Subject, Uncharged, WHO_ATTACKS, When, Who, add_situation, chosen, clauses,
+    counters_only, damage_clause, find_any, gets, has_attack_word, is_restriction,
+    non_attack_clause, prevention, quote_short, read_descriptor, read_grants, read_losses, repeats,
+    split_top, strip_leads, taps, top_level_find, uncharged, unmodelled_family,
+};
 
 /// Reads an ability's body (reminders removed, see [`classify_as`]).
 pub(super) fn classify_body(printed: &str, clean: &str, who: &Who) -> Draft {

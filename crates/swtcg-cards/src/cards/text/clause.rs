@@ -4,7 +4,7 @@
 //! is about, whether it is played while the unit attacks). Built once per
 //! clause in `body.rs`.
 
-use super::*;
+use super::{Class, Cost, Draft, Effect, Recipient, Situation, Subject, When, Who};
 
 /// One clause and its sentence's context.
 pub(super) struct Clause<'a> {

@@ -1,7 +1,7 @@
 //! Words for the reader's model, for reports and `--explain`: a
 //! situation, a description, a count, effects.
 
-use super::*;
+use super::{Count, Descriptor, Effect, KeywordName, Situation, Term};
 use std::fmt;
 
 /// A situation as words: `attacking a unique Character`.

@@ -197,7 +197,11 @@ fn take_until_last_noun<'a>(i: &mut In<'a>) -> winnow::Result<&'a str> {
 
 /// Alternatives: each a term, or `None` when it is not plain words (which
 /// makes the whole no description). Empty ones are left out.
-fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Option<(Term, Option<Option<Term>>)>>> {
+/// One alternative of a description: its term, and its own unit noun
+/// when it has one (`Some(None)`: `units`, any unit).
+type Alternative = Option<(Term, Option<Option<Term>>)>;
+
+fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Alternative>> {
     let sep = || alt((", or ", " or ", " and ", ","));
     let item = repeat_till(0.., any, peek(alt((sep().void(), eof.void()))))
         .map(|((), ())| ())
@@ -215,7 +219,7 @@ fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Option<(Term, Option<Optio
 /// One alternative: its words as a term, and its own unit noun when it
 /// ends with one (`Jedi units`: Jedi, any unit; `Clone Characters`: Clone,
 /// Character).
-fn alternative(a: &str) -> Option<(Term, Option<Option<Term>>)> {
+fn alternative(a: &str) -> Alternative {
     if let Ok((head, noun)) = (take_until_last_noun, unit_noun).parse(a)
         && !head.trim().is_empty()
     {

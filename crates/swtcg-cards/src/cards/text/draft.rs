@@ -2,7 +2,7 @@
 //! its class and fields, and [`Draft::finish`] gives the typed
 //! [`ReadAbility`] the rest of the crate sees.
 
-use super::*;
+use super::{Class, ClauseNote, Cost, Effect, PilotGrant, Situation, Subject, When, XSource};
 
 /// One ability as the rules build it: a class and the fields that class
 /// uses. [`Draft::finish`] turns it into the typed [`ReadAbility`].

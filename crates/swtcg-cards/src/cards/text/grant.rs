@@ -4,7 +4,12 @@
 //! effects, its trailing situation, its recipient as a subject, when it
 //! acts, and the class its cost and situation give.
 
-use super::*;
+use super::{
+    Class, Clause, Cost, Descriptor, Draft, Effect, Keyword, Recipient, RecipientKind, Situation,
+    Subject, When, Who, XSource, add_situation, effects_use_x, find_any, find_word,
+    first_clause_subject, has_attack_word, keyword_when, outside_reason, quote_short, read_count,
+    read_grants, read_losses, read_recipient, split_top, trailing_clause,
+};
 
 /// A reading that ends the rule early (not understood, not-attack, ...).
 type Early<T> = Result<T, Box<Draft>>;

@@ -1,6 +1,9 @@
 //! Grants: `SUBJECT gets GRANTS [as long as S] [for this attack]`, losses, and counts (`for each`, `where X is`).
 
-use super::*;
+use super::{
+    Class, Effect, KeywordKind, NOT_ATTACK_KEYWORDS, UNMODELLED_KEYWORDS, WHO_ATTACKS, Who,
+    classify_draft, find_word, has_attack_word, parse, read_count, starts_with_word,
+};
 
 /// Whether effects use an X that is not the Force paid.
 pub(super) fn effects_use_x(effects: &[Effect]) -> bool {

@@ -1,6 +1,9 @@
 //! Keywords: a keyword as the keyword table reads it, a keyword in words, costs, `Switch:`.
 
-use super::*;
+use super::{
+    Ability, Class, Cost, Draft, Effect, Keyword, Situation, Subject, When, Who, classify_draft,
+    keyword_when, quote_short, read_grants,
+};
 
 /// Reads a cost ([`Cost::read`]); one too large to read is kept as
 /// written, as a cost in something else than Force (so never free).

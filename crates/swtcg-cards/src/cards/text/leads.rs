@@ -1,6 +1,9 @@
 //! Leading clauses (`As long as S,`, `When ...,`, `Choose one:`): their situations and timings.
 
-use super::*;
+use super::{
+    OUTSIDE_ATTACKS, Recipient, Situation, read_descriptor, read_recipient, read_situation,
+    top_level_find,
+};
 
 /// Leading clauses of a sentence (`When ..., `, `As long as ..., `, `If
 /// ..., `, `This turn, `): what they say, and the rest.

@@ -1,6 +1,6 @@
 //! The reader's model: classes, subjects, descriptions, situations and effects (the reading of one ability is in `reading.rs`).
 
-use super::*;
+use super::{Ability, Arena, KeywordKind, ReadAbility, Serialize, title};
 
 /// The class of an ability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -1,6 +1,9 @@
 //! Pilot abilities: the kinds of unit a pilot fits and what the piloted unit gets.
 
-use super::*;
+use super::{
+    Class, Draft, Effect, PilotGrant, Subject, When, Who, classify_draft, has_attack_word,
+    read_grants,
+};
 
 /// Reads a pilot ability: the kinds it pilots and its grants.
 pub(super) fn pilot(printed: &str, clean: &str) -> Draft {

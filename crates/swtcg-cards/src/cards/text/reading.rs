@@ -5,7 +5,10 @@
 //! Serialised (`cards find --json`, the server, the Python package), a
 //! reading is one flat object with a `class` key, as it always was.
 
-use super::*;
+use super::{
+    Class, ClauseNote, Cost, Draft, Effect, PilotGrant, Situation, Subject, When, XSource,
+    clause_spans,
+};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// One ability of a card, read.

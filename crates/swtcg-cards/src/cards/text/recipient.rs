@@ -1,6 +1,6 @@
 //! Who an effect is for: recipients (`each of your other Naboo units`) and descriptions (`a unique Jedi`).
 
-use super::*;
+use super::{Arena, Descriptor, Term, read_descriptor};
 
 /// Whose effect, for when it acts.
 #[derive(Clone, Copy)]

@@ -11,7 +11,13 @@
 //! each clause was read ([`ReadAbility::clauses`]): `cards find --explain`
 //! shows both.
 
-use super::*;
+use super::{
+    Ability, Class, Clause, ClauseNote, Cost, Count, Draft, Effect, Keyword, NOT_ATTACK_KEYWORDS,
+    ReadAbility, Situation, Subject, UNMODELLED_KEYWORDS, When, Who, XSource, classify_draft, gets,
+    has_attack_word, is_restriction, keyword, non_attack_clause, parse, quote_short, read_cost,
+    read_count, self_names, sentences, split_cost, split_top, starts_with_word, strip_prefix_ci,
+    switch, title, top_level_find, without_duration, worded_keyword,
+};
 
 /// One ability's text, prepared once for the rules: the printed text,
 /// the text without reminders, with the unit's own names marked `THIS`,

@@ -1,6 +1,6 @@
 //! Situations in words: trailing `as long as` / `when` clauses, triggers, and clause-by-clause conditions.
 
-use super::*;
+use super::{Arena, Descriptor, Situation, When, add_situation, read_descriptor};
 
 /// A trailing `as long as` / `when` clause: its situation, and when it
 /// applies if the clause says (`it's attacking X`: attacking).

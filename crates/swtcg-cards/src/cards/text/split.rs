@@ -1,6 +1,9 @@
 //! Splitting a unit's text into abilities: separators, sentences, and the sentences that continue the one before.
 
-use super::*;
+use super::{
+    GLOSSARY_ONLY, GlossaryValue, NOT_ATTACK_KEYWORDS, UNMODELLED_KEYWORDS, is_restriction, parse,
+    split_cost, starts_with_word, strip_reminders,
+};
 
 /// Splits a unit's text into abilities, whatever separator its set uses.
 ///

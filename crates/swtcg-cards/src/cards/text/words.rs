@@ -1,6 +1,6 @@
 //! Word lists and small helpers shared by the rules: attack words, restrictions, top-level splitting into clauses.
 
-use super::*;
+use super::{Keyword, When};
 
 /// Glossary keywords that cannot change one attack's odds, with why.
 pub(super) const NOT_ATTACK_KEYWORDS: &[(&str, &str)] = &[
