@@ -477,7 +477,8 @@ impl CardDb {
                         .split([' ', '-', '\u{2013}', '\u{2014}'])
                         .next()
                         .unwrap_or("");
-                    p.trim() == *t || first == *t
+                    // `Missions`: a Mission.
+                    p.trim() == *t || first == *t || first.strip_suffix('s') == Some(t)
                 })
             }) {
                 self.non_units.push(NonUnit {

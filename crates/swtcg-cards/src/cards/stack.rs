@@ -429,7 +429,7 @@ fn admits(item: &str, c: &Card, same: &SameUnits) -> bool {
                     power: None,
                     health: None,
                 };
-                matches(&d, &p, 0, None)
+                matches(&d, &p, 0, None) == Some(true)
             }
             None => false,
         };
@@ -511,7 +511,7 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
 }
 
 /// Whether a description matches a piece (`counters`: its damage counters).
-fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bool {
+fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> Option<bool> {
     let words = p.words();
     let has = |phrase: &str| {
         let ph: Vec<String> = phrase
@@ -522,8 +522,9 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
         !ph.is_empty() && words.windows(ph.len()).any(|w| w == ph.as_slice())
     };
     let top = p.top();
-    d.any_of.iter().any(|terms| {
-        terms.iter().all(|t| match t {
+    // Each term holds, fails, or can't be told (a qualifier the user says).
+    let term = |t: &Term| -> Option<bool> {
+        Some(match t {
             Term::Unit => true,
             Term::Words(w) => has(w),
             Term::Not(w) => !has(w),
@@ -543,8 +544,29 @@ fn matches(d: &Descriptor, p: &Piece, counters: u32, arena: Option<Arena>) -> bo
                 let n = n.to_lowercase();
                 p.cards.iter().any(|c| c.name.to_lowercase().contains(&n))
             }),
+            Term::Described(_) => return None,
         })
-    })
+    };
+    let mut undecided = false;
+    for terms in &d.any_of {
+        let mut alt = Some(true);
+        for t in terms {
+            match term(t) {
+                Some(false) => {
+                    alt = Some(false);
+                    break;
+                }
+                None => alt = None,
+                Some(true) => {}
+            }
+        }
+        match alt {
+            Some(true) => return Some(true),
+            None => undecided = true,
+            Some(false) => {}
+        }
+    }
+    (!undecided).then_some(false)
 }
 
 /// Whether a piece has a keyword: one it has as a keyword, one read as
@@ -609,7 +631,7 @@ struct Seat<'p, 'a> {
 impl Seat<'_, '_> {
     fn matches(&self, d: &Descriptor) -> Option<bool> {
         match self.unit {
-            Fielded::Card(p) => Some(matches(d, p, self.counters, Some(self.arena))),
+            Fielded::Card(p) => matches(d, p, self.counters, Some(self.arena)),
             Fielded::Plain(_) => {
                 let any = d.any_of.iter().any(|t| t.iter().all(|t| *t == Term::Unit));
                 any.then_some(true)
@@ -1141,7 +1163,7 @@ fn evaluate(s: &Situation, side: &Seat, other: &Seat, target: &Seat, arena: Aren
                     power: None,
                     health: None,
                 };
-                matches(pilot, &piece, 0, None)
+                matches(pilot, &piece, 0, None) == Some(true)
             })),
             Fielded::Plain(_) => None,
         },

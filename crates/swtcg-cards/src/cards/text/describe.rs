@@ -65,6 +65,7 @@ impl fmt::Display for Descriptor {
                         Term::PowerAboveHealth => "with power above its health".into(),
                         Term::Piloted => "piloted".into(),
                         Term::NameHas(n) => format!("with {} in its name", n.join(" or ")),
+                        Term::Described(w) => format!("with {w} (as the user says)"),
                     })
                     .collect();
                 if ws.len() > 1 {

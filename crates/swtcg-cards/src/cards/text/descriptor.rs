@@ -260,7 +260,19 @@ fn with_clause(i: &mut In<'_>) -> winnow::Result<Option<Term>> {
         name_has,
         // A pilot card on it, not a keyword called Pilot.
         (opt(Caseless("a ")), Caseless("pilot"), eof).value(Some(Term::Piloted)),
-        winnow::token::rest.map(keywords),
+        winnow::token::rest.map(|w: &str| {
+            // Keywords, or a qualifier the cards can't decide (`1 or more
+            // Equipment attached`): the user says whether it holds. A
+            // relative clause is not a qualifier.
+            keywords(w).or_else(|| {
+                let l = w.to_ascii_lowercase();
+                (!l.trim().is_empty()
+                    && !l.contains('"')
+                    && ![" that ", " who ", " if ", ", "].iter().any(|p| l.contains(p))
+                    && w.split_whitespace().count() <= 8)
+                    .then(|| Term::Described(w.trim().to_string()))
+            })
+        }),
     ))
     .parse_next(i)
 }
@@ -382,7 +394,6 @@ mod tests {
             "unit that attacked",
             "Jedi who is damaged",
             "this",
-            "unit with 2 damage counters on it",
             "very long name of some unit type",
             "",
             "Jedi \"Master\"",

@@ -404,6 +404,7 @@ fn reroll_own_dice(w: &Wk) -> Option<Draft> {
         "once per turn",
         "for that attack",
         "for this attack",
+        "once",
     ]
     .iter()
     .find_map(|s| l.strip_suffix(s).map(str::trim_end))
@@ -416,10 +417,14 @@ fn reroll_own_dice(w: &Wk) -> Option<Draft> {
         " of his attack dice",
         " of her attack dice",
         " of its attack dice",
+        " of the attack dice",
+        " attack dice",
     ]
     .iter()
     .find_map(|s| r.strip_suffix(s))?;
     let n = match r.trim_start_matches("up to ") {
+        // Every die it rolled.
+        "any number of" | "any of" | "all of" => crate::unit::MAX_EXTRA_DICE,
         "one" | "1" => 1,
         "two" | "2" => 2,
         "three" | "3" => 3,

@@ -69,6 +69,15 @@ pub struct Descriptor {
 }
 
 impl Descriptor {
+    /// Whether the two units' cards decide it (no qualifier the user
+    /// must say).
+    pub fn decidable(&self) -> bool {
+        self.any_of
+            .iter()
+            .flatten()
+            .all(|t| !matches!(t, Term::Described(_)))
+    }
+
     /// Any unit at all (`a unit`, the unit attacking this one).
     pub fn any_unit() -> Descriptor {
         Descriptor {
@@ -114,6 +123,9 @@ pub enum Term {
     Piloted,
     /// Its name holds one of these words (`with "Skywalker" in its name`).
     NameHas(Vec<String>),
+    /// A qualifier the two units' cards can't decide (`with 1 or more
+    /// Equipment attached`), as written: the user says whether it holds.
+    Described(String),
 }
 
 /// A keyword named in card text (`a unit with Stealth`): one the engine
@@ -269,6 +281,11 @@ impl Situation {
             Situation::Other { .. } => false,
             Situation::All { all } => all.iter().all(Situation::decidable),
             Situation::Not { not } => not.decidable(),
+            Situation::Attacking { defender: d }
+            | Situation::AttackedBy { attacker: d }
+            | Situation::Opponent { opponent: d }
+            | Situation::Own { this: d }
+            | Situation::PilotedBy { pilot: d } => d.decidable(),
             _ => true,
         }
     }

@@ -209,6 +209,7 @@ pub fn strip_reminders(text: &str) -> String {
     // The files' `?` for a lost apostrophe between letters (`can?t`), and
     // a sign set apart from its number (`+ 1 power`).
     let out = lost_apostrophes(&out);
+    let out = number_words(&out);
     let out = without_flavor(&out);
     let out = out.replace('→', "->");
     let out = sentence_ends(&out, END);
@@ -240,6 +241,34 @@ fn without_flavor(text: &str) -> String {
         }
     }
     text.to_string()
+}
+
+/// Numbers in words before what they count (`two damage counters`, `one
+/// of that damage`) as digits.
+fn number_words(text: &str) -> String {
+    const NUMBERS: [(&str, &str); 6] = [
+        ("one", "1"),
+        ("two", "2"),
+        ("three", "3"),
+        ("four", "4"),
+        ("five", "5"),
+        ("six", "6"),
+    ];
+    const COUNTED: [&str; 6] = ["damage", "counter", "counters", "dice", "more", "additional"];
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).map(|n| n.trim_end_matches([',', '.']).to_ascii_lowercase());
+        let digit = NUMBERS
+            .iter()
+            .find(|(n, _)| w.eq_ignore_ascii_case(n))
+            .filter(|_| next.as_deref().is_some_and(|n| COUNTED.contains(&n)))
+            .map(|(_, d)| *d);
+        out.push(digit.unwrap_or(w));
+    }
+    out.join(" ")
+        .replace(" one of that damage", " 1 of that damage")
+        .replace(" two of that damage", " 2 of that damage")
 }
 
 /// `can?t` → `can't`: a `?` between two letters is an apostrophe the

@@ -52,6 +52,13 @@ pub(super) fn read_recipient(subject: &str) -> Recipient {
     if l == "this" || l == "it" || l == "he" || l == "she" || l == "this's" {
         return Recipient::This;
     }
+    // `X of your units each get`: each of them.
+    if let Some(h) = l.strip_suffix(" each")
+        && !h.starts_with("this and ")
+        && !h.ends_with(" and this")
+    {
+        return read_recipient(&s[..h.len()]);
+    }
     // `THIS and Phantom each get`: this unit among them.
     let both = l.strip_suffix(" each").unwrap_or(&l);
     if both.starts_with("this and ") || both.ends_with(" and this") {
@@ -172,6 +179,12 @@ fn group_recipient(
         ("your ", false, Group::Own),
         ("one of your other ", true, Group::OneOfYours),
         ("one of your ", false, Group::OneOfYours),
+        ("x of your ", false, Group::OneOfYours),
+        ("up to x of your ", false, Group::OneOfYours),
+        ("two of your ", false, Group::OneOfYours),
+        ("up to two of your ", false, Group::OneOfYours),
+        ("up to 2 of your ", false, Group::OneOfYours),
+        ("2 of your ", false, Group::OneOfYours),
         ("a unit of your choice", false, Group::OneOfYours),
         ("the unit of your choice", false, Group::OneOfYours),
         ("each other ", true, Group::Each),

@@ -419,6 +419,11 @@ pub(super) fn unquoted(text: &str) -> String {
 /// (`you gain additional Force equal to the damage prevented`).
 pub(super) fn non_attack_clause(l: &str) -> bool {
     let l = l.trim_start_matches("then ").trim();
+    let l = l.strip_prefix("you may ").unwrap_or(l);
+    // What a card costs to deploy.
+    if l.contains(" to deploy") && l.contains("cost") {
+        return true;
+    }
     // Cards found, looked at, shown; counters of other kinds than damage;
     // damage by Battle or Mission cards: not attacks.
     if ["search your", "search ", "look at ", "shuffle ", "reveal "]
@@ -441,15 +446,10 @@ pub(super) fn non_attack_clause(l: &str) -> bool {
         return true;
     }
     // Disrupting another card or ability, not an attack.
-    if [
-        "disrupt an activated ability",
-        "disrupt a battle card",
-        "disrupt a mission card",
-        "disrupt a disrupt",
-        "disrupt that meditate",
-    ]
-    .iter()
-    .any(|p| l.starts_with(p))
+    if l.starts_with("disrupt ")
+        && ["activated abilit", "battle card", "mission card", "a disrupt", "meditate"]
+            .iter()
+            .any(|w| l.contains(w))
     {
         return true;
     }
@@ -580,6 +580,8 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
             "x+3",
             "x + 1",
             "x + 2",
+            "x +1",
+            "x +2",
             "x times 2",
             "2 times x",
             "times x",
