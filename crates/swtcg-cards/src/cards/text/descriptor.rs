@@ -268,7 +268,9 @@ fn with_clause(i: &mut In<'_>) -> winnow::Result<Option<Term>> {
                 let l = w.to_ascii_lowercase();
                 (!l.trim().is_empty()
                     && !l.contains('"')
-                    && ![" that ", " who ", " if ", ", "].iter().any(|p| l.contains(p))
+                    && ![" that ", " who ", " if ", ", "]
+                        .iter()
+                        .any(|p| l.contains(p))
                     && w.split_whitespace().count() <= 8)
                     .then(|| Term::Described(w.trim().to_string()))
             })

@@ -254,11 +254,20 @@ fn number_words(text: &str) -> String {
         ("five", "5"),
         ("six", "6"),
     ];
-    const COUNTED: [&str; 6] = ["damage", "counter", "counters", "dice", "more", "additional"];
+    const COUNTED: [&str; 6] = [
+        "damage",
+        "counter",
+        "counters",
+        "dice",
+        "more",
+        "additional",
+    ];
     let words: Vec<&str> = text.split(' ').collect();
     let mut out = Vec::with_capacity(words.len());
     for (i, w) in words.iter().enumerate() {
-        let next = words.get(i + 1).map(|n| n.trim_end_matches([',', '.']).to_ascii_lowercase());
+        let next = words
+            .get(i + 1)
+            .map(|n| n.trim_end_matches([',', '.']).to_ascii_lowercase());
         let digit = NUMBERS
             .iter()
             .find(|(n, _)| w.eq_ignore_ascii_case(n))

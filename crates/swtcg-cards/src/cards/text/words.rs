@@ -447,9 +447,15 @@ pub(super) fn non_attack_clause(l: &str) -> bool {
     }
     // Disrupting another card or ability, not an attack.
     if l.starts_with("disrupt ")
-        && ["activated abilit", "battle card", "mission card", "a disrupt", "meditate"]
-            .iter()
-            .any(|w| l.contains(w))
+        && [
+            "activated abilit",
+            "battle card",
+            "mission card",
+            "a disrupt",
+            "meditate",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
     {
         return true;
     }
