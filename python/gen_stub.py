@@ -8,7 +8,7 @@ import sys
 sys.path = [p for p in sys.path if pathlib.Path(p or ".").resolve() != pathlib.Path(__file__).parent.resolve()]
 import swtcg_odds  # noqa: E402
 
-KINDS = {"count": "int", "signed": "int", "health": "int", "switch": "bool", "word": "str"}
+KINDS = {"count": "int", "signed": "int", "health": "int", "switch": "bool", "word": "str", "budget": "int | str"}
 
 
 def params() -> str:

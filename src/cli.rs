@@ -20,7 +20,7 @@ use crate::matchups::{
     duel, field_line, rank, stream_rows,
 };
 use crate::plot::{Series, svg};
-use crate::policy::{LuckyOrder, LuckyPolicy, Policy};
+use crate::policy::{ForceBudget, LuckyOrder, LuckyPolicy, Policy};
 use crate::report::to_json_text;
 use crate::request::{AttackAnswer, AttackRequest, PolicyRequest};
 use crate::sample::{Model, Quantity, Variant};
@@ -40,6 +40,11 @@ fn words<T: Words + Clone + Send + Sync>() -> impl clap::builder::TypedValuePars
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(T::all_words())
         .map(|w| T::from_word(&w).expect("a possible value is a word"))
+}
+/// A Force budget as typed: a whole number or `unlimited`.
+fn force_budget(w: &str) -> std::result::Result<ForceBudget, String> {
+    ForceBudget::from_word(w)
+        .ok_or_else(|| format!("'{w}' is not a whole number from 0 or unlimited"))
 }
 use std::ffi::OsString;
 use std::io::Write;
@@ -200,14 +205,14 @@ struct PolicyArgs {
     /// What the attacker maximises and the defender minimises (choices are then played exactly).
     #[arg(long, value_parser = words::<Objective>())]
     objective: Option<Objective>,
-    /// Force the attacking side may spend in the attack (unlimited if not given; required for
-    /// costs of X).
-    #[arg(long, value_name = "N")]
-    force_attacker: Option<u32>,
-    /// Force the defending side may spend in the attack (unlimited if not given; required for
-    /// costs of X).
-    #[arg(long, value_name = "N")]
-    force_defender: Option<u32>,
+    /// Force the attacking side may spend in the attack, fixed costs and costs of X alike: a
+    /// number or `unlimited` (default 4, a turn's income).
+    #[arg(long, value_name = "N|unlimited", value_parser = force_budget)]
+    force_attacker: Option<ForceBudget>,
+    /// Force the defending side may spend in the attack, fixed costs and costs of X alike: a
+    /// number or `unlimited` (default 4, a turn's income).
+    #[arg(long, value_name = "N|unlimited", value_parser = force_budget)]
+    force_defender: Option<ForceBudget>,
 }
 
 impl PolicyArgs {

@@ -128,8 +128,8 @@ def attack(
     lucky_policy: str | None = None,
     lucky_order: str | None = None,
     objective: str | None = None,
-    force_attacker: int | None = None,
-    force_defender: int | None = None,
+    force_attacker: int | str | None = None,
+    force_defender: int | str | None = None,
 ) -> AttackResult: ...
 
 def table(
@@ -172,8 +172,8 @@ def table(
     lucky_policy: str | None = None,
     lucky_order: str | None = None,
     objective: str | None = None,
-    force_attacker: int | None = None,
-    force_defender: int | None = None,
+    force_attacker: int | str | None = None,
+    force_defender: int | str | None = None,
     as_frame: bool = False,
 ) -> Any: ...
 
@@ -218,8 +218,8 @@ def verify(
     lucky_policy: str | None = None,
     lucky_order: str | None = None,
     objective: str | None = None,
-    force_attacker: int | None = None,
-    force_defender: int | None = None,
+    force_attacker: int | str | None = None,
+    force_defender: int | str | None = None,
     quantity: str = "defender_damage",
     alpha: float = 0.001,
 ) -> Verification: ...
@@ -266,8 +266,8 @@ def sample(
     lucky_policy: str | None = None,
     lucky_order: str | None = None,
     objective: str | None = None,
-    force_attacker: int | None = None,
-    force_defender: int | None = None,
+    force_attacker: int | str | None = None,
+    force_defender: int | str | None = None,
     quantity: str = "defender_damage",
     variant: str | None = None,
 ) -> dict[int, int]: ...

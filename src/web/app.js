@@ -68,6 +68,7 @@ function field(p) {
   const id = "f-" + p.name;
   let input;
   if (p.kind === "switch") input = `<input type="checkbox" id="${id}" data-p="${p.name}">`;
+  else if (p.kind === "budget") input = `<input type="text" id="${id}" data-p="${p.name}" placeholder="4 (default)" inputmode="text" autocomplete="off">`;
   else if (p.kind === "word") input = `<select id="${id}" data-p="${p.name}"><option value="">(default)</option>${p.words.map((w) => `<option value="${w}">${w}</option>`).join("")}</select>`;
   else input = `<input type="number" id="${id}" data-p="${p.name}" min="${p.min ?? (p.kind === "health" ? 1 : 0)}" ${p.max ? `max="${p.max}"` : ""} step="1" inputmode="numeric">`;
   row.innerHTML = `<label for="${id}" title="${esc(p.doc)}">${esc(p.label)}</label>${input}<span class="err" id="e-${p.name}" aria-live="polite"></span>`;
@@ -172,6 +173,7 @@ function fieldWords(e, p) {
   if (e.kind === "range" && n !== null && p.min !== undefined && n < p.min) return `${p.label} must be at least ${p.min}`;
   if (e.kind === "range" && n !== null && p.max !== undefined && n > p.max) return `${p.label} can be at most ${p.max}`;
   if (e.kind === "syntax" && p.kind === "switch") return `${p.label}: on or off`;
+  if (e.kind === "syntax" && p.kind === "budget") return `${p.label}: a whole number or unlimited`;
   if (e.kind === "syntax" || (e.kind === "range" && n === null)) return `${p.label} must be a whole number`;
   if (e.kind === "unknown" && p.words) return `${p.label}: one of ${p.words.join(", ")}`;
   return `${p.label}: ${e.message}`;

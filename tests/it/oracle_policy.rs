@@ -814,14 +814,15 @@ fn another_arena_and_avenge_for_each_unit_discarded() {
     }
 }
 
-/// A cost of X with no Force budget (issue 18): X is chosen by its owner
-/// from 1 to 4 (`DEFAULT_X_FORCE`), Evade X and Deflect X as much as is
-/// needed up to 4, Retaliate X as it serves; brute-forced, and a budget
-/// given overrides it.
+/// One Force default for every cost (issue 30): with no budget given, each
+/// side may spend 4 (`DEFAULT_FORCE`, a turn's income) on fixed costs and
+/// costs of X alike; X is chosen by its owner as it serves; `unlimited`
+/// lifts it (Evade X and Deflect X as much as is needed, Retaliate X up to
+/// 12 dice); brute-forced, and a budget given overrides it.
 #[test]
-fn a_cost_of_x_without_a_budget_is_priced_by_the_default() {
-    use swtcg_odds::policy::DEFAULT_X_FORCE;
-    assert_eq!(DEFAULT_X_FORCE, 4);
+fn one_force_default_for_every_cost() {
+    use swtcg_odds::policy::{DEFAULT_BUDGETS, DEFAULT_FORCE};
+    assert_eq!(DEFAULT_FORCE, 4);
     let a = unit("a", 2, Some(3), 0, &[]);
     for texts in [
         &["Pay X Force -> Retaliate X"][..],
@@ -830,7 +831,13 @@ fn a_cost_of_x_without_a_budget_is_priced_by_the_default() {
     ] {
         let d = unit("d", 1, Some(3), 0, texts);
         for objective in OBJECTIVES {
-            for force in [[None, None], [None, Some(1)]] {
+            // Unlimited Retaliate X rolls up to 12 dice: the brute force
+            // checks it where it stays small (prevention).
+            let unlimited = !texts[0].contains("Retaliate");
+            for force in [DEFAULT_BUDGETS, [None, None], [None, Some(1)]] {
+                if force == [None, None] && !unlimited {
+                    continue;
+                }
                 check_with(
                     vec![a.clone(), d.clone()],
                     duel(),
@@ -842,8 +849,8 @@ fn a_cost_of_x_without_a_budget_is_priced_by_the_default() {
             }
         }
     }
-    // Net: the defender pays for the most Retaliate dice it may, 4 without
-    // a budget, 1 with a budget of 1.
+    // Net: the defender pays for the most Retaliate dice it may, 4 by
+    // default, 12 unlimited, 1 with a budget of 1.
     let d = unit("d", 1, Some(9), 0, &["Pay X Force -> Retaliate X"]);
     let policy = Policy {
         objective: Objective::Net,
@@ -851,6 +858,8 @@ fn a_cost_of_x_without_a_budget_is_priced_by_the_default() {
     };
     let mut game = Game::new(vec![a.clone(), d.clone()], duel(), policy);
     assert_eq!(solve(&game).unwrap().declared.retaliates, vec![(0, 4)]);
+    game.force = [None, None];
+    assert_eq!(solve(&game).unwrap().declared.retaliates, vec![(0, 12)]);
     game.force = [None, Some(1)];
     assert_eq!(solve(&game).unwrap().declared.retaliates, vec![(0, 1)]);
 }

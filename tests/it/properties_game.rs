@@ -110,6 +110,27 @@ proptest! {
         if attacker { prop_assert!(opt >= simple) } else { prop_assert!(opt <= simple) }
     }
 
+    /// A cost of X never does worse than any fixed cost of the same
+    /// effect under the same budget (issue 30): X can be what the fixed
+    /// cost is, whenever that is affordable.
+    #[test]
+    fn a_cost_of_x_never_does_worse_than_a_fixed_cost(power in 1u32..7, crit in 0u32..3, health in 1u32..9, n in 1u32..7, k in 0usize..3, budget in proptest::option::of(0u32..7), objective in 0usize..3) {
+        let effect = ["Evade", "Deflect", "Retaliate"][k];
+        let objective = [Objective::Damage, Objective::Discard, Objective::Net][objective];
+        let mut a = Unit::new("a", power);
+        a.keywords.crit = crit;
+        a.health = Some(9);
+        let value = |text: &str| {
+            let d = swtcg_odds::scenario::unit_from_texts("d", 1, Some(health), 0, &[text], false).unwrap().0;
+            let g = Game { units: vec![a.clone(), d], sides: vec![Side::Attacking, Side::Defending], policy: Policy { objective, ..Policy::default() }, force: [None, budget] };
+            solve(&g).unwrap().solution.value
+        };
+        // The defending side minimises: X is at most the fixed cost's value.
+        let x = value(&format!("Pay X Force -> {effect} X"));
+        let fixed = value(&format!("Pay {n} Force -> {effect} {n}"));
+        prop_assert!(x <= fixed, "{effect}: X {x} > fixed {n}: {fixed} (budget {budget:?})");
+    }
+
     #[test]
     fn keywords_round_trip(i in 0..KEYWORDS.len(), n in 0u32..50) {
         let text = KEYWORDS[i].replace('1', &n.to_string());
@@ -137,6 +158,36 @@ proptest! {
         let _ = CardDb::parse(&db);
         let _ = parse(&text);
     }
+}
+
+/// The issue's example: `Pay X Force -> Evade X` against `Pay 5 Force ->
+/// Evade 5`, power 6 with Critical Hit 2 against health 9, with the
+/// default budget of 4 a side: the fixed cost can't be paid, X can be 4.
+#[test]
+fn x_beats_a_cost_the_default_budget_cant_pay() {
+    use swtcg_odds::policy::DEFAULT_BUDGETS;
+    let mut a = Unit::new("a", 6);
+    a.keywords.crit = 2;
+    let value = |text: &str, force| {
+        let d = swtcg_odds::scenario::unit_from_texts("d", 1, Some(9), 0, &[text], false)
+            .unwrap()
+            .0;
+        let g = Game {
+            units: vec![a.clone(), d],
+            sides: vec![Side::Attacking, Side::Defending],
+            policy: Policy::default(),
+            force,
+        };
+        solve(&g).unwrap().solution.value
+    };
+    let x = value("Pay X Force -> Evade X", DEFAULT_BUDGETS);
+    let five = value("Pay 5 Force -> Evade 5", DEFAULT_BUDGETS);
+    assert!(x < five, "{x} {five}");
+    // Unlimited, X can be 5 too: never worse.
+    assert!(
+        value("Pay X Force -> Evade X", [None, None])
+            <= value("Pay 5 Force -> Evade 5", [None, None])
+    );
 }
 
 /// Past 49 dice the weights no longer fit a u128 and `Num` promotes to big

@@ -107,17 +107,21 @@ impl DbPaths {
 #[derive(Deserialize, Default, Clone, Copy, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ForceFile {
-    /// The attacking side's.
-    pub attacker: Option<u32>,
+    /// The attacking side's: a number, or `"unlimited"`
+    /// ([`crate::policy::DEFAULT_FORCE`] when not given).
+    pub attacker: Option<crate::policy::ForceBudget>,
     /// The defending side's.
-    pub defender: Option<u32>,
+    pub defender: Option<crate::policy::ForceBudget>,
 }
 
 impl ForceFile {
-    /// The budgets by side index.
+    /// The budgets by side index (`None`: unlimited), defaults filled in.
     pub fn budgets(f: &Option<ForceFile>) -> [Option<u32>; 2] {
         let f = f.unwrap_or_default();
-        [f.attacker, f.defender]
+        [
+            crate::policy::ForceBudget::or_default(f.attacker),
+            crate::policy::ForceBudget::or_default(f.defender),
+        ]
     }
 }
 

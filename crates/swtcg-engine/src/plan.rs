@@ -376,7 +376,7 @@ impl Plan {
             units: vec![a, d],
             sides: vec![Side::Attacking, Side::Defending],
             policy: self.policy,
-            force: [None, None],
+            force: crate::policy::DEFAULT_BUDGETS,
         };
         let out = solve(&game)?;
         let stun = self.defender_against[i].keywords.stun;

@@ -14,7 +14,7 @@
 
 use crate::attack::{Objective, Side, attack};
 use crate::error::{Error, Result, quote};
-use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy};
+use crate::policy::{ForceBudget, Game, LuckyOrder, LuckyPolicy, Policy};
 use crate::report::{AttackReport, attack_text, to_json_text};
 use crate::scenario::{Scenario, ScenarioReport};
 use crate::table::{Param, ValueKind, units_of};
@@ -31,10 +31,11 @@ pub struct PolicyRequest {
     pub lucky_order: Option<LuckyOrder>,
     /// `damage`, `discard` or `net`.
     pub objective: Option<Objective>,
-    /// Force the attacking side may spend (unlimited if not given).
-    pub force_attacker: Option<u32>,
+    /// Force the attacking side may spend: a number or unlimited
+    /// ([`crate::policy::DEFAULT_FORCE`] if not given).
+    pub force_attacker: Option<ForceBudget>,
     /// Force the defending side may spend.
-    pub force_defender: Option<u32>,
+    pub force_defender: Option<ForceBudget>,
 }
 
 impl PolicyRequest {
@@ -53,9 +54,12 @@ impl PolicyRequest {
         }
     }
 
-    /// The Force budgets by side.
+    /// The Force budgets by side (`None`: unlimited), defaults filled in.
     pub fn force(&self) -> [Option<u32>; 2] {
-        [self.force_attacker, self.force_defender]
+        [
+            ForceBudget::or_default(self.force_attacker),
+            ForceBudget::or_default(self.force_defender),
+        ]
     }
 }
 
@@ -159,16 +163,16 @@ pub const CHOICE_PARAMS: &[ChoiceParam] = &[
     },
     ChoiceParam {
         name: "force-attacker",
-        kind: "count",
+        kind: "budget",
         label: "Attacker's Force",
-        doc: "Force the attacker may spend.",
+        doc: "Force the attacker may spend in the attack: a number or unlimited (default 4, a turn's income).",
         words: &[],
     },
     ChoiceParam {
         name: "force-defender",
-        kind: "count",
+        kind: "budget",
         label: "Defender's Force",
-        doc: "Force the defender may spend.",
+        doc: "Force the defender may spend in the attack: a number or unlimited (default 4, a turn's income).",
         words: &[],
     },
 ];
@@ -217,6 +221,10 @@ impl AttackRequest {
             self.values.push((p, value));
             return Ok(());
         }
+        let budget = |v: &str| -> Result<ForceBudget> {
+            ForceBudget::from_word(v)
+                .ok_or_else(|| Error::syntax("not a whole number from 0 or unlimited"))
+        };
         let number = |v: &str| -> Result<u32> {
             v.trim()
                 .parse::<u32>()
@@ -228,8 +236,8 @@ impl AttackRequest {
             "lucky-policy" => self.policy.lucky = Some(policy_word(k, v)?),
             "lucky-order" => self.policy.lucky_order = Some(policy_word(k, v)?),
             "objective" => self.policy.objective = Some(policy_word(k, v)?),
-            "force-attacker" => self.policy.force_attacker = Some(number(v)?),
-            "force-defender" => self.policy.force_defender = Some(number(v)?),
+            "force-attacker" => self.policy.force_attacker = Some(budget(v)?),
+            "force-defender" => self.policy.force_defender = Some(budget(v)?),
             _ => {
                 return Err(Error::unknown(format!(
                     "'{}' is not a parameter of an attack (power, crit, parry, ...)",

@@ -211,10 +211,10 @@ pub struct ScenarioJson {
     pub forewarning: Option<GuessReport>,
     /// The objective and its exact value.
     pub objective: ObjectiveReport,
-    /// The most Force paid for a cost of X, when some unit on a side
-    /// without a Force budget has one ([`crate::policy::DEFAULT_X_FORCE`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub x_force_default: Option<u32>,
+    /// The Force each side could spend in the attack, fixed costs and
+    /// costs of X alike ([`crate::policy::DEFAULT_FORCE`] a side when no
+    /// budget is given).
+    pub force: ForceReport,
     /// The options weighed at the declare step by the defending side.
     pub declare_options: Vec<DeclareOption>,
     /// Keyword texts ignored (`"ignore_unknown": true`).
@@ -223,6 +223,50 @@ pub struct ScenarioJson {
     pub applied: Vec<Applied>,
     /// Card conditions waiting for `--condition`.
     pub waiting: Vec<Waiting>,
+}
+
+/// The Force each side could spend in the attack: a number, or
+/// `"unlimited"`.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct ForceReport {
+    /// The attacking side's.
+    pub attacker: crate::policy::ForceBudget,
+    /// The defending side's.
+    pub defender: crate::policy::ForceBudget,
+    /// Both are the default ([`crate::policy::DEFAULT_FORCE`], a turn's
+    /// income).
+    pub default: bool,
+}
+
+impl ForceReport {
+    /// The report of budgets by side (`None`: unlimited).
+    pub fn of(force: [Option<u32>; 2]) -> ForceReport {
+        let b = |f: Option<u32>| {
+            f.map_or(
+                crate::policy::ForceBudget::Unlimited,
+                crate::policy::ForceBudget::Limit,
+            )
+        };
+        ForceReport {
+            attacker: b(force[0]),
+            defender: b(force[1]),
+            default: force == crate::policy::DEFAULT_BUDGETS,
+        }
+    }
+
+    /// The budgets as one line of a report.
+    pub fn line(&self) -> String {
+        format!(
+            "Force: the attacker may spend {}, the defender {}{}",
+            self.attacker,
+            self.defender,
+            if self.default {
+                " (the default, a turn's income; --force-attacker / --force-defender N or unlimited)"
+            } else {
+                ""
+            }
+        )
+    }
 }
 
 /// A Foresight (or Forewarning) guess.
@@ -319,11 +363,10 @@ impl ScenarioReport {
         &self.scenario.game.units
     }
 
-    /// Whether a cost of X was priced by the default (no budget for its
-    /// side).
-    pub fn x_default(&self) -> bool {
-        let g = &self.scenario.game;
-        crate::policy::x_default_applies(&g.units, &g.sides, g.force)
+    /// The Force budgets it was solved with, and whether they are the
+    /// default.
+    pub fn force(&self) -> ForceReport {
+        ForceReport::of(self.scenario.game.force)
     }
 
     /// The law of the damage placed on unit `i`.
@@ -479,7 +522,7 @@ impl ScenarioReport {
                 value: Fraction(sol.value.clone()),
                 value_f64: to_f64(&sol.value),
             },
-            x_force_default: self.x_default().then_some(crate::policy::DEFAULT_X_FORCE),
+            force: self.force(),
             declare_options: self
                 .outcome
                 .options
@@ -602,13 +645,7 @@ impl ScenarioReport {
                 LuckyOrder::DefenderFirst => "defender first",
             }
         );
-        if self.x_default() {
-            let _ = writeln!(
-                out,
-                "Costs of X Force: a side without a Force budget pays X up to {} (--force-attacker / --force-defender set one)",
-                crate::policy::DEFAULT_X_FORCE
-            );
-        }
+        let _ = writeln!(out, "{}", self.force().line());
         out.push('\n');
         for (i, u) in units.iter().enumerate() {
             let dmg = self.damage(i);

@@ -186,18 +186,18 @@ fn subsets<T>(items: &[T]) -> Vec<Vec<usize>> {
 }
 
 /// Every purchase from paid abilities with at most `left` Force: (amount,
-/// cost). X abilities buy any X from 1 to what is left (to `cap` when Force
-/// is unlimited).
+/// cost). X abilities buy any X from 1 to what is left (to `cap`, all that
+/// can be needed, when Force is unlimited).
 fn buys(paid: &[Paid], left: Option<u32>, cap: u32) -> Vec<(u32, u32)> {
     let mut out = vec![(0u32, 0u32)];
     for p in paid {
         let mut next = out.clone();
         for &(a, c) in &out {
             if p.x {
-                // Without a budget, X is at most 4 (the documented default).
+                // Unlimited Force: X up to all that can be needed.
                 let most = match left {
                     Some(l) => l.saturating_sub(c),
-                    None => cap.min(4),
+                    None => cap,
                 };
                 for x in 1..=most {
                     next.push((a + x, c + x));
@@ -274,7 +274,9 @@ impl Brute {
                                 let mut next = vec![];
                                 for (c, cost) in &choices {
                                     let xs: Vec<u32> = if p.x {
-                                        (1..=self.force[1].unwrap_or(4)).collect()
+                                        // Unlimited: up to 12 dice (the
+                                        // documented bound).
+                                        (1..=self.force[1].unwrap_or(12)).collect()
                                     } else {
                                         vec![p.amount]
                                     };

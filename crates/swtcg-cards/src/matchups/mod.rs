@@ -124,7 +124,7 @@ pub fn duel(
             units: vec![p.attacker, p.defender],
             sides: vec![Side::Attacking, Side::Defending],
             policy: *policy,
-            force: [None, None],
+            force: crate::policy::DEFAULT_BUDGETS,
         },
         ignored: Vec::new(),
         applied: p.applied,
@@ -137,7 +137,8 @@ pub fn duel(
 pub struct Options {
     /// The policy of every attack.
     pub policy: Policy,
-    /// Each side's Force budget (`None`: unlimited).
+    /// Each side's Force budget (`None`: unlimited;
+    /// [`crate::policy::DEFAULT_BUDGETS`] by default).
     pub force: [Option<u32>; 2],
     /// Pair units whatever their arenas (in the attacker's first arena
     /// when they share none), as before arenas were read.
@@ -159,7 +160,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             policy: Policy::default(),
-            force: [None, None],
+            force: crate::policy::DEFAULT_BUDGETS,
             any_arena: false,
             time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT),
             max_shared: MAX_SHARED,

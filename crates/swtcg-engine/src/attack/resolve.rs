@@ -86,8 +86,7 @@ struct Defense {
 /// prevention with at most `left` Force (`None`: unlimited): `(amount,
 /// cost)` pairs, none dominated by another (as much for less), cheapest
 /// first, starting with `(0, 0)`. An X ability buys any X up to what is
-/// left (all that is needed, up to [`crate::policy::DEFAULT_X_FORCE`], when
-/// Force is unlimited).
+/// left (all that is needed, when Force is unlimited).
 pub(crate) fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32, u32)> {
     let mut all: Vec<(u32, u32)> = vec![(0, 0)];
     for p in paid {
@@ -96,7 +95,7 @@ pub(crate) fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32,
             if p.x {
                 let most = match left {
                     Some(l) => cap.saturating_sub(a).min(l.saturating_sub(c)),
-                    None => cap.saturating_sub(a).min(crate::policy::DEFAULT_X_FORCE),
+                    None => cap.saturating_sub(a),
                 };
                 for x in 1..=most {
                     next.push((a + x, c + x));

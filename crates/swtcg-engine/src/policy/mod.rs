@@ -76,24 +76,94 @@ impl LuckyOrder {
     }
 }
 
-/// The most Force a side pays for one cost of X when it has no Force budget
-/// (no `--force-attacker` / `--force-defender`, no `"force"` in a file): X
-/// is chosen by its owner, as it serves, from 1 to this. Four is a turn's
-/// usual Force; a budget given overrides it.
-pub const DEFAULT_X_FORCE: u32 = 4;
+/// The Force each side may spend in one attack when no budget is given
+/// (no `--force-attacker` / `--force-defender`, no `"force"` in a file): a
+/// turn's usual income. Fixed costs and costs of X are paid from it alike;
+/// a budget given (a number, or `unlimited`) overrides it.
+pub const DEFAULT_FORCE: u32 = 4;
 
-/// Whether any unit of `units` on a side without a Force budget has a cost
-/// of X (it is then priced by [`DEFAULT_X_FORCE`]).
-pub fn x_default_applies(units: &[Unit], sides: &[Side], force: [Option<u32>; 2]) -> bool {
-    units.iter().zip(sides).any(|(u, s)| {
-        let k = &u.keywords;
-        force[side_index(*s)].is_none()
-            && k.paid_evades
-                .iter()
-                .chain(&k.paid_deflects)
-                .chain(&k.retaliates)
-                .any(|p| p.x)
-    })
+/// The budgets of both sides when none is given.
+pub const DEFAULT_BUDGETS: [Option<u32>; 2] = [Some(DEFAULT_FORCE), Some(DEFAULT_FORCE)];
+
+/// With unlimited Force, the most a cost of X buys for dice (a Retaliate
+/// X): every die can only add to its chances, so X is bounded here.
+pub const UNLIMITED_X_DICE: u32 = 12;
+
+/// A side's Force budget as asked: a number, or `unlimited` (in files, a
+/// number or the word `"unlimited"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForceBudget {
+    /// At most this much Force.
+    Limit(u32),
+    /// As much as it takes.
+    Unlimited,
+}
+
+impl ForceBudget {
+    /// The budget (`None`: unlimited).
+    pub fn budget(self) -> Option<u32> {
+        match self {
+            ForceBudget::Limit(n) => Some(n),
+            ForceBudget::Unlimited => None,
+        }
+    }
+
+    /// A budget as a player writes it: a whole number or `unlimited`.
+    pub fn from_word(w: &str) -> Option<ForceBudget> {
+        let w = w.trim();
+        if w.eq_ignore_ascii_case("unlimited") {
+            return Some(ForceBudget::Unlimited);
+        }
+        w.parse::<u32>().ok().map(ForceBudget::Limit)
+    }
+
+    /// The budget of a side not given one (`None`) or given `b`.
+    pub fn or_default(b: Option<ForceBudget>) -> Option<u32> {
+        b.map_or(Some(DEFAULT_FORCE), ForceBudget::budget)
+    }
+}
+
+impl std::fmt::Display for ForceBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ForceBudget::Limit(n) => write!(f, "{n}"),
+            ForceBudget::Unlimited => f.write_str("unlimited"),
+        }
+    }
+}
+
+impl serde::Serialize for ForceBudget {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            ForceBudget::Limit(n) => s.serialize_u32(*n),
+            ForceBudget::Unlimited => s.serialize_str("unlimited"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ForceBudget {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u32),
+            W(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::N(n) => Ok(ForceBudget::Limit(n)),
+            Raw::W(w) => ForceBudget::from_word(&w).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "a Force budget is a whole number or \"unlimited\", not \"{}\"",
+                    crate::error::quote(&w)
+                ))
+            }),
+        }
+    }
+}
+
+/// A budget as shown in results: its number, or `unlimited`.
+pub fn budget_words(b: Option<u32>) -> String {
+    b.map_or("unlimited".into(), |n| n.to_string())
 }
 
 /// The policy of a scenario (in files: `{"objective": ..., "lucky": ...,
@@ -348,13 +418,14 @@ struct Setup {
 }
 
 impl Game {
-    /// A scenario with unlimited Force.
+    /// A scenario with the default Force budgets ([`DEFAULT_FORCE`] a
+    /// side).
     pub fn new(units: Vec<Unit>, sides: Vec<Side>, policy: Policy) -> Game {
         Game {
             units,
             sides,
             policy,
-            force: [None, None],
+            force: DEFAULT_BUDGETS,
         }
     }
 
@@ -420,7 +491,7 @@ impl Game {
             let mut next = sets.clone();
             for (set, cost) in &sets {
                 let xs: Vec<u32> = if r.x {
-                    let most = left.map_or(DEFAULT_X_FORCE, |l| l.saturating_sub(*cost));
+                    let most = left.map_or(UNLIMITED_X_DICE, |l| l.saturating_sub(*cost));
                     (1..=most).collect()
                 } else {
                     vec![r.amount]
