@@ -728,6 +728,51 @@ fn the_roll_law_keeps_faces_before_and_after_rerolls() {
     }
 }
 
+/// Issue 30, item 5: a unit discarded in the attack does nothing when the
+/// attack ends unless its text says so (Retaliate does: "even if your unit
+/// gets discarded"). An Overkill attacker discards the defender and the
+/// unit with Avenge 2 at once: its Avenge rolls no dice. Brute-forced, and
+/// pinned: the attacker takes no damage when both are discarded.
+#[test]
+fn a_discarded_unit_does_nothing_when_the_attack_ends() {
+    use swtcg_odds::policy::Policy;
+    let a = unit("a", 4, Some(20), 0, &["Overkill", "Accuracy 3"]);
+    let d = unit("d", 1, Some(1), 0, &[]);
+    let v = unit("v", 1, Some(1), 0, &["Avenge 2"]);
+    let sides = vec![Side::Attacking, Side::Defending, Side::Defending];
+    for objective in OBJECTIVES {
+        check(
+            vec![a.clone(), d.clone(), v.clone()],
+            sides.clone(),
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+        );
+    }
+    let game = Game::new(
+        vec![a.clone(), d.clone(), v.clone()],
+        sides,
+        Policy::default(),
+    );
+    let out = solve(&game).unwrap();
+    let zero = BigRational::from_integer(0.into());
+    let both = out.solution.tallies.prob(|t| t.felled & 0b110 == 0b110);
+    assert!(both > zero, "the Overkill discards both");
+    assert_eq!(
+        out.solution
+            .tallies
+            .prob(|t| t.felled & 0b110 == 0b110 && t.damage[0] > 0),
+        zero,
+        "a discarded Avenge rolls no dice"
+    );
+    // Its Retaliate does: a defender discarded still rolls it.
+    let d = unit("d", 1, Some(1), 0, &["Retaliate 2"]);
+    let a = unit("a", 3, Some(9), 0, &["Accuracy 3"]);
+    let game = Game::new(vec![a, d], duel(), Policy::default());
+    let out = solve(&game).unwrap();
+    assert!(out.solution.tallies.prob(|t| t.damage[0] > 0) > zero);
+}
+
 /// RULES.md, issue 18: an attack from another arena can't be Retaliated,
 /// and Deflect sends damage only within the deflector's arena (so none of
 /// it reaches the attacker); Avenge triggers once for each other unit of

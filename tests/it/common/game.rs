@@ -1100,11 +1100,14 @@ impl Decl<'_> {
         let Some(&(from, to, n, dice, cond)) = self.ends.get(k) else {
             return self.leaf(st);
         };
+        // A discarded unit does nothing when the attack ends, but for its
+        // Retaliate ("even if your unit gets discarded"): Riposte's and
+        // Avenge's source must still be there.
         let happens = match cond {
             Cond::Always => true,
             Cond::Two => st.two && !self.gone(st, from),
             Cond::Three => st.three,
-            Cond::Felled(j) => st.felled[j],
+            Cond::Felled(j) => st.felled[j] && !self.gone(st, from),
         };
         if !happens || n == 0 || self.gone(st, to) {
             return self.end(st, k + 1);

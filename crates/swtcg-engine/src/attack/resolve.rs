@@ -344,18 +344,23 @@ impl<W: Weight> Resolver<'_, '_, W> {
         Joint::from_pairs(out, placed.denom().mul_ref(denom))
     }
 
-    /// Whether ending `k` does anything after `tally`: it has damage to do
-    /// and its target is still in play.
+    /// Whether ending `k` does anything after `tally`: it has damage to do,
+    /// its target is still in play, and so is its source. A discarded unit
+    /// does nothing when the attack ends unless its text says so: only
+    /// Retaliate does ("even if your unit gets discarded"), so Riposte and
+    /// Avenge of a discarded unit do nothing (RULES.md; one rule for every
+    /// keyword that acts when the attack ends).
     fn ending_happens(&self, tally: &Tally, k: usize) -> bool {
         let a = self.arena;
         let e = &a.endings[k];
         let when = match e.when {
             Trigger::Always => true,
-            Trigger::Two => tally.flags & flags::TWO != 0 && !self.gone(tally, e.source),
+            Trigger::Two => tally.flags & flags::TWO != 0,
             Trigger::Three => tally.flags & flags::THREE != 0,
             Trigger::Felled(j) => tally.felled & (1 << j) != 0,
         };
-        when && e.amount > 0 && !self.gone(tally, e.target)
+        let source_acts = e.kind == DamageKind::Retaliate || !self.gone(tally, e.source);
+        when && source_acts && e.amount > 0 && !self.gone(tally, e.target)
     }
 
     /// The packet of ending `k` doing `hits` damage.
