@@ -728,6 +728,51 @@ fn the_roll_law_keeps_faces_before_and_after_rerolls() {
     }
 }
 
+/// Issue 30, item 1: Cunning rolls the attack dice secretly, so the
+/// defender's Lucky re-rolls dice it cannot see: brute-forced as a blind
+/// choice of positions before any face is seen (the defender takes the
+/// lowest), which leaves the law unchanged; pinned on the issue's case
+/// (415/216, the value without the defender's Lucky); Lucky on both sides
+/// is refused, not solved as if the dice were seen.
+#[test]
+fn cunning_makes_the_defenders_lucky_blind() {
+    use swtcg_odds::error::ErrorKind;
+    use swtcg_odds::policy::Policy;
+    for (power, crit, lucky, health) in iproduct!(1..=3u32, [0, 1], 1..=2u32, [2, 4]) {
+        let a = unit(
+            "a",
+            power,
+            Some(5),
+            0,
+            &["Cunning", &format!("Critical Hit {crit}")],
+        );
+        let d = unit(
+            "d",
+            1,
+            Some(health),
+            0,
+            &[&format!("Lucky {lucky}"), "Parry 1"],
+        );
+        check(
+            vec![a, d],
+            duel(),
+            &OBJECTIVES,
+            &[LuckyPolicy::Optimal, LuckyPolicy::Simple],
+            &[LuckyOrder::Pop],
+        );
+    }
+    let a = unit("a", 3, None, 0, &["Cunning", "Critical Hit 1"]);
+    let d = unit("d", 1, Some(4), 0, &["Lucky 1"]);
+    let out = solve(&Game::new(vec![a.clone(), d], duel(), Policy::default())).unwrap();
+    let mean = out.solution.tallies.marginal(|t| t.damage[1] as i64).mean();
+    assert_eq!(mean, "415/216".parse::<BigRational>().unwrap());
+    let mut both = a;
+    both.keywords.lucky = 1;
+    let d = unit("d", 1, Some(4), 0, &["Lucky 1"]);
+    let e = solve(&Game::new(vec![both, d], duel(), Policy::default())).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotModelled);
+}
+
 /// Issue 30, item 5: a unit discarded in the attack does nothing when the
 /// attack ends unless its text says so (Retaliate does: "even if your unit
 /// gets discarded"). An Overkill attacker discards the defender and the

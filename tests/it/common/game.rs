@@ -625,6 +625,9 @@ impl Decl<'_> {
     fn value(&self) -> Q {
         let mut memo = HashMap::new();
         let mut strikes = HashMap::new();
+        if self.attacker().keywords.cunning && self.x(Who::Def) > 0 {
+            return self.blind_defender_lucky(&mut strikes);
+        }
         let mut total = q(0);
         let first = self.first_turn();
         for (faces, p) in self.rolls() {
@@ -636,6 +639,39 @@ impl Decl<'_> {
             total += p * self.lucky(&faces, (three, false), first, &mut memo, &mut strikes);
         }
         total
+    }
+
+    /// Cunning: the attack dice are secret, so the defender's Lucky picks
+    /// dice it cannot see. It chooses which positions to re-roll (or none)
+    /// before seeing any face; each choice is weighed over every roll and
+    /// every re-roll, and the defender takes the lowest.
+    fn blind_defender_lucky(&self, strikes: &mut HashMap<(u32, bool, bool, bool, bool), Q>) -> Q {
+        assert_eq!(
+            self.x(Who::Att),
+            0,
+            "the engine refuses Lucky on both sides against Cunning"
+        );
+        let rolls = self.rolls();
+        let n = rolls.iter().map(|(f, _)| f.len()).min().unwrap_or(0);
+        let mut choices = vec![vec![]];
+        choices.extend(Self::lucky_subsets(n, self.x(Who::Def)));
+        let mut best_v: Option<Q> = None;
+        for s in choices {
+            let mut total = q(0);
+            for (faces, p) in &rolls {
+                let three = self.attacker().keywords.backfire > 0 && faces.contains(&3);
+                let outs = Self::reroll_all(faces, &s);
+                let mut sum = q(0);
+                for f in &outs {
+                    sum += self.final_value(f, three, strikes);
+                }
+                total += *p * sum / q(outs.len() as i128);
+            }
+            if best_v.is_none_or(|b| total < b) {
+                best_v = Some(total);
+            }
+        }
+        best_v.unwrap_or(q(0))
     }
 
     fn x(&self, who: Who) -> u32 {

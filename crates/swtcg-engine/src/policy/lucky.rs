@@ -754,7 +754,21 @@ impl Reroll {
         let n = attack_dice(a, d);
         let fury = a.keywords.fury;
         // Lucky beyond the number of dice re-rolls them all: the same.
-        let luck = [a.keywords.lucky, d.keywords.lucky].map(|x| x.min(n + fury));
+        let mut luck = [a.keywords.lucky, d.keywords.lucky].map(|x| x.min(n + fury));
+        // Cunning: the attack dice are rolled secretly, shown after damage
+        // prevention, so the defender's Lucky re-rolls dice it cannot see.
+        // A blind re-roll of exchangeable dice leaves the roll's law as it
+        // was: it changes nothing. After the attacker's re-rolls (which it
+        // sees) the dice are no longer exchangeable, and that is not solved.
+        if a.keywords.cunning && luck[1] > 0 {
+            if luck[0] > 0 {
+                return Err(Error::not_modelled(format!(
+                    "{}: Lucky on both sides against Cunning is not solved: the defender's re-rolls are blind (the dice are secret) while the attacker's are seen",
+                    a.name
+                )));
+            }
+            luck[1] = 0;
+        }
         if luck == [0, 0] {
             return Ok(None);
         }
