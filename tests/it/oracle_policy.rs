@@ -648,6 +648,14 @@ fn faces_before_and_after_rerolls_with_lucky() {
         if dice > 4 {
             continue;
         }
+        if k.cunning && dk.lucky > 0 && (k.lucky > 0 || k.fury > 0) {
+            // Lucky on both sides against Cunning, or the defender's blind
+            // Lucky with Fury's extra dice, is refused (issue 30).
+            let game = Game::new(vec![a.clone(), d.clone()], duel(), Default::default());
+            let e = solve(&game).unwrap_err();
+            assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::NotModelled);
+            continue;
+        }
         for (n, g) in kinds.iter_mut().zip(glossary) {
             *n += g as usize;
         }
@@ -738,13 +746,19 @@ fn the_roll_law_keeps_faces_before_and_after_rerolls() {
 fn cunning_makes_the_defenders_lucky_blind() {
     use swtcg_odds::error::ErrorKind;
     use swtcg_odds::policy::Policy;
-    for (power, crit, lucky, health) in iproduct!(1..=3u32, [0, 1], 1..=2u32, [2, 4]) {
+    for (power, crit, lucky, health, backfire) in
+        iproduct!(1..=3u32, [0, 1], 1..=2u32, [2, 4], [0, 1])
+    {
         let a = unit(
             "a",
             power,
             Some(5),
             0,
-            &["Cunning", &format!("Critical Hit {crit}")],
+            &[
+                "Cunning",
+                &format!("Critical Hit {crit}"),
+                &format!("Backfire {backfire}"),
+            ],
         );
         let d = unit(
             "d",
@@ -769,7 +783,11 @@ fn cunning_makes_the_defenders_lucky_blind() {
     let mut both = a;
     both.keywords.lucky = 1;
     let d = unit("d", 1, Some(4), 0, &["Lucky 1"]);
-    let e = solve(&Game::new(vec![both, d], duel(), Policy::default())).unwrap_err();
+    let e = solve(&Game::new(vec![both, d.clone()], duel(), Policy::default())).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotModelled);
+    // With Fury the dice are not exchangeable: refused too.
+    let fury = unit("a", 2, None, 0, &["Cunning", "Fury 1"]);
+    let e = solve(&Game::new(vec![fury, d], duel(), Policy::default())).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NotModelled);
 }
 

@@ -767,6 +767,15 @@ impl Reroll {
                     a.name
                 )));
             }
+            // Fury's extra dice follow a natural 4 of the first roll, so the
+            // dice are not exchangeable then: a blind re-roll changes the
+            // law, and that is not solved.
+            if fury > 0 {
+                return Err(Error::not_modelled(format!(
+                    "{}: the defender's blind Lucky against Cunning with Fury is not solved (Fury's extra dice make the dice tell apart)",
+                    a.name
+                )));
+            }
             luck[1] = 0;
         }
         if luck == [0, 0] {
