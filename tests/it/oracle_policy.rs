@@ -736,6 +736,62 @@ fn the_roll_law_keeps_faces_before_and_after_rerolls() {
     }
 }
 
+/// Issue 30, item 3: after an Intercept, the first defender's Retaliate
+/// still resolves ("Each defending unit can activate Retaliate during the
+/// attack POP"; "each intercepting unit has been attacked"; each enemy
+/// unit may use each of its Retaliates once). Brute-forced, and pinned on
+/// the issue's case: under net, D activates Retaliate, O intercepts and
+/// evades both hits, and D's 2 dice still hit A: -1.
+#[test]
+fn retaliate_still_resolves_after_an_intercept() {
+    use swtcg_odds::policy::Policy;
+    let a = unit("a", 2, Some(9), 0, &[]);
+    let d = unit("d", 1, Some(1), 0, &["Retaliate 2"]);
+    let o = unit("o", 1, Some(9), 0, &["Evade 2", "Pay 0 Force -> Intercept"]);
+    let sides = vec![Side::Attacking, Side::Defending, Side::Defending];
+    for objective in OBJECTIVES {
+        check(
+            vec![a.clone(), d.clone(), o.clone()],
+            sides.clone(),
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+        );
+    }
+    let game = Game::new(
+        vec![a, d.clone(), o.clone()],
+        sides.clone(),
+        Policy {
+            objective: Objective::Net,
+            ..Policy::default()
+        },
+    );
+    let out = solve(&game).unwrap();
+    assert_eq!(out.solution.value, BigRational::from_integer((-1).into()));
+    assert_eq!(out.declared.defending, 2);
+    assert_eq!(out.declared.declared_retaliates, vec![(0, 2)]);
+    // The interceptor's own Retaliate too, with a paid one of the first.
+    let a = unit("a", 2, Some(6), 0, &["Accuracy 1"]);
+    let d = unit("d", 1, Some(2), 0, &["Pay 1 Force -> Retaliate 1"]);
+    let o = unit(
+        "o",
+        1,
+        Some(3),
+        0,
+        &["Retaliate 1", "Pay 0 Force -> Intercept"],
+    );
+    for objective in OBJECTIVES {
+        check_with(
+            vec![a.clone(), d.clone(), o.clone()],
+            sides.clone(),
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+            [None, Some(1)],
+        );
+    }
+}
+
 /// Issue 30, item 1: Cunning rolls the attack dice secretly, so the
 /// defender's Lucky re-rolls dice it cannot see: brute-forced as a blind
 /// choice of positions before any face is seen (the defender takes the

@@ -333,6 +333,10 @@ pub struct DeclareOption {
     /// The Retaliates activated: (its number among the unit's Retaliates,
     /// from 1; its dice).
     pub retaliates: Vec<(usize, u32)>,
+    /// When another unit intercepted: the declared defender's Retaliates
+    /// activated, as `retaliates`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub declared_retaliates: Vec<(usize, u32)>,
     /// The options taken before the roll.
     pub options: Vec<String>,
     /// The exact value of the attack so declared.
@@ -437,7 +441,9 @@ impl ScenarioReport {
                     } else {
                         format!("Retaliate {}", p.amount)
                     };
-                    let on = decl.defending == i && decl.retaliates.iter().any(|&(x, _)| x == r);
+                    let on = (decl.defending == i && decl.retaliates.iter().any(|&(x, _)| x == r))
+                        || (i == crate::attack::DEFENDER
+                            && decl.declared_retaliates.iter().any(|&(x, _)| x == r));
                     out.push((key(&name), bool_p(on)));
                 }
             }
@@ -531,6 +537,11 @@ impl ScenarioReport {
                     defending: units[o.defending].name.clone(),
                     retaliate_paid: o.retaliate_paid,
                     retaliates: o.retaliates.iter().map(|&(r, x)| (r + 1, x)).collect(),
+                    declared_retaliates: o
+                        .declared_retaliates
+                        .iter()
+                        .map(|&(r, x)| (r + 1, x))
+                        .collect(),
                     options: o
                         .boosts
                         .iter()

@@ -260,17 +260,27 @@ impl Brute {
                     att_sets.into_iter().map(|(aset, aadapt)| {
                         let mut vals = vec![];
                         let dk = &self.units[d].keywords;
-                        // Retaliate doesn't work with attacks from another arena.
-                        let retaliates = if self.units[0].from_another_arena {
-                            vec![]
-                        } else {
-                            dk.retaliates.clone()
-                        };
+                        // Every Retaliate of a unit that was attacked: the
+                        // defender's, and the declared defender's when
+                        // another unit intercepted (each enemy unit may use
+                        // each of its Retaliates once). None against an
+                        // attack from another arena.
+                        let mut retaliates: Vec<(usize, usize)> = vec![];
+                        if !self.units[0].from_another_arena {
+                            if d != 1 {
+                                retaliates.extend(
+                                    (0..self.units[1].keywords.retaliates.len()).map(|r| (1, r)),
+                                );
+                            }
+                            retaliates.extend((0..dk.retaliates.len()).map(|r| (d, r)));
+                        }
                         for rset in subsets(&retaliates) {
                             // X for each X Retaliate in the set.
-                            let mut choices: Vec<(Vec<(usize, u32)>, u32)> = vec![(vec![], 0)];
-                            for &r in &rset {
-                                let p = dk.retaliates[r];
+                            let mut choices: Vec<(Vec<(usize, usize, u32)>, u32)> =
+                                vec![(vec![], 0)];
+                            for &i in &rset {
+                                let (u, r) = retaliates[i];
+                                let p = self.units[u].keywords.retaliates[r];
                                 let mut next = vec![];
                                 for (c, cost) in &choices {
                                     let xs: Vec<u32> = if p.x {
@@ -282,7 +292,7 @@ impl Brute {
                                     };
                                     for x in xs {
                                         let mut c2 = c.clone();
-                                        c2.push((r, x));
+                                        c2.push((u, r, x));
                                         next.push((c2, cost + if p.x { x } else { p.cost }));
                                     }
                                 }
@@ -318,7 +328,7 @@ impl Brute {
         &self,
         d: usize,
         aset: &[usize],
-        rs: &[(usize, u32)],
+        rs: &[(usize, usize, u32)],
         dset: &[usize],
         adapt: &[(usize, Option<usize>)],
     ) -> Q {
@@ -351,8 +361,8 @@ impl Brute {
         let mut force = self.force;
         let mut start = vec![0u32; units.len()];
         let mut cancelled = false;
-        for &(r, x) in rs {
-            let p = self.units[d].keywords.retaliates[r];
+        for &(u, r, x) in rs {
+            let p = self.units[u].keywords.retaliates[r];
             if let Some(f) = force[1].as_mut() {
                 *f -= if p.x { x } else { p.cost };
             }
@@ -395,7 +405,7 @@ impl Brute {
         // natural 3), Overload.
         let mut ends: Vec<EndDmg> = rs
             .iter()
-            .map(|&(_, x)| (d, 0, x, true, Cond::Always))
+            .map(|&(u, _, x)| (u, 0, x, true, Cond::Always))
             .collect();
         if units[d].keywords.riposte > 0 {
             ends.push((d, 0, units[d].keywords.riposte, false, Cond::Two));

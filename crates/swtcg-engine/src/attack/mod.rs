@@ -195,7 +195,8 @@ pub enum Trigger {
 
 impl Ending {
     /// The endings of an attack on `defending`, in RULES.md's order: each
-    /// activated Retaliate (`retaliates`, in order), the defending unit's
+    /// activated Retaliate (`retaliates`: the unit activating it and its
+    /// dice, in order), the defending unit's
     /// Riposte, its side's Avenges (one per unit the attack may discard),
     /// then the damage units do to themselves (the attacker's Backfire,
     /// then Overloads).
@@ -203,7 +204,7 @@ impl Ending {
         units: &[&Unit],
         sides: &[Side],
         defending: usize,
-        retaliates: &[u32],
+        retaliates: &[(usize, u32)],
     ) -> Vec<Ending> {
         let ending = |source, target, amount, dice, kind, when| Ending {
             source,
@@ -215,9 +216,9 @@ impl Ending {
         };
         let mut out: Vec<Ending> = retaliates
             .iter()
-            .map(|&r| {
+            .map(|&(source, r)| {
                 ending(
-                    defending,
+                    source,
                     ATTACKER,
                     r,
                     true,
@@ -420,12 +421,12 @@ impl<'a> Fight<'a> {
     pub fn duel(attacker: &'a Unit, defender: &'a Unit) -> Fight<'a> {
         let units = vec![attacker, defender];
         // Retaliate doesn't work with attacks from another arena.
-        let retaliates: Vec<u32> = defender
+        let retaliates: Vec<(usize, u32)> = defender
             .keywords
             .retaliates
             .iter()
             .filter(|_| !attacker.from_another_arena)
-            .map(|r| r.amount)
+            .map(|r| (DEFENDER, r.amount))
             .collect();
         Fight {
             endings: Ending::of(

@@ -20,8 +20,8 @@
 //! makes it re-roll hitting dice, natural 6s first.
 
 use crate::attack::{
-    ATTACKER, Ending, Fight, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike, Tally,
-    attack_dice, side_index, track,
+    ATTACKER, DEFENDER, Ending, Fight, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike,
+    Tally, attack_dice, side_index, track,
 };
 use crate::dice::{Roll, Track, attack_roll_tracking, hit_threshold};
 use crate::dist::{Joint, Num, Weight, ratio};
@@ -357,6 +357,10 @@ pub struct Declared {
     /// The defending unit's Retaliate abilities activated (indices into its
     /// `retaliates`), in order, with X where X is chosen.
     pub retaliates: Vec<(usize, u32)>,
+    /// When another unit intercepted: the Retaliate abilities the declared
+    /// defender activated (it was attacked; they resolve when the attack
+    /// ends, before the interceptor's), as `retaliates` are.
+    pub declared_retaliates: Vec<(usize, u32)>,
     /// The options taken before the roll: (arena index of the unit, index
     /// into its `boosts`).
     pub boosts: Vec<(usize, usize)>,
@@ -478,6 +482,38 @@ impl Game {
         }
     }
 
+    /// Every plan of Retaliates when `d` defends: the declared defender's
+    /// (when `d` intercepted: it was attacked too, and each enemy unit may
+    /// use each of its Retaliates once) and `d`'s, with at most `left`
+    /// Force between them, and their cost (cheapest first: none).
+    fn retaliate_plans(
+        &self,
+        d: usize,
+        left: Option<u32>,
+    ) -> Vec<(Vec<(usize, u32)>, Vec<(usize, u32)>, u32)> {
+        let cost_of = |u: usize, rs: &[(usize, u32)]| -> u32 {
+            let k = &self.units[u].keywords.retaliates;
+            rs.iter()
+                .map(|&(r, x)| if k[r].x { x } else { k[r].cost })
+                .sum()
+        };
+        let firsts = if d != DEFENDER {
+            self.retaliate_sets(DEFENDER, left)
+        } else {
+            vec![Vec::new()]
+        };
+        let mut out = Vec::new();
+        for first in firsts {
+            let c1 = cost_of(DEFENDER, &first);
+            for rs in self.retaliate_sets(d, left.map(|l| l - c1)) {
+                let c = c1 + cost_of(d, &rs);
+                out.push((first.clone(), rs, c));
+            }
+        }
+        out.sort_by_key(|(a, b, c)| (*c, std::cmp::Reverse(a.len() + b.len())));
+        out
+    }
+
     /// Every set of Retaliate abilities the defending unit `d` may activate
     /// with at most `left` Force, each with its X (cheapest first: none).
     fn retaliate_sets(&self, d: usize, left: Option<u32>) -> Vec<Vec<(usize, u32)>> {
@@ -546,10 +582,15 @@ impl Game {
         let mut start = Tally::default();
         let mut cancelled = false;
         let d = declared.defending;
-        for &(r, x) in &declared.retaliates {
-            let p = units[d].keywords.retaliates[r];
-            if let Some(f) = force[side_index(self.sides[d])].as_mut() {
-                *f -= if p.x { x } else { p.cost };
+        for (u, rs) in [
+            (DEFENDER, &declared.declared_retaliates),
+            (d, &declared.retaliates),
+        ] {
+            for &(r, x) in rs {
+                let p = units[u].keywords.retaliates[r];
+                if let Some(f) = force[side_index(self.sides[u])].as_mut() {
+                    *f -= if p.x { x } else { p.cost };
+                }
             }
         }
         for &(i, b) in &declared.boosts {
@@ -592,7 +633,19 @@ impl Game {
     /// The arena of a declared attack, with its units as set up.
     fn arena<'u>(&self, declared: &Declared, setup: &'u Setup) -> Fight<'u> {
         let units: Vec<&Unit> = setup.units.iter().collect();
-        let retaliates: Vec<u32> = declared.retaliates.iter().map(|&(_, x)| x).collect();
+        // The declared defender's Retaliates (when another unit
+        // intercepted), then the defending unit's, in the order activated.
+        let retaliates: Vec<(usize, u32)> = declared
+            .declared_retaliates
+            .iter()
+            .map(|&(_, x)| (DEFENDER, x))
+            .chain(
+                declared
+                    .retaliates
+                    .iter()
+                    .map(|&(_, x)| (declared.defending, x)),
+            )
+            .collect();
         Fight {
             endings: Ending::of(&units, &self.sides, declared.defending, &retaliates),
             units,
@@ -638,7 +691,7 @@ impl Game {
         let mut options = 0usize;
         for d in self.defenders() {
             let a = self.boost_sets(ATTACKER, self.force[0]).len();
-            let r = self.retaliate_sets(d, self.force[1]).len();
+            let r = self.retaliate_plans(d, self.force[1]).len();
             let b = self.boost_sets(d, self.force[1]).len();
             options = options.saturating_add(a.saturating_mul(r).saturating_mul(b));
         }
@@ -769,12 +822,9 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
         {
             let mut options = Vec::new();
             let mut best_resp: Option<(Declared, AttackSolution, Vec<Unit>)> = None;
-            for rs in game.retaliate_sets(d, game.force[1]) {
+            for (first, rs, rcost) in game.retaliate_plans(d, game.force[1]) {
                 let rk = &game.units[d].keywords.retaliates;
-                let rcost: u32 = rs
-                    .iter()
-                    .map(|&(r, x)| if rk[r].x { x } else { rk[r].cost })
-                    .sum();
+                let fk = &game.units[DEFENDER].keywords.retaliates;
                 for (db, da) in game
                     .boost_sets(d, game.force[1].map(|l| l - rcost))
                     .into_iter()
@@ -793,8 +843,12 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
                         defending: d,
                         retaliate_paid: rs
                             .iter()
-                            .any(|&(r, x)| rk[r].cost > 0 || (rk[r].x && x > 0)),
+                            .any(|&(r, x)| rk[r].cost > 0 || (rk[r].x && x > 0))
+                            || first
+                                .iter()
+                                .any(|&(r, x)| fk[r].cost > 0 || (fk[r].x && x > 0)),
                         retaliates: rs.clone(),
+                        declared_retaliates: first.clone(),
                         boosts: ab
                             .iter()
                             .map(|&b| (ATTACKER, b))
