@@ -736,6 +736,67 @@ fn the_roll_law_keeps_faces_before_and_after_rerolls() {
     }
 }
 
+/// Issue 30, item 2: a free Evade is optional ("You don't have to use all
+/// of the Evade. You choose how much damage to Evade up to X"), Absorb,
+/// Persuade and `Pay 0 Force -> Evade` too: under optimal play its owner
+/// uses any part of it. Brute-forced over every amount, and pinned on the
+/// issue's case: D declines its Evade and is discarded, so V's Avenge rolls
+/// 3 dice at A: -1/2 under net, as without the Evade (adding an optional
+/// ability never makes its side worse off).
+#[test]
+fn a_free_evade_is_optional() {
+    use swtcg_odds::policy::Policy;
+    let a = unit("a", 1, Some(9), 0, &["Accuracy 3"]);
+    let v = unit("v", 1, Some(9), 0, &["Avenge 3"]);
+    let sides = vec![Side::Attacking, Side::Defending, Side::Defending];
+    let net = Policy {
+        objective: Objective::Net,
+        ..Policy::default()
+    };
+    let value = |d: &Unit| {
+        solve(&Game::new(
+            vec![a.clone(), d.clone(), v.clone()],
+            sides.clone(),
+            net,
+        ))
+        .unwrap()
+        .solution
+        .value
+    };
+    let half = "-1/2".parse::<BigRational>().unwrap();
+    assert_eq!(value(&unit("d", 1, Some(1), 0, &["Evade 1"])), half);
+    assert_eq!(value(&unit("d", 1, Some(1), 0, &[])), half);
+    for kw in [
+        "Evade 1",
+        "Absorb 1",
+        "Persuade 1",
+        "Pay 0 Force -> Evade 1",
+    ] {
+        let d = unit("d", 1, Some(1), 0, &[kw]);
+        for objective in OBJECTIVES {
+            check(
+                vec![a.clone(), d.clone(), v.clone()],
+                sides.clone(),
+                &[objective],
+                &[LuckyPolicy::Optimal],
+                &[LuckyOrder::Pop],
+            );
+        }
+    }
+    // Part of it: Evade 2 against 3 damage, Retaliate back.
+    let a = unit("a", 3, Some(4), 0, &["Accuracy 3"]);
+    let d = unit("d", 1, Some(3), 0, &["Evade 2", "Retaliate 1"]);
+    for objective in OBJECTIVES {
+        check(
+            vec![a.clone(), d.clone()],
+            duel(),
+            &[objective],
+            &[LuckyPolicy::Optimal],
+            &[LuckyOrder::Pop],
+        );
+    }
+}
+
 /// Issue 30, item 3: after an Intercept, the first defender's Retaliate
 /// still resolves ("Each defending unit can activate Retaliate during the
 /// attack POP"; "each intercepting unit has been attacked"; each enemy

@@ -1113,12 +1113,16 @@ impl Decl<'_> {
             }
             let left2 = left.map(|l| l - dcost);
             for (extra, ecost) in buys(&tk.paid_evades, left2, rest) {
-                let mut st3 = st2.clone();
-                st3.force[side(owner)] += dcost + ecost;
-                let through = rest - rest.min(tk.evade + extra + protect);
-                let mut l = landed.clone();
-                self.land(&mut l, &p, doubled(through));
-                vals.push(self.pop_acc(&st3, stack2.clone(), l, one, phase));
+                // The free Evade is optional: any part of it, none to all
+                // (what can stop `rest`).
+                for free in 0..=tk.evade.min(rest) {
+                    let mut st3 = st2.clone();
+                    st3.force[side(owner)] += dcost + ecost;
+                    let through = rest - rest.min(free + extra + protect);
+                    let mut l = landed.clone();
+                    self.land(&mut l, &p, doubled(through));
+                    vals.push(self.pop_acc(&st3, stack2.clone(), l, one, phase));
+                }
             }
         }
         best(owner, vals.into_iter())

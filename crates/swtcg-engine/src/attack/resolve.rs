@@ -80,6 +80,11 @@ struct Defense {
     deflect_cost: u32,
     evade: u32,
     evade_cost: u32,
+    /// The free Evade used, when less than all of it (`None`: all): "You
+    /// don't have to use all of the Evade. You choose how much damage to
+    /// Evade up to X" (Absorb and Persuade too, and `Pay 0 Force ->
+    /// Evade`).
+    free: Option<u32>,
 }
 
 /// Every worthwhile way to buy from `paid` abilities up to `cap` more
@@ -522,7 +527,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
         natural_one: bool,
         defense: &Defense,
     ) -> (Packet, Option<Packet>) {
-        let evade = self.hot[p.target].evade;
+        let evade = defense.free.unwrap_or(self.hot[p.target].evade);
         p.amount = self.after_parry(&p, natural_one);
         let mut deflected = None;
         if let DeflectChoice::Play { amount, target } = defense.deflect {
@@ -639,6 +644,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 deflect_cost: 0,
                 evade: c.evade,
                 evade_cost: 0,
+                free: None,
             }];
         }
         let left = a.left(tally, a.sides[p.target]);
@@ -694,7 +700,22 @@ impl<W: Weight> Resolver<'_, '_, W> {
                     deflect_cost,
                     evade,
                     evade_cost,
+                    free: None,
                 });
+                // A free Evade is optional, in part too: less of it, as its
+                // owner chooses (after all of it, which ties keep).
+                if !stat {
+                    let full = k.evade.min(rest);
+                    for free in (0..full).rev() {
+                        out.push(Defense {
+                            deflect,
+                            deflect_cost,
+                            evade,
+                            evade_cost,
+                            free: Some(free),
+                        });
+                    }
+                }
             }
         }
         out
@@ -726,6 +747,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 deflect_cost: 0,
                 evade: 0,
                 evade_cost: 0,
+                free: None,
             };
         }
         let k = &a.units[p.target].keywords;
@@ -745,6 +767,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             deflect_cost: 0,
             evade: 0,
             evade_cost: 0,
+            free: None,
         };
         let mut played = 0;
         if pending > 0 && self.deflect_ready(tally, p) {
