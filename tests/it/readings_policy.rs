@@ -145,11 +145,18 @@ fn optimal_deflect_may_send_damage_nowhere() {
 
 #[test]
 fn a_paid_ability_is_used_only_when_it_serves() {
-    // 3 hits against remaining health 1: evading 2 still discards it.
+    // 3 hits against remaining health 1: evading 2 still discards it, the
+    // same value; the tie is broken as a player breaks it (issue 30): less
+    // damage to its own side, so it evades.
     let a = unit("a", 3, None, 0, &["Accuracy 3"]);
     let d = unit("d", 1, Some(3), 2, &["Pay 2 Force -> Evade 2"]);
     let o = duel(a, d, Policy::default());
     assert_eq!(o.solution.value, q(1, 1));
+    assert_eq!(o.solution.tallies.prob(|t| t.used != 0), q(1, 1));
+    // Nothing to prevent (no hits against Armor-like odds): no Force spent.
+    let a = unit("a", 0, None, 0, &[]);
+    let d = unit("d", 1, Some(3), 0, &["Pay 2 Force -> Evade 2"]);
+    let o = duel(a, d, Policy::default());
     assert_eq!(o.solution.tallies.prob(|t| t.used != 0), q(0, 1));
     // 2 hits: evading 2 saves it.
     let a = unit("a", 2, None, 0, &["Accuracy 3"]);
@@ -163,9 +170,10 @@ fn a_paid_ability_is_used_only_when_it_serves() {
 fn paid_retaliate_serves_net_not_damage() {
     let a = unit("a", 1, None, 0, &[]);
     let d = unit("d", 1, None, 0, &["Pay 1 Force -> Retaliate 2"]);
-    // Damage: retaliation does not count; not paid; 1 die on 4+.
+    // Damage: retaliation does not count, so the value ties; the tie goes
+    // to more damage to the other side (issue 30): paid; 1 die on 4+.
     let o = duel(a.clone(), d.clone(), Policy::default());
-    assert!(!o.declared.retaliate_paid);
+    assert!(o.declared.retaliate_paid);
     assert_eq!(o.solution.value, q(1, 2));
     // Net: 1/2 dealt minus 2 dice on 4+ taken back: −1/2; paid.
     let net = Policy {
@@ -648,4 +656,62 @@ fn protect_redirect_avenge_and_the_arena() {
         Side::Defending,
     );
     assert_eq!(o.units[0].power, 3);
+}
+
+/// Issue 30, item 6: a side indifferent on its objective breaks the tie as
+/// a player would: more damage to the other side, then less to its own,
+/// then less Force spent. Under the default objective (damage) a paid
+/// Retaliate that changes nothing of the damage taken is played (it does
+/// damage back); a free one too; a Retaliate is not bought when it only
+/// costs Force.
+#[test]
+fn ties_are_broken_as_players_break_them() {
+    let a = unit("a", 3, Some(9), 0, &[]);
+    let d = unit("d", 1, Some(9), 0, &["Pay 1 Force -> Retaliate 2"]);
+    let out = solve(&Game::new(
+        vec![a.clone(), d],
+        vec![Side::Attacking, Side::Defending],
+        Policy::default(),
+    ))
+    .unwrap();
+    assert_eq!(out.declared.retaliates, vec![(0, 2)]);
+    assert!(out.solution.tallies.prob(|t| t.damage[0] > 0) > BigRational::from_integer(0.into()));
+    // The attacker from another arena: the Retaliate can do nothing, and
+    // is not paid for.
+    let mut far = a;
+    far.from_another_arena = true;
+    let d = unit("d", 1, Some(9), 0, &["Pay 1 Force -> Retaliate 2"]);
+    let out = solve(&Game::new(
+        vec![far, d],
+        vec![Side::Attacking, Side::Defending],
+        Policy::default(),
+    ))
+    .unwrap();
+    assert!(out.declared.retaliates.is_empty());
+}
+
+/// Issue 30, item 6, the newcomer's second example: Beyghor Sahdett (B)
+/// attacking K'Kruhk (C). With ties broken as players break them (and the
+/// default Force), a defender about to be discarded anyway does not stop
+/// preventing: the damage law has no gap at 6 and 7 below its top.
+#[test]
+fn a_defender_discarded_anyway_still_prevents() {
+    use swtcg_odds::cards::CardDb;
+    use swtcg_odds::cards::stack::Switches;
+    use swtcg_odds::matchups::duel as card_duel;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lackey");
+    let db = CardDb::load(&[dir]).unwrap();
+    let (b, k) = (
+        db.piece("Beyghor Sahdett (B)").unwrap(),
+        db.piece("K'Kruhk (C)").unwrap(),
+    );
+    let out = card_duel(&b, &k, &Switches::default(), None, &Policy::default())
+        .unwrap()
+        .solve()
+        .unwrap();
+    let law = out.damage(1);
+    let zero = BigRational::from_integer(0.into());
+    for k in 6..=8 {
+        assert!(law.prob(k) > zero, "P(damage = {k}) = 0: {:?}", law.pmf());
+    }
 }

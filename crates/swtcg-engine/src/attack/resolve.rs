@@ -158,6 +158,16 @@ struct Hot {
     remote: bool,
 }
 
+/// How a side breaks a tie between options of equal value, compared in
+/// order (greater is better): more damage to the other side, less to its
+/// own, less Force spent.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct TieBreak<W: Weight> {
+    other: W,
+    own: std::cmp::Reverse<W>,
+    force: std::cmp::Reverse<W>,
+}
+
 /// The resolver of the damage steps for one arena, with weights `W`.
 struct Resolver<'r, 'a, W: Weight> {
     arena: &'r Fight<'a>,
@@ -451,27 +461,71 @@ impl<W: Weight> Resolver<'_, '_, W> {
         self.best(Side::Attacking, options, 0)
     }
 
-    /// The owner's best option (the first, on ties).
+    /// The owner's best option (the first, on full ties).
     fn best(&self, owner: Side, options: Vec<Pop>, phase: Phase) -> Solved<W> {
-        Self::best_of(owner, options.into_iter().map(|pop| self.run(pop, phase)))
+        self.best_of(owner, options.into_iter().map(|pop| self.run(pop, phase)))
     }
 
-    /// The owner's best of solved options (the first, on ties).
-    fn best_of(owner: Side, options: impl Iterator<Item = Solved<W>>) -> Solved<W> {
-        let mut best: Option<Solved<W>> = None;
+    /// The owner's best of solved options: the best value of its
+    /// objective; on a tie, as a player breaks it ([`TieBreak`]): more
+    /// damage to the other side, then less to its own, then less Force
+    /// spent; the first on a full tie.
+    fn best_of(&self, owner: Side, options: impl Iterator<Item = Solved<W>>) -> Solved<W> {
+        let mut best: Option<(Solved<W>, Option<TieBreak<W>>)> = None;
         for s in options {
-            let better = match &best {
+            let better = match &mut best {
                 None => true,
-                Some(b) => match owner {
-                    Side::Attacking => s.0 > b.0,
-                    Side::Defending => s.0 < b.0,
-                },
+                Some((b, key)) => {
+                    let ord = match owner {
+                        Side::Attacking => s.0.cmp(&b.0),
+                        Side::Defending => b.0.cmp(&s.0),
+                    };
+                    match ord {
+                        std::cmp::Ordering::Greater => true,
+                        std::cmp::Ordering::Less => false,
+                        std::cmp::Ordering::Equal => {
+                            let bk = key.get_or_insert_with(|| self.tie_break(owner, b));
+                            self.tie_break(owner, &s) > *bk
+                        }
+                    }
+                }
             };
             if better {
-                best = Some(s);
+                best = Some((s, None));
             }
         }
-        best.expect("at least one option")
+        best.expect("at least one option").0
+    }
+
+    /// What breaks a tie for `owner` between options of equal value: its
+    /// expected damage to the other side, to its own (less is better), and
+    /// the Force it spends (less is better), each as weights over the
+    /// option's denominator (options of one decision share it).
+    fn tie_break(&self, owner: Side, s: &Solved<W>) -> TieBreak<W> {
+        let sides = &self.arena.sides;
+        let me = side_index(owner);
+        let mut other = W::zero();
+        let mut own = W::zero();
+        let mut force = W::zero();
+        for (t, w) in &s.1 {
+            let (mut o, mut m) = (0u64, 0u64);
+            for (i, side) in sides.iter().enumerate() {
+                let d = u64::from(t.damage[i]);
+                if side_index(*side) == me {
+                    m += d;
+                } else {
+                    o += d;
+                }
+            }
+            other.add_assign_ref(&w.mul_u64(o));
+            own.add_assign_ref(&w.mul_u64(m));
+            force.add_assign_ref(&w.mul_u64(u64::from(t.spent[me])));
+        }
+        TieBreak {
+            other,
+            own: std::cmp::Reverse(own),
+            force: std::cmp::Reverse(force),
+        }
     }
 
     /// What happens to packet `p` before its target's owner decides:
@@ -916,7 +970,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                         paid.tally.spent[side_index(payer)] += n;
                         options.push(self.defend(paid, p, phase));
                     }
-                    return Self::best_of(payer, options.into_iter());
+                    return self.best_of(payer, options.into_iter());
                 }
                 Gate::Open => {}
             }
@@ -982,7 +1036,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
             && let Some(t) = self.consolation(&tally)
         {
             let options = [tally, t].into_iter().map(|t| self.ending(t, 0));
-            return Self::best_of(Side::Attacking, options);
+            return self.best_of(Side::Attacking, options);
         }
         // After the attack's POP comes ending 0; after ending k's, ending k + 1.
         self.ending(tally, phase)

@@ -755,6 +755,80 @@ impl Game {
         Ok(Some(out))
     }
 
+    /// Whether `owner` prefers declaring `a` to `b`: the better value of
+    /// the objective (the attacking side maximises it); on a tie, as a
+    /// player breaks it: more damage to the other side, then less to its
+    /// own, then less Force spent (at the declare step and in the damage
+    /// steps); on a full tie, the earlier option (`b`) stays.
+    fn prefers(
+        &self,
+        owner: Side,
+        a: (&Declared, &AttackSolution),
+        b: (&Declared, &AttackSolution),
+    ) -> bool {
+        use std::cmp::Ordering;
+        let ord = match owner {
+            Side::Attacking => a.1.value.cmp(&b.1.value),
+            Side::Defending => b.1.value.cmp(&a.1.value),
+        };
+        match ord {
+            Ordering::Greater => true,
+            Ordering::Less => false,
+            Ordering::Equal => self.tie_break(owner, a) > self.tie_break(owner, b),
+        }
+    }
+
+    /// What breaks a tie for `owner` (greater is better): the expected
+    /// damage placed on the other side's units, on its own (less is
+    /// better), and the Force it spends in all (less is better).
+    fn tie_break(
+        &self,
+        owner: Side,
+        (declared, sol): (&Declared, &AttackSolution),
+    ) -> (
+        BigRational,
+        std::cmp::Reverse<BigRational>,
+        std::cmp::Reverse<BigRational>,
+    ) {
+        let me = side_index(owner);
+        let sides = &self.sides;
+        let on = |mine: bool| {
+            sol.tallies
+                .marginal(|t| {
+                    (0..sides.len())
+                        .filter(|&i| (side_index(sides[i]) == me) == mine)
+                        .map(|i| i64::from(t.damage[i]))
+                        .sum()
+                })
+                .mean()
+        };
+        // Force paid at the declare step, and in the damage steps.
+        let mut paid = 0u64;
+        for &(u, b) in &declared.boosts {
+            if side_index(self.sides[u]) == me {
+                paid += u64::from(self.units[u].keywords.boosts[b].cost);
+            }
+        }
+        for (u, rs) in [
+            (DEFENDER, &declared.declared_retaliates),
+            (declared.defending, &declared.retaliates),
+        ] {
+            if side_index(self.sides[u]) == me {
+                for &(r, x) in rs {
+                    let p = self.units[u].keywords.retaliates[r];
+                    paid += u64::from(if p.x { x } else { p.cost });
+                }
+            }
+        }
+        let spent = sol.tallies.marginal(|t| i64::from(t.spent[me])).mean()
+            + BigRational::from_integer((paid as i64).into());
+        (
+            on(false),
+            std::cmp::Reverse(on(true)),
+            std::cmp::Reverse(spent),
+        )
+    }
+
     /// Solves one declared attack.
     fn solve_declared(&self, declared: &Declared) -> Result<(AttackSolution, Vec<Unit>)> {
         let setup = self.setup(declared);
@@ -787,7 +861,10 @@ impl Game {
                 a.start.spent[side_index(self.sides[declared.defending])] += cost;
                 a.budget = std::cell::Cell::new(MAX_SEARCH_NODES);
                 let sol = solve_attack(&a, &self.policy)?;
-                if best.as_ref().is_none_or(|b| sol.value < b.value) {
+                if best
+                    .as_ref()
+                    .is_none_or(|b| self.prefers(Side::Defending, (declared, &sol), (declared, b)))
+                {
                     best = Some(sol);
                 }
             }
@@ -858,20 +935,22 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
                     crate::cancel::check()?;
                     let (sol, units) = game.solve_declared(&declared)?;
                     options.push((declared.clone(), sol.value.clone()));
-                    if best_resp
-                        .as_ref()
-                        .is_none_or(|(_, b, _)| sol.value < b.value)
-                    {
+                    if best_resp.as_ref().is_none_or(|(bd, b, _)| {
+                        game.prefers(Side::Defending, (&declared, &sol), (bd, b))
+                    }) {
                         best_resp = Some((declared, sol, units));
                     }
                 }
             }
             let (declared, solution, units) =
                 best_resp.expect("declining everything is always an option");
-            if best_att
-                .as_ref()
-                .is_none_or(|b| solution.value > b.solution.value)
-            {
+            if best_att.as_ref().is_none_or(|b| {
+                game.prefers(
+                    Side::Attacking,
+                    (&declared, &solution),
+                    (&b.declared, &b.solution),
+                )
+            }) {
                 best_att = Some(GameOutcome {
                     declared,
                     solution,
@@ -881,10 +960,13 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
             }
         }
         let outcome = best_att.expect("taking no option is always an option");
-        if best
-            .as_ref()
-            .is_none_or(|b| outcome.solution.value < b.solution.value)
-        {
+        if best.as_ref().is_none_or(|b| {
+            game.prefers(
+                Side::Defending,
+                (&outcome.declared, &outcome.solution),
+                (&b.declared, &b.solution),
+            )
+        }) {
             best = Some(outcome);
         }
     }
