@@ -288,8 +288,12 @@ try {
 
   // Honest charts: the P(>= k) chart's drawn value at each integer k,
   // read back from the SVG's geometry (the step path's height above the
-  // 0% line, over the 0%-100% span), equals the exact tail, on this
-  // distribution with gaps (P(= k) = 0 between outcomes).
+  // 0% line, over the 0%-100% span), equals the exact tail, on a
+  // distribution with gaps (P(= k) = 0 between outcomes): Critical Hit 4
+  // on two dice against a defender that can't be discarded.
+  const gapText = JSON.stringify({ attacker: { name: "A", power: 2, keywords: ["Critical Hit 4"] }, defender: { name: "D", power: 1, health: 9 } });
+  await page.$eval("#scenario-text", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, gapText);
+  await settle(page);
   const geometry = await page.evaluate(async (text) => {
     const svg = document.querySelector("svg[data-kind='steps']");
     const y0 = Number(svg.querySelector("line.grid[data-prob='0']").getAttribute("y1"));
@@ -321,7 +325,10 @@ try {
     const ks = pmf.map(([k]) => k);
     for (let k = 0; k <= Math.max(...ks); k++) if (!ks.includes(k)) gaps.push(k);
     return { drawn: drawn.map(([k, v]) => [k, v, tail(k)]), gaps };
-  }, expected.scenario.text);
+  }, gapText);
+  // Back to the scenario of the example, for the links below.
+  await page.$eval("#scenario-text", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.scenario.text);
+  await settle(page);
   check(geometry.gaps.length > 0, `the scenario's distribution has gaps: ${JSON.stringify(geometry.gaps)}`);
   for (const [k, drawn, exact] of geometry.drawn) check(drawn !== null && Math.abs(drawn - exact) < 1e-4, `P(>= ${k}) drawn ${drawn}, exact ${exact}`);
   report.steps_checked = geometry.drawn.length;
