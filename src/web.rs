@@ -510,6 +510,9 @@ struct PieceCard<'a> {
     card: &'a crate::cards::Card,
     /// Per ability of the card, in its order: whether it is in play.
     in_play: Vec<bool>,
+    /// Per ability: the sides on which it can take part in an attack
+    /// (`attacking`, `defending`; empty when neither).
+    acts: Vec<Vec<&'static str>>,
 }
 
 /// `/api/cards/piece?spec=...`: the cards a unit is made of, as the card
@@ -547,6 +550,17 @@ fn cards_piece(state: &State, pairs: &[(String, String)]) -> Result<Response> {
             role,
             card,
             in_play: in_play(card),
+            acts: card
+                .abilities
+                .iter()
+                .map(|a| {
+                    [(true, "attacking"), (false, "defending")]
+                        .into_iter()
+                        .filter(|&(attacking, _)| a.acts(attacking))
+                        .map(|(_, w)| w)
+                        .collect()
+                })
+                .collect(),
         })
         .collect();
     Ok(Response::json(

@@ -147,10 +147,17 @@ function loadPage(q) {
   showMode(["compare", "combine", "cards", "scenario"].includes(q.get("mode")) && (q.get("mode") !== "cards" || S.hasDb) ? q.get("mode") : "attack");
 }
 
+// The attack a page opens with when its link holds none.
+const DEFAULT_ATTACK = "power=5&crit=1&parry=1&health=4";
+
 function urlState() {
   const q = new URLSearchParams(location.search);
   for (const [a, b] of Object.entries(ALIASES)) if (q.has(a) && !q.has(b)) { q.set(b, q.get(a)); q.delete(a); }
   if (q.get("armor") === "1") q.set("armor", "true");
+  // A mode of the attack form (attack, compare, combine) opened without an
+  // attack gets the default one, never an empty form.
+  const formMode = !["cards", "scenario"].includes(q.get("mode"));
+  if (formMode && !S.params.some((p) => q.has(p.name))) for (const [k, v] of new URLSearchParams(DEFAULT_ATTACK)) q.set(k, v);
   return q;
 }
 
@@ -522,24 +529,31 @@ async function renderCards(j) {
 }
 
 const ROLE = { top: "", beneath: "beneath, in the stack", pilot: "pilot" };
-function status(c, a, inPlay, role, j) {
+// What one ability did in this attack, for the side its unit is on
+// (`who`: Attacker or Defender; `acts`: the sides it can take part on, from
+// the API's reading).
+function status(c, a, inPlay, acts, role, who, j) {
   if (a.class === "not-attack") return `<span class="status">no part in an attack</span>`;
   if (a.class === "not-understood") return `<span class="status">not understood: not applied</span>`;
   if (a.class === "unmodelled") return `<span class="status">not modelled: not applied</span>`;
   if (!inPlay) return `<span class="status">${role === "beneath" ? "beneath the top card: not in play" : "does not fit this unit"}</span>`;
+  const side = who === "Attacker" ? "attacking" : "defending";
+  if (!(acts || []).includes(side)) return `<span class="status">no part when its unit is ${side}</span>`;
   const applied = (j.applied || []).find((x) => x.card === c.name && x.text === a.text);
+  // A condition the user switched on keeps its switch, to switch it off.
+  if (S.conditions.has(a.text)) return `<label class="status on"><input type="checkbox" data-cond="${esc(a.text)}" checked> switched on${applied ? ": " + esc(applied.how) : ""}</label>`;
   if (applied) return `<span class="status on">✔ ${esc(applied.how)}</span>`;
-  const waiting = (j.waiting || []).some(([card, text]) => card === c.name && text === a.text);
-  if (waiting || S.conditions.has(a.text)) return `<label class="status"><input type="checkbox" data-cond="${esc(a.text)}" ${S.conditions.has(a.text) ? "checked" : ""}> the cards can't tell: switch on</label>`;
-  if (a.class === "keyword" || a.class === "pilot") return `<span class="status on">✔ applied</span>`;
+  const waiting = (j.waiting || []).some((w) => w.card === c.name && w.text === a.text);
+  if (waiting) return `<label class="status"><input type="checkbox" data-cond="${esc(a.text)}"> the cards can't tell: switch on</label>`;
+  if (a.class === "keyword" || a.class === "pilot") return `<span class="status on">✔ applied while ${side}</span>`;
   return `<span class="status">condition not met: not applied</span>`;
 }
 
 function pieceView(who, piece, j) {
   if (!piece) return `<div class="tcg"><h2 class="name">${esc(who)}</h2><small>not found</small></div>`;
-  return piece.cards.map(({ role, card: c, in_play }) => {
+  return piece.cards.map(({ role, card: c, in_play, acts }) => {
     const stats = [["cost", c.cost], ["speed", c.speed], ["power", c.power], ["health", c.health]].filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k} ${v}`).join(" · ");
-    const abilities = (c.abilities || []).map((a, i) => `<div class="ability"><span class="cls ${esc(a.class)}">${esc(a.class)}</span>${esc(a.text)}<br>${status(c, a, in_play[i], role, j)}</div>`).join("");
+    const abilities = (c.abilities || []).map((a, i) => `<div class="ability"><span class="cls ${esc(a.class)}">${esc(a.class)}</span>${esc(a.text)}<br>${status(c, a, in_play[i], (acts || [])[i], role, who, j)}</div>`).join("");
     return `<article class="tcg" data-card="${esc(c.name)}"><span class="meta">${esc(who)}${ROLE[role] ? ": " + ROLE[role] : ""}</span><h2 class="name">${esc(c.name)}</h2><div class="meta">${esc(c.set)} · ${esc(c.card_type)}${c.subtype ? " · " + esc(c.subtype) : ""}</div><div class="stats">${esc(stats)}</div><div class="text">${esc(c.text || "")}</div>${abilities}</article>`;
   }).join("");
 }
@@ -595,6 +609,8 @@ function showMode(m) {
   $("#compare-controls").classList.toggle("hidden", m !== "compare");
   $("#combine-controls").classList.toggle("hidden", m !== "combine");
   if (m !== "cards") $("#cardview").innerHTML = "";
+  // Combine opens with the current attack as its first.
+  if (m === "combine" && !S.attacks.length) { S.attacks.push(state().toString()); drawAttacks(); }
 }
 
 async function main() {
@@ -626,8 +642,9 @@ async function main() {
     a.click();
   });
   window.addEventListener("popstate", () => { loadPage(urlState()); run(false); });
-  if (!location.search) history.replaceState(null, "", "?power=5&crit=1&parry=1&health=4");
-  loadPage(urlState());
+  const first = urlState();
+  if ("?" + first !== location.search) history.replaceState(null, "", "?" + first);
+  loadPage(first);
   await run(false);
   // Milliseconds from the start of navigation to the first result drawn.
   window.FIRST_RESULT_MS = performance.now();

@@ -49,6 +49,21 @@ const open = async (page, search) => {
   await page.goto(url + search, { waitUntil: "domcontentloaded" });
   await page.waitForSelector("body[data-ready='1']", { timeout: 10000 });
 };
+// What a person sees of an element: shown only when neither it nor an
+// ancestor has display none, visibility hidden or opacity 0, and its box has
+// an area; with its box and the screen's size. Null when there is none.
+const seen = (page, sel) =>
+  page.$eval(sel, (el) => {
+    let shown = true;
+    for (let e = el; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (cs.display === "none" || cs.visibility === "hidden" || Number(cs.opacity) === 0) shown = false;
+    }
+    const r = el.getBoundingClientRect();
+    return { shown: shown && r.width > 0 && r.height > 0, display: getComputedStyle(el).display, top: r.top, bottom: r.bottom, left: r.left, right: r.right, vh: innerHeight, vw: innerWidth, text: el.textContent.slice(0, 60) };
+  }).catch(() => null);
+// Seen, and wholly inside the first screen.
+const inScreen = (b) => !!b && b.shown && b.top >= 0 && b.bottom <= b.vh && b.left >= 0 && b.right <= b.vw;
 const settle = async (page) => {
   await new Promise((r) => setTimeout(r, 400));
   await page.waitForNetworkIdle({ idleTime: 150, timeout: 5000 });
@@ -64,6 +79,7 @@ try {
   report.first_result_ms = await page.evaluate(() => Math.round(window.FIRST_RESULT_MS));
   report.load_to_result_ms = Date.now() - t0;
   check((await exactMean(page)) === expected.default_mean, `default page: ${await exactMean(page)} != ${expected.default_mean}`);
+  check(inScreen(await seen(page, "#summary .card[data-key='mean']")), `default page: the mean is not seen ${JSON.stringify(await seen(page, "#summary .card[data-key='mean']"))}`);
 
   // Grouped inputs: the popular calculator's eight first, in that order;
   // the other groups closed unless they hold a value (health is given).
@@ -103,6 +119,8 @@ try {
     return [document.getElementById(pt.closest("svg").dataset.readout).textContent, pt.querySelector("title").textContent];
   });
   check(tapped[0].includes(`P(≥ 1) = ${expected.p_ge_1}`) && tapped[1].includes(expected.p_ge_1), `tap readout ${JSON.stringify(tapped)}`);
+  const readout = await page.$eval("svg[data-kind='steps']", (s) => "#" + s.dataset.readout);
+  check((await seen(page, readout))?.shown, `tap readout not seen ${JSON.stringify(await seen(page, readout))}`);
   // Axis titles.
   const axes = await page.$$eval("svg.chart", (svgs) => svgs.map((s) => [...s.querySelectorAll("text")].map((t) => t.textContent)));
   check(axes.length === 2 && axes.every((t) => t.includes("damage k")) && axes[0].includes("P(damage = k)") && axes[1].includes("P(damage ≥ k)"), `axis titles ${JSON.stringify(axes)}`);
@@ -158,6 +176,7 @@ try {
     await settle(page);
     const err = await page.$eval(`#e-${name}`, (el) => el.textContent);
     check(err === words, `error beside ${name}: '${err}' (want '${words}')`);
+    check((await seen(page, `#e-${name}`))?.shown, `error beside ${name} not seen`);
     const marked = await page.$eval(`#f-${name}`, (el) => el.classList.contains("invalid"));
     check(marked, `${name} marked invalid`);
     await type(name, good);
@@ -183,7 +202,7 @@ try {
   check(rows.length === 2, `compare rows ${rows.length}`);
   check(rows[0][1] === expected.mean && rows[1][1] === expected.power8_mean, `compare values ${JSON.stringify(rows)}`);
   check(rows[1][2].startsWith("+") || rows[1][2].startsWith("-"), `difference column ${rows[1][2]}`);
-  check(await page.$eval("#results #add-setup", (b) => b.offsetParent !== null), "add control beside the results");
+  check((await seen(page, "#results #add-setup"))?.shown, "add control beside the results");
   // Overlays told apart without colour: each series its own dash pattern
   // and marker shape.
   const looks = await page.$$eval("svg[data-kind='steps'] path.step", (ps) => ps.map((p) => p.getAttribute("stroke-dasharray") + "|" + p.nextElementSibling.tagName));
@@ -218,6 +237,7 @@ try {
     return { shown: ex.textContent, exact: ex.dataset.exact, title: ex.title, fits: c.scrollWidth <= c.clientWidth + 1 };
   });
   check(fit.exact.length > 24 && fit.shown.length < fit.exact.length && fit.title === fit.exact && fit.fits, `long fraction ${JSON.stringify(fit)}`);
+  check((await seen(page, "#summary .card[data-key='discard'] .exact"))?.shown, "the long fraction is not seen");
   await page.click("#summary .card[data-key='discard'] .exact");
   check((await page.$eval("#summary .card[data-key='discard'] .exact", (e) => e.textContent)) === fit.exact, "a tap shows the whole fraction");
   check(await page.$eval("#summary .card[data-key='discard']", (c) => c.scrollWidth <= c.clientWidth + 1), "the whole fraction wraps inside its card");
@@ -265,6 +285,7 @@ try {
         return [el ? { text: el.querySelector(".text").textContent, stats: el.querySelector(".stats").textContent, classes: el.querySelectorAll(".cls").length, status: el.querySelectorAll(".status").length } : null, c];
       }, name);
       check(shown && shown.text === db.text, `card text of ${name}: ${JSON.stringify(shown)}`);
+      check((await seen(p, `#cardview article[data-card="${name}"] .text`))?.shown, `card text of ${name} not seen`);
       check(shown.stats.includes(`power ${db.power}`) && shown.stats.includes(`health ${db.health}`), `card stats of ${name}: ${shown.stats}`);
       check(shown.classes === db.abilities.length && shown.status === db.abilities.length, `abilities of ${name}: ${JSON.stringify(shown)}`);
     }
@@ -272,6 +293,52 @@ try {
     check(applied.some((t) => t.includes("applied")), `applied abilities ${JSON.stringify(applied)}`);
     await p.close();
     report.card_mean = cm;
+  }
+
+  // A card pair with a condition the cards can't decide: the page shows
+  // both cards, the condition's switch, and the CLI's value with the
+  // switch off, then (flipped) with it on. Each ability says what it did
+  // for its own side: the defender's Foresight takes no part.
+  if (expected.waiting) {
+    const w = expected.waiting;
+    const p = await browser.newPage();
+    await open(p, "?" + new URLSearchParams({ mode: "cards", attacker: w.attacker, defender: w.defender }));
+    await settle(p);
+    const err = await p.$eval("#error", (e) => e.textContent);
+    check(err === "", `waiting pair: error ${err}`);
+    check((await exactMean(p)) === w.off, `waiting pair, off: ${await exactMean(p)} != ${w.off}`);
+    const sw = `#cardview article[data-card="${w.card}"] input[data-cond]`;
+    const box = await seen(p, sw);
+    check(box && box.shown, `waiting pair: the condition's switch is not seen ${JSON.stringify(box)}`);
+    check((await p.$eval(sw, (c) => c.dataset.cond)) === w.text, "waiting pair: the switch is the condition's");
+    await p.click(sw);
+    await settle(p);
+    check((await exactMean(p)) === w.on, `waiting pair, on: ${await exactMean(p)} != ${w.on}`);
+    check(await p.$eval(sw, (c) => c.checked), "waiting pair: the switch stays on");
+    check((await p.evaluate(() => location.search)).includes("condition="), "waiting pair: the condition is in the URL");
+    const statuses = await p.$$eval("#cardview article", (as) => as.map((a) => [a.dataset.card, [...a.querySelectorAll(".ability")].map((x) => x.textContent)]));
+    const def = statuses.find(([n]) => n === w.defender);
+    const foresight = def && def[1].find((t) => t.startsWith("keywordForesight"));
+    check(foresight && foresight.includes("no part when its unit is defending"), `defender's Foresight: ${JSON.stringify(def)}`);
+    await p.close();
+    report.waiting = [w.off, w.on];
+  }
+
+  // Compare and Combine opened from a bare link start with the default
+  // attack filled in and a result, no error.
+  for (const mode of ["compare", "combine"]) {
+    const p = await browser.newPage();
+    await open(p, `?mode=${mode}`);
+    await settle(p);
+    const err = await p.$eval("#error", (e) => e.textContent);
+    const errs = await p.$$eval(".err", (es) => es.map((e) => e.textContent).filter((t) => t));
+    check(err === "" && errs.length === 0, `${mode} opened bare: errors ${err} ${JSON.stringify(errs)}`);
+    check((await p.$eval("#f-power", (e) => e.value)) === "5", `${mode} opened bare: the form is empty`);
+    const value = mode === "compare"
+      ? await p.$eval("#compare-table tr:nth-child(2) td:nth-child(2)", (td) => td.dataset.exact).catch(() => null)
+      : await exactMean(p);
+    check(value === expected.default_mean, `${mode} opened bare: ${value} != ${expected.default_mean}`);
+    await p.close();
   }
 
   // A scenario of several units, typed as a scenario file's JSON.
@@ -350,15 +417,12 @@ try {
     for (const [mode, link] of Object.entries(links)) {
       await open(view, link);
       await settle(view);
-      const box = await view.evaluate(() => {
-        const first = document.querySelector("#summary > *");
-        const r = first.getBoundingClientRect();
-        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, vh: innerHeight, vw: innerWidth, text: first.textContent.slice(0, 40) };
-      });
-      check(box.top >= 0 && box.bottom <= box.vh && box.left >= 0 && box.right <= box.vw, `${mode} at ${w}: the first result ${JSON.stringify(box)} is not in the first screen`);
+      const box = await seen(view, "#summary > *");
+      check(inScreen(box), `${mode} at ${w}: the first result ${JSON.stringify(box)} is not seen in the first screen`);
+      check(!(await seen(view, "#error"))?.shown || (await view.$eval("#error", (e) => e.textContent.trim() === "")), `${mode} at ${w}: an error on opening: ${await view.$eval("#error", (e) => e.textContent)}`);
       if (mode !== "compare") {
-        const chartTop = await view.$eval("#charts svg", (s) => s.getBoundingClientRect().top);
-        check(chartTop < box.vh, `${mode} at ${w}: the chart starts below the first screen (${chartTop})`);
+        const chart = await seen(view, "#charts svg");
+        check(chart && chart.shown && chart.top < chart.vh, `${mode} at ${w}: the chart is not seen in the first screen (${JSON.stringify(chart)})`);
       }
       const wide = await view.evaluate(() => {
         const vw = document.documentElement.clientWidth;
@@ -385,8 +449,11 @@ try {
   await view.click("#f-power", { clickCount: 3 });
   await view.type("#f-power", "7");
   await settle(view);
-  const bar = await view.$eval("#bar", (b) => { const r = b.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, text: b.textContent, vh: innerHeight }; });
-  check(bar.top >= 0 && bar.bottom <= bar.vh && bar.text.startsWith("E[damage]"), `phone: sticky summary bar ${JSON.stringify(bar)}`);
+  const bar = await seen(view, "#bar");
+  check(inScreen(bar) && bar.display !== "none" && bar.text.startsWith("E[damage]"), `phone: sticky summary bar ${JSON.stringify(bar)}`);
+  // ... and only on a phone: on a laptop's screen the bar is not shown.
+  await view.setViewport({ width: 1280, height: 800 });
+  check(!(await seen(view, "#bar")).shown, "laptop: the phone's bar is shown");
   await view.close();
   report.ok = true;
   console.log(JSON.stringify(report));

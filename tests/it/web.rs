@@ -530,6 +530,29 @@ fn browser_tests() {
     ]);
     let p8 = mean(&["--power", "8", "--parry", "1", "--health", "5"]);
     let card = cli_card_attack()["defender_damage"]["mean"].clone();
+    // A pair with a condition the cards can't decide: the attacker's
+    // "As long as Darth Maul has an Equipment attached ...", off and on.
+    let waiting = |extra: &[&str]| -> serde_json::Value {
+        let mut a = vec![
+            "swtcg-odds",
+            "cards",
+            "--db",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lackey"),
+            "attack",
+            "Darth Maul (G)",
+            "K'Kruhk (C)",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        serde_json::from_str(&run_args(a).stdout).unwrap()
+    };
+    let off = waiting(&[]);
+    let cond = off["waiting"][0]["text"].as_str().unwrap().to_string();
+    let on = waiting(&["--condition", &cond]);
+    assert_ne!(
+        off["defender_damage"]["mean"],
+        on["defender_damage"]["mean"]
+    );
     // P(damage >= 1) = 1 - P(damage = 0), exactly.
     let p0: num_rational::BigRational = typed["defender_damage"]["pmf"]["0"]
         .as_str()
@@ -557,6 +580,14 @@ fn browser_tests() {
         },
         "power8_mean": p8["defender_damage"]["mean"],
         "card": {"search": "Jango", "attacker": "Jango Fett (A)", "defender": "Obi-Wan Kenobi (A)", "mean": card},
+        "waiting": {
+            "attacker": "Darth Maul (G)",
+            "defender": "K'Kruhk (C)",
+            "card": off["waiting"][0]["card"],
+            "text": cond,
+            "off": off["defender_damage"]["mean"],
+            "on": on["defender_damage"]["mean"],
+        },
     });
     let exp = format!("{out}/expected.json");
     std::fs::write(&exp, expected.to_string()).unwrap();

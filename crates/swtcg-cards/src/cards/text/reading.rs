@@ -172,6 +172,64 @@ impl ReadAbility {
         }
     }
 
+    /// Whether it can take part in an attack in which its unit attacks
+    /// (`attacking`) or defends: a keyword or condition whose timing, and
+    /// the timing of every keyword it gives, fit that side (a keyword given
+    /// to the opponent acts on the opponent's side); a pilot ability when
+    /// one of its grants does. Not-attack, unmodelled and not-understood
+    /// abilities take no part on either side.
+    ///
+    /// ```
+    /// use swtcg_cards::cards::text::read_abilities;
+    /// let a = read_abilities("Parry 2 | Foresight: Gain 2 Force. | Critical Hit 1", &["X"]);
+    /// assert_eq!((a[0].acts(true), a[0].acts(false)), (false, true));
+    /// assert_eq!((a[1].acts(true), a[1].acts(false)), (true, false));
+    /// assert_eq!((a[2].acts(true), a[2].acts(false)), (true, false));
+    /// ```
+    pub fn acts(&self, attacking: bool) -> bool {
+        let fits = |w: When, attacking: bool| match w {
+            When::Any => true,
+            When::Attacking => attacking,
+            When::Defending => !attacking,
+        };
+        let grant = match &self.reading {
+            Reading::Pilot(p) => return p.grants.iter().any(|g| g.acts(attacking)),
+            Reading::Keyword(g) => g,
+            Reading::Condition(c) => &c.grant,
+            _ => return false,
+        };
+        if !fits(grant.when, attacking) {
+            return false;
+        }
+        if !grant.parts.is_empty() {
+            return grant.parts.iter().any(|p| p.acts(attacking));
+        }
+        // A keyword acts on the side of the unit that has it.
+        let sides: &[bool] = match grant.subject {
+            Subject::This => &[attacking],
+            Subject::Opponent => &[!attacking],
+            Subject::Both => &[true, false],
+        };
+        let effect_acts = |e: &Effect| match e {
+            Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
+                sides.iter().any(|&s| fits(ability.keyword.when(), s))
+            }
+            _ => true,
+        };
+        let lists = std::iter::once(&grant.effects)
+            .chain(grant.switch.iter().map(|(_, e)| e))
+            .chain(grant.choices.iter())
+            .filter(|l| !l.is_empty());
+        let mut any_list = false;
+        for l in lists {
+            any_list = true;
+            if l.iter().any(effect_acts) {
+                return true;
+            }
+        }
+        !any_list
+    }
+
     /// Why it is not-attack or not understood.
     pub fn why(&self) -> Option<&str> {
         match &self.reading {
