@@ -276,8 +276,9 @@ impl Brute {
                         }
                         for rset in subsets(&retaliates) {
                             // X for each X Retaliate in the set.
-                            let mut choices: Vec<(Vec<(usize, usize, u32)>, u32)> =
-                                vec![(vec![], 0)];
+                            // (unit, Retaliate, X) each, and the Force.
+                            type Chosen = Vec<(usize, usize, u32)>;
+                            let mut choices: Vec<(Chosen, u32)> = vec![(vec![], 0)];
                             for &i in &rset {
                                 let (u, r) = retaliates[i];
                                 let p = self.units[u].keywords.retaliates[r];

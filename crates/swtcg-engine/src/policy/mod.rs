@@ -31,6 +31,10 @@ use num_rational::BigRational;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// A plan of Retaliates: the declared defender's and the defending unit's
+/// (each a Retaliate's index and its X), and their Force.
+type RetaliatePlan = (Vec<(usize, u32)>, Vec<(usize, u32)>, u32);
+
 /// How the Lucky re-rolls are chosen (the words `optimal`, `simple`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -486,11 +490,7 @@ impl Game {
     /// (when `d` intercepted: it was attacked too, and each enemy unit may
     /// use each of its Retaliates once) and `d`'s, with at most `left`
     /// Force between them, and their cost (cheapest first: none).
-    fn retaliate_plans(
-        &self,
-        d: usize,
-        left: Option<u32>,
-    ) -> Vec<(Vec<(usize, u32)>, Vec<(usize, u32)>, u32)> {
+    fn retaliate_plans(&self, d: usize, left: Option<u32>) -> Vec<RetaliatePlan> {
         let cost_of = |u: usize, rs: &[(usize, u32)]| -> u32 {
             let k = &self.units[u].keywords.retaliates;
             rs.iter()
