@@ -566,8 +566,9 @@ struct MatchupsCmd {
     /// The column rankings are sorted by.
     #[arg(long, value_parser = words::<SortBy>(), requires = "rank")]
     sort: Option<SortBy>,
-    /// Pair cards whatever their arenas (in the attacker's first arena when they share none).
-    #[arg(long)]
+    /// Removed: refused with the reason (pairings across arenas are not
+    /// attacks the rules allow).
+    #[arg(long, hide = true)]
     any_arena: bool,
     /// Stop with an error after this many seconds.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT)]
@@ -780,6 +781,12 @@ fn matchups_cmd(
     if cmd.title.is_some() && !cmd.rank {
         return Err(Error::conflict("--title names a rankings page: add --rank"));
     }
+    if cmd.any_arena {
+        return Err(Error::unknown(
+            "--any-arena was removed: a unit attacks only units of an arena it is in or reaches \
+             (Bombard, Ion Cannon, Barrage), and those pairings are all listed without it",
+        ));
+    }
     let db_paths = db.db.join(" ");
     let db = db.load("matchups", notes)?;
     let Some(path) = &cmd.output else {
@@ -879,7 +886,6 @@ fn matchups_body(
     let opts = MatchupOptions {
         policy: cmd.policy.policy(),
         force: cmd.policy.force(),
-        any_arena: cmd.any_arena,
         time_limit: std::time::Duration::from_secs(cmd.time_limit),
         ..MatchupOptions::default()
     };
@@ -918,9 +924,9 @@ fn matchups_body(
         return Ok(status);
     }
     let both = cmd.attackers != cmd.defenders;
-    let n = count(&attackers, &defenders, cmd.any_arena)
+    let n = count(&attackers, &defenders)
         + if both {
-            count(&defenders, &attackers, cmd.any_arena)
+            count(&defenders, &attackers)
         } else {
             0
         };
@@ -1093,9 +1099,17 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
             } else {
                 None
             };
+            let wildcard = crate::web::server::is_wildcard(&cmd.server.host);
             crate::web::serve(crate::web::State::new(db), &cmd.server, |url| {
                 notes.push(format!("serving {url}"));
                 eprintln!("swtcg-odds: serving {url} (Ctrl-C to stop)");
+                if wildcard {
+                    eprintln!(
+                        "swtcg-odds: warning: --host {} listens on every address of this machine: \
+                         the page and its API are reachable from the network",
+                        cmd.server.host
+                    );
+                }
             })?;
             String::new().into()
         }

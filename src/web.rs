@@ -764,7 +764,10 @@ pub fn serve_with(
         ))
     })?;
     let port = listener.local_addr().map_or(opts.port, |a| a.port());
-    let host = if opts.host.contains(':') {
+    // A wildcard bind is opened on this machine as localhost.
+    let host = if server::is_wildcard(&opts.host) {
+        "localhost".to_string()
+    } else if opts.host.contains(':') {
         format!("[{}]", opts.host)
     } else {
         opts.host.clone()
@@ -778,7 +781,12 @@ pub fn serve_with(
             }
         }
     }
-    let hosts = server::allowed_hosts(&opts.host, port);
+    let machine = if server::is_wildcard(&opts.host) {
+        server::machine_names()
+    } else {
+        Vec::new()
+    };
+    let hosts = server::allowed_hosts(&opts.host, port, &machine);
     server::run(listener, Arc::new(state), hosts, limits);
     Ok(())
 }

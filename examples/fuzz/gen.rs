@@ -766,7 +766,7 @@ fn server() -> &'static (std::sync::Arc<swtcg_odds::web::State>, String, Vec<Str
             .next()
             .and_then(|p| p.parse().ok())
             .unwrap_or(0);
-        let hosts = swtcg_odds::web::server::allowed_hosts("127.0.0.1", port);
+        let hosts = swtcg_odds::web::server::allowed_hosts("127.0.0.1", port, &[]);
         (state, addr, hosts)
     })
 }

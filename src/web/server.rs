@@ -13,7 +13,9 @@
 //!   client's `Content-Length` never sizes an allocation); a chunked body is
 //!   decoded with the same bound, and a malformed one is 400.
 //! - **Who may ask**: the `Host` must be the address the server binds to
-//!   (and `localhost` for 127.0.0.1), else 421; a `POST` must come from the
+//!   (and `localhost` for 127.0.0.1; for a wildcard bind, `0.0.0.0` or
+//!   `::`, `localhost`, the machine's name and each of its addresses), else
+//!   421; a `POST` must come from the
 //!   page's own origin (any `Origin` header naming another is 403) and say
 //!   `Content-Type: application/json` (else 415). `HEAD` and `OPTIONS` are
 //!   answered; other methods are 405.
@@ -57,16 +59,38 @@ impl Default for Limits {
     }
 }
 
+/// Whether binding to `host` listens on every address of the machine
+/// (`0.0.0.0`, `::`): the page is then reachable from the network.
+pub fn is_wildcard(host: &str) -> bool {
+    host.trim_matches(|c| c == '[' || c == ']')
+        .parse::<std::net::IpAddr>()
+        .is_ok_and(|ip| ip.is_unspecified())
+}
+
 /// The hosts a request may name: the bound address (with and without the
-/// port), and `localhost` when bound to the loopback address.
-pub fn allowed_hosts(host: &str, port: u16) -> Vec<String> {
+/// port), and `localhost` when bound to the loopback address. A wildcard
+/// bind ([`is_wildcard`]) answers on every address of the machine, so it
+/// accepts `localhost`, the machine's name and each of its addresses
+/// (`machine`: as [`machine_names`] finds them).
+pub fn allowed_hosts(host: &str, port: u16, machine: &[String]) -> Vec<String> {
     let mut names = vec![host.to_ascii_lowercase()];
-    if host == "127.0.0.1" || host == "::1" || host.eq_ignore_ascii_case("localhost") {
-        names.extend(["localhost".into(), "127.0.0.1".into(), "[::1]".into()]);
+    let wildcard = is_wildcard(host);
+    if wildcard || host == "127.0.0.1" || host == "::1" || host.eq_ignore_ascii_case("localhost") {
+        names.extend(["localhost".into(), "127.0.0.1".into(), "::1".into()]);
     }
-    if host.contains(':') && !host.starts_with('[') {
-        names.push(format!("[{host}]"));
+    if wildcard {
+        names.extend(machine.iter().map(|m| m.to_ascii_lowercase()));
     }
+    let names: Vec<String> = names
+        .into_iter()
+        .map(|n| {
+            if n.contains(':') && !n.starts_with('[') {
+                format!("[{n}]")
+            } else {
+                n
+            }
+        })
+        .collect();
     let mut out = Vec::new();
     for n in names {
         out.push(format!("{n}:{port}"));
@@ -75,6 +99,20 @@ pub fn allowed_hosts(host: &str, port: u16) -> Vec<String> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The machine's name and the addresses of its network interfaces, for a
+/// wildcard bind's [`allowed_hosts`] (none that can't be found).
+pub fn machine_names() -> Vec<String> {
+    let mut names: Vec<String> = if_addrs::get_if_addrs()
+        .map(|list| list.into_iter().map(|i| i.ip().to_string()).collect())
+        .unwrap_or_default();
+    if let Ok(name) = gethostname::gethostname().into_string() {
+        if !name.is_empty() {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// A request as read off the wire.

@@ -1016,3 +1016,28 @@ fn markdown_matchups_stream_any_number_of_rows() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("every one with a result"), "{err}");
 }
+
+/// `--any-arena` is gone: its pairings across arenas are not attacks the
+/// rules allow (it gave no result for any of them and exited 1). It is
+/// refused in one line that says why, before any card file is read.
+#[test]
+fn any_arena_is_refused_with_its_reason() {
+    let out = bin(&[
+        "matchups",
+        "--db",
+        fixture(),
+        "--attackers",
+        "name:Stormtrooper",
+        "--defenders",
+        "name:Obi-Wan",
+        "--any-arena",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--any-arena was removed") && err.contains("Bombard"),
+        "{err}"
+    );
+}

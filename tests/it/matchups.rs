@@ -35,10 +35,7 @@ fn pairs_fight_in_shared_arenas() {
     assert!(rows.len() > 1000, "{}", rows.len());
     // Counted before pairing, exactly.
     let cards: Vec<_> = db.units().collect();
-    assert_eq!(
-        swtcg_odds::matchups::count(&cards, &cards, false),
-        rows.len()
-    );
+    assert_eq!(swtcg_odds::matchups::count(&cards, &cards), rows.len());
     let some: Vec<_> = cards.iter().copied().step_by(3).collect();
     let mut n = 0;
     stream(&some, &cards, &Options::default(), |_| {
@@ -46,7 +43,7 @@ fn pairs_fight_in_shared_arenas() {
         Ok(())
     })
     .unwrap();
-    assert_eq!(swtcg_odds::matchups::count(&some, &cards, false), n);
+    assert_eq!(swtcg_odds::matchups::count(&some, &cards), n);
     for r in &rows {
         let a = db.card(&r.attacker).unwrap();
         let d = db.card(&r.defender).unwrap();
@@ -280,10 +277,7 @@ fn a_cleared_shared_table_drops_no_pairing() {
         Ok(())
     })
     .unwrap();
-    assert_eq!(
-        summary.rows,
-        swtcg_odds::matchups::count(&cards, &cards, false)
-    );
+    assert_eq!(summary.rows, swtcg_odds::matchups::count(&cards, &cards));
     assert_eq!(small.len(), full.len());
     assert_eq!(
         summary.errors,

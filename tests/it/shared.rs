@@ -222,7 +222,7 @@ fn shared_matchups_equal_cards_attack() {
     .unwrap();
     assert_eq!(
         summary.rows,
-        count(&cards, &cards, false),
+        count(&cards, &cards),
         "every pairing is a row"
     );
     assert!(summary.rows > 200_000, "{}", summary.rows);

@@ -841,3 +841,63 @@ fn heavy_requests_are_bounded_and_cancelled() {
     );
     assert!(statuses.contains(&503), "{statuses:?}");
 }
+
+/// `serve --host 0.0.0.0` (every address of the machine) answers requests
+/// naming `localhost`, `127.0.0.1`, the machine's name and its addresses
+/// (it answered 421 to all of them), refuses a foreign Host, and warns on
+/// standard error that the page is reachable from the network.
+#[test]
+fn a_wildcard_bind_answers_the_machines_names_and_warns() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
+        .args(["serve", "--host", "0.0.0.0", "--port", "0"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let warning = lines.next().unwrap().unwrap();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    let port: u16 = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let ask = |host: &str| {
+        raw(
+            &format!("127.0.0.1:{port}"),
+            format!("GET /api/params HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes(),
+        )
+        .0
+    };
+    let mut names = vec![
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("0.0.0.0:{port}"),
+    ];
+    for m in swtcg_odds::web::server::machine_names() {
+        let m = if m.contains(':') { format!("[{m}]") } else { m };
+        names.push(format!("{m}:{port}"));
+    }
+    let statuses: Vec<(String, u16)> = names.iter().map(|h| (h.clone(), ask(h))).collect();
+    let foreign = ask(&format!("evil.example:{port}"));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(url.starts_with("http://localhost:"), "{first}");
+    for (h, s) in &statuses {
+        assert_eq!(*s, 200, "Host {h}: {statuses:?}");
+    }
+    assert!(statuses.len() > 3, "the machine's names: {statuses:?}");
+    assert_eq!(foreign, 421);
+    assert!(
+        warning.contains("warning") && warning.contains("reachable from the network"),
+        "{warning}"
+    );
+}

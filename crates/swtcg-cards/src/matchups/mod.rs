@@ -140,9 +140,6 @@ pub struct Options {
     /// Each side's Force budget (`None`: unlimited;
     /// [`crate::policy::DEFAULT_BUDGETS`] by default).
     pub force: [Option<u32>; 2],
-    /// Pair units whatever their arenas (in the attacker's first arena
-    /// when they share none), as before arenas were read.
-    pub any_arena: bool,
     /// Stop with an error after this long.
     pub time_limit: Duration,
     /// Most solved pairs of units kept for sharing between blocks; beyond
@@ -161,7 +158,6 @@ impl Default for Options {
         Options {
             policy: Policy::default(),
             force: crate::policy::DEFAULT_BUDGETS,
-            any_arena: false,
             time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT),
             max_shared: MAX_SHARED,
             max_pairs: MAX_PAIRS,
@@ -235,29 +231,23 @@ pub const BLOCK: usize = 4096;
 
 /// The number of pairings [`stream`] will write, counted without pairing
 /// them: cards are grouped by the arenas they are in and reach.
-pub fn count(attackers: &[&Card], defenders: &[&Card], any_arena: bool) -> usize {
-    let mut att: HashMap<(Vec<Arena>, Vec<Arena>), usize> = HashMap::new();
+pub fn count(attackers: &[&Card], defenders: &[&Card]) -> usize {
+    let mut att: HashMap<Vec<Arena>, usize> = HashMap::new();
     for a in attackers {
-        *att.entry((a.arenas.clone(), reach(a))).or_default() += 1;
+        *att.entry(reach(a)).or_default() += 1;
     }
     let mut def: HashMap<Vec<Arena>, usize> = HashMap::new();
     for d in defenders {
         *def.entry(d.arenas.clone()).or_default() += 1;
     }
-    let rows = |a_in: &[Arena], a_reach: &[Arena], d_in: &[Arena]| -> usize {
-        if any_arena {
-            usize::from(!a_in.is_empty() || d_in.iter().any(|x| a_reach.contains(x)))
-        } else {
-            d_in.iter().filter(|x| a_reach.contains(x)).count()
-        }
+    let rows = |a_reach: &[Arena], d_in: &[Arena]| -> usize {
+        d_in.iter().filter(|x| a_reach.contains(x)).count()
     };
     let mut total = 0usize;
-    for ((a_in, a_reach), na) in &att {
+    for (a_reach, na) in &att {
         for (d_in, nd) in &def {
-            total = total.saturating_add(
-                na.saturating_mul(*nd)
-                    .saturating_mul(rows(a_in, a_reach, d_in)),
-            );
+            total =
+                total.saturating_add(na.saturating_mul(*nd).saturating_mul(rows(a_reach, d_in)));
         }
     }
     // A card never attacks itself.
@@ -265,7 +255,7 @@ pub fn count(attackers: &[&Card], defenders: &[&Card], any_arena: bool) -> usize
         defenders.iter().map(|d| *d as *const Card).collect();
     for a in attackers {
         if in_defenders.contains(&(*a as *const Card)) {
-            total -= rows(&a.arenas, &reach(a), &a.arenas);
+            total -= rows(&reach(a), &a.arenas);
         }
     }
     total
@@ -279,7 +269,7 @@ pub const FASTEST_PAIRS_PER_SECOND: u64 = 500_000;
 /// Refuses, before any work, a pool that could not finish within
 /// `opts.time_limit`.
 pub fn check_work(attackers: &[&Card], defenders: &[&Card], opts: &Options) -> Result<usize> {
-    let n = count(attackers, defenders, opts.any_arena);
+    let n = count(attackers, defenders);
     let most = opts
         .time_limit
         .as_secs()

@@ -20,7 +20,7 @@
 //! bound a table starts anew, so memory stays constant whatever the pool;
 //! an entry is forgotten only after every row that needed it was written.
 
-use super::{Options, Solved, Summary, arenas, common_arena, solve, units};
+use super::{Options, Solved, Summary, arenas, solve, units};
 use crate::cards::{Arena, Card};
 use crate::error::{Error, Result};
 use crate::unit::Unit;
@@ -126,18 +126,6 @@ impl<'c> Signatures<'c> {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.rep.is_empty()
-    }
-}
-
-/// The arenas `a` attacks `d` in, as the pairings list them.
-pub fn pairing_arenas(a: &Card, d: &Card, any_arena: bool) -> Vec<Arena> {
-    if any_arena {
-        common_arena(a, d)
-            .or_else(|| a.arenas.first().copied())
-            .into_iter()
-            .collect()
-    } else {
-        arenas(a, d)
     }
 }
 
@@ -299,7 +287,7 @@ pub fn stream_rows(
                     missing.push(key);
                     let (a, d) = (sigs.rep[key.0 as usize], sigs.rep[key.1 as usize]);
                     let from = tasks.len();
-                    for x in pairing_arenas(a, d, opts.any_arena) {
+                    for x in arenas(a, d) {
                         tasks.push((a, d, x));
                     }
                     spans.push(from..tasks.len());

@@ -2,7 +2,7 @@
 //! folded exactly from the pool's pairs of signatures with their
 //! multiplicities.
 
-use super::pool::{Signatures, Solver, pairing_arenas};
+use super::pool::{Signatures, Solver};
 use super::{Options, Summary, reach};
 use crate::cards::{Arena, Card};
 use crate::dist::to_f64;
@@ -219,17 +219,13 @@ pub fn rank(
     // and reach, computed once per signature.
     let reach_of: Vec<Vec<Arena>> = sigs.rep.iter().map(|c| reach(c)).collect();
     let fights = |sa: usize, sd: usize| -> Vec<Arena> {
-        if opts.any_arena {
-            pairing_arenas(sigs.rep[sa], sigs.rep[sd], true)
-        } else {
-            let r = &reach_of[sa];
-            sigs.rep[sd]
-                .arenas
-                .iter()
-                .filter(|x| r.contains(x))
-                .copied()
-                .collect()
-        }
+        let r = &reach_of[sa];
+        sigs.rep[sd]
+            .arenas
+            .iter()
+            .filter(|x| r.contains(x))
+            .copied()
+            .collect::<Vec<_>>()
     };
     // Attacker and defender sums per (signature, arena).
     let mut att: FxHashMap<(u32, Arena), Sums> = FxHashMap::default();
