@@ -107,10 +107,10 @@ pub fn machine_names() -> Vec<String> {
     let mut names: Vec<String> = if_addrs::get_if_addrs()
         .map(|list| list.into_iter().map(|i| i.ip().to_string()).collect())
         .unwrap_or_default();
-    if let Ok(name) = gethostname::gethostname().into_string() {
-        if !name.is_empty() {
-            names.push(name);
-        }
+    if let Ok(name) = gethostname::gethostname().into_string()
+        && !name.is_empty()
+    {
+        names.push(name);
     }
     names
 }
