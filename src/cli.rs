@@ -231,6 +231,28 @@ impl PolicyArgs {
         }
     }
 
+    /// The flags given, as typed on a command line (for a page's header).
+    fn flags(&self) -> Vec<String> {
+        use crate::words::Words;
+        let mut out = Vec::new();
+        if let Some(v) = self.lucky_policy {
+            out.push(format!("--lucky-policy {}", v.word()));
+        }
+        if let Some(v) = self.lucky_order {
+            out.push(format!("--lucky-order {}", v.word()));
+        }
+        if let Some(v) = self.objective {
+            out.push(format!("--objective {}", v.word()));
+        }
+        if let Some(v) = self.force_attacker {
+            out.push(format!("--force-attacker {v}"));
+        }
+        if let Some(v) = self.force_defender {
+            out.push(format!("--force-defender {v}"));
+        }
+        out
+    }
+
     fn policy(&self) -> Policy {
         self.request().policy()
     }
@@ -814,6 +836,17 @@ fn matchups_cmd(
 }
 
 /// The one-line summary of a matchups run for standard error, and its exit
+/// `text` as one word of a POSIX shell: as is when it holds only safe
+/// characters, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_.:,/@+=".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 /// status: 1 when some pairing has no result, unless `keep_going`.
 fn matchups_summary(s: &Summary, keep_going: bool) -> (String, u8) {
     if s.errors == 0 {
@@ -901,7 +934,30 @@ fn matchups_body(
         bar.finish();
         notes.push(field_line(&ranked));
         let text = match cmd.format {
-            Format::Markdown => rankings_markdown(&ranked, &PageHeader::of(db, cmd.title.clone())),
+            Format::Markdown => {
+                // The flags that change the figures, as a shell takes them.
+                let mut options = Vec::new();
+                for (flag, sel) in [
+                    ("--attackers", &cmd.attackers),
+                    ("--defenders", &cmd.defenders),
+                ] {
+                    if sel != "all" {
+                        options.push(format!("{flag} {}", shell_word(sel)));
+                    }
+                }
+                if let Some(s) = cmd.sort {
+                    options.push(format!("--sort {}", crate::words::Words::word(s)));
+                }
+                options.extend(cmd.policy.flags());
+                let header = PageHeader::of(
+                    db,
+                    cmd.title.clone(),
+                    (&attackers, &defenders),
+                    [&cmd.attackers, &cmd.defenders],
+                    &options,
+                );
+                rankings_markdown(&ranked, &header)
+            }
             Format::Csv => {
                 let mut c = csv::Writer::from_writer(Vec::new());
                 for r in &ranked.rows {

@@ -307,9 +307,18 @@ pub fn matchup_csv_header() -> String {
 pub struct PageHeader {
     /// The page's title (by default "Rankings of SETS").
     pub title: Option<String>,
-    /// The set codes of the pool.
+    /// The set codes of the units ranked (attackers and defenders).
     pub sets: Vec<String>,
-    /// The date of the data (the newest of the files read), `YYYY-MM-DD`.
+    /// The field when it is not the whole pool: the attackers' and
+    /// defenders' selectors, each with its number of units.
+    pub field: Option<String>,
+    /// The command that makes the page, with every option that changes it.
+    pub command: String,
+    /// The card files read (their names), and the SHA-256 of their
+    /// contents (names and bytes, in name order): what travels with the
+    /// data, whatever its copy's dates.
+    pub data: Option<(Vec<String>, String)>,
+    /// The date the files were read here, `YYYY-MM-DD` (said as such).
     pub date: Option<String>,
     /// Unit cards read.
     pub units: usize,
@@ -321,22 +330,48 @@ pub struct PageHeader {
 }
 
 impl PageHeader {
-    /// The header of the cards of `db`: its sets, and the newest
-    /// modification date of its files.
-    pub fn of(db: &CardDb, title: Option<String>) -> PageHeader {
-        let mut sets: Vec<String> = db.cards.iter().map(|c| c.set.clone()).collect();
+    /// The header of rankings of `attackers` against `defenders` (all
+    /// read from `db`, `selectors` their selectors, as given): the sets of
+    /// the units ranked, the field when it is not every unit (said with its
+    /// selectors), the content hash of the files read and today's date as
+    /// the date they were read, and the command with its `options` (the
+    /// flags that change the figures, as typed).
+    pub fn of(
+        db: &CardDb,
+        title: Option<String>,
+        (attackers, defenders): (&[&crate::cards::Card], &[&crate::cards::Card]),
+        selectors: [&str; 2],
+        options: &[String],
+    ) -> PageHeader {
+        let mut sets: Vec<String> = attackers
+            .iter()
+            .chain(defenders)
+            .map(|c| c.set.clone())
+            .collect();
         sets.sort();
         sets.dedup();
-        let newest = db
-            .files
-            .iter()
-            .filter(|f| f.card_list)
-            .filter_map(|f| std::fs::metadata(&f.file).ok()?.modified().ok())
-            .max();
+        let all = db.units().count();
+        let field = (attackers.len() != all || defenders.len() != all).then(|| {
+            format!(
+                "attackers `{}` ({} units) against defenders `{}` ({} units), not the whole pool of {all} units",
+                selectors[0],
+                attackers.len(),
+                selectors[1],
+                defenders.len()
+            )
+        });
+        let mut command = "matchups --rank".to_string();
+        for o in options {
+            command.push(' ');
+            command.push_str(o);
+        }
         PageHeader {
             title,
             sets,
-            date: newest.map(date_of),
+            field,
+            command,
+            data: data_hash(db),
+            date: Some(date_of(std::time::SystemTime::now())),
             units: db.cards.len(),
             left_out: db
                 .skipped
@@ -347,6 +382,35 @@ impl PageHeader {
             repeated: db.repeated,
         }
     }
+}
+
+/// The names of the card files `db` read and the SHA-256 of their
+/// contents (each file's name, its length and its bytes, in name order), as
+/// lowercase hex; none when a file can't be read again.
+pub fn data_hash(db: &CardDb) -> Option<(Vec<String>, String)> {
+    use sha2::{Digest, Sha256};
+    let mut files: Vec<(String, &str)> = db
+        .files
+        .iter()
+        .filter(|f| f.card_list)
+        .map(|f| {
+            let name = std::path::Path::new(&f.file)
+                .file_name()
+                .map_or_else(|| f.file.clone(), |n| n.to_string_lossy().into_owned());
+            (name, f.file.as_str())
+        })
+        .collect();
+    files.sort();
+    let mut h = Sha256::new();
+    for (name, path) in &files {
+        let bytes = std::fs::read(path).ok()?;
+        h.update((name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    let hex = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    Some((files.into_iter().map(|(n, _)| n).collect(), hex))
 }
 
 /// A time as its UTC date, `YYYY-MM-DD` (the civil calendar from days since
@@ -367,9 +431,9 @@ pub fn date_of(t: std::time::SystemTime) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// The line of a rankings page that gives the date of the data (the one
-/// line that changes from machine to machine).
-pub const DATE_LINE: &str = "Data as of";
+/// The line of a rankings page that gives the date its files were read
+/// (the one line that changes from day to day).
+pub const DATE_LINE: &str = "Read on";
 
 /// Rankings as a Markdown page: a title, what the figures are (the pool's
 /// sets, the date of the data, the tool's version), the field line, one
@@ -389,18 +453,38 @@ pub fn rankings_markdown(r: &Rankings, header: &PageHeader) -> String {
     let _ = writeln!(out, "# {}\n", title.replace('\n', " "));
     let _ = writeln!(
         out,
-        "Each unit is ranked against the field of each arena it fights in: the means, over the units of that arena, of its expected damage dealt and P(discard) when attacking them, and of the expected damage taken and P(survive) when they attack it. Every attack is solved exactly, both sides playing optimally for expected damage, with the conditions the two cards decide applied.\n"
+        "Each unit is ranked against the field of each arena it fights in: the means, over the units of that arena, of its expected damage dealt and P(discard) when attacking them, and of the expected damage taken and P(survive) when they attack it. Every attack is solved exactly, both sides playing optimally as the command below says (by default for expected damage, with 4 Force a side), with the conditions the two cards decide applied.\n"
     );
     let _ = writeln!(out, "- Sets: {sets}");
+    if let Some(field) = &header.field {
+        let _ = writeln!(out, "- Ranked: {field}");
+    }
+    match &header.data {
+        Some((files, hash)) => {
+            let _ = writeln!(
+                out,
+                "- Data: {} card files ({}), SHA-256 of their contents `{hash}`",
+                files.len(),
+                files.join(", ")
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "- Data: the card files could not be read again to hash them"
+            );
+        }
+    }
     let _ = writeln!(
         out,
-        "- {DATE_LINE}: {}",
+        "- {DATE_LINE}: {} (the date these files were read, not the data's own)",
         header.date.as_deref().unwrap_or("unknown")
     );
     let _ = writeln!(
         out,
-        "- Made by swtcg-odds {}, `matchups --rank`",
-        env!("CARGO_PKG_VERSION")
+        "- Made by swtcg-odds {}, `{}`",
+        env!("CARGO_PKG_VERSION"),
+        header.command
     );
     let _ = writeln!(
         out,

@@ -1041,3 +1041,86 @@ fn any_arena_is_refused_with_its_reason() {
         "{err}"
     );
 }
+
+/// A rankings page made with filters says the field actually ranked, the
+/// sets of its units only, and the command with its filters; its data line
+/// is the files' content hash, the same for a copy with other dates, and
+/// the read date is said as such.
+#[test]
+fn a_filtered_rankings_header_says_what_was_ranked() {
+    let page = |db: &str| {
+        let out = bin(&[
+            "matchups",
+            "--db",
+            db,
+            "--rank",
+            "--attackers",
+            "set:ANH",
+            "--defenders",
+            "set:TDT",
+            "--objective",
+            "discard",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = page(fixture());
+    let line = |start: &str| {
+        md.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start}: {md}"))
+            .to_string()
+    };
+    assert!(
+        line("- Ranked: ").contains("attackers `set:ANH`")
+            && line("- Ranked: ").contains("defenders `set:TDT`"),
+        "{md}"
+    );
+    assert!(
+        line("- Made by").contains(
+            "`matchups --rank --attackers set:ANH --defenders set:TDT --objective discard`"
+        ),
+        "{md}"
+    );
+    // The sets are those of the units ranked, not of every file read.
+    let db = swtcg_odds::cards::CardDb::load(&[fixture()]).unwrap();
+    let mut sets: Vec<String> = db
+        .units()
+        .filter(|c| c.set == "ANH" || c.set == "TDT")
+        .map(|c| c.set.clone())
+        .collect();
+    sets.sort();
+    sets.dedup();
+    let all_sets: std::collections::BTreeSet<_> = db.cards.iter().map(|c| c.set.clone()).collect();
+    assert!(sets.len() < all_sets.len(), "{sets:?} {all_sets:?}");
+    assert_eq!(line("- Sets: "), format!("- Sets: {}", sets.join(", ")));
+    assert!(
+        md.starts_with(&format!("# Rankings of {}\n", sets.join(", "))),
+        "{md}"
+    );
+    // The data: a hash of the files' contents, equal for a copy made
+    // with other modification times; the read date said as such.
+    let data = line("- Data: ");
+    let hash = data.rsplit('`').nth(1).unwrap();
+    assert_eq!(hash.len(), 64, "{data}");
+    let copy = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(fixture()).unwrap() {
+        let p = e.unwrap().path();
+        let to = copy.path().join(p.file_name().unwrap());
+        std::fs::copy(&p, &to).unwrap();
+        let f = std::fs::File::options().write(true).open(&to).unwrap();
+        f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000))
+            .unwrap();
+    }
+    let again = page(copy.path().to_str().unwrap());
+    assert!(again.contains(&data), "{again}");
+    assert!(
+        line("- Read on: ").contains("the date these files were read"),
+        "{md}"
+    );
+    assert!(!md.contains("Data as of"), "{md}");
+}
