@@ -821,16 +821,18 @@ fn matchups_cmd(
             Ok(status)
         }
         Err(e) => {
+            // Stopped (a limit, an error, Ctrl-C or SIGTERM): the target is
+            // left as it was, and what was written is kept beside it.
             let written = file.written();
-            let shown = file.path().to_string();
-            match file.abandon(written > 0) {
-                Some(partial) => Err(Error::range(format!(
-                    "{e}; {} is unchanged, the {written} bytes written are in {}",
-                    crate::error::quote(&shown),
+            let shown = crate::error::quote(file.path());
+            let kept = match file.abandon(written > 0) {
+                Some(partial) => format!(
+                    "{shown} is unchanged, the {written} bytes written so far are in {}",
                     crate::error::quote(&partial.to_string_lossy())
-                ))),
-                None => Err(e),
-            }
+                ),
+                None => format!("{shown} is unchanged, nothing was written"),
+            };
+            Err(Error::new(e.kind(), format!("{e}; {kept}")))
         }
     }
 }
@@ -920,6 +922,7 @@ fn matchups_body(
         policy: cmd.policy.policy(),
         force: cmd.policy.force(),
         time_limit: std::time::Duration::from_secs(cmd.time_limit),
+        stop: Some(stop_on_signals()),
         ..MatchupOptions::default()
     };
     let mut bar = Progress::new();
@@ -1247,7 +1250,7 @@ where
         Err(e) => Ran {
             stdout: String::from_utf8_lossy(&out).into_owned(),
             stderr: format!("error: {e}\n"),
-            status: 2,
+            status: error_status(&e),
         },
     }
 }
@@ -1305,7 +1308,45 @@ pub fn main() -> ExitCode {
         Err(_) if out.closed => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(error_status(&e))
         }
     }
+}
+
+/// The exit status of an error: 130 for a run its user stopped (as a
+/// shell gives a command stopped by Ctrl-C), else 2.
+fn error_status(e: &Error) -> u8 {
+    if e.kind() == crate::error::ErrorKind::Interrupted {
+        130
+    } else {
+        2
+    }
+}
+
+/// The flag a matchups run stops on: set to the signal's number by SIGINT
+/// (Ctrl-C) or SIGTERM, and cleared here for the run about to start. The
+/// handlers are installed once; a second signal ends the process at once
+/// (status 128 + the signal), as if none were installed.
+fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    static FLAG: std::sync::OnceLock<Arc<AtomicUsize>> = std::sync::OnceLock::new();
+    let flag = FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicUsize::new(0));
+        let again = Arc::new(AtomicBool::new(false));
+        for sig in [SIGINT, SIGTERM] {
+            // In this order: the second signal finds `again` set.
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                sig,
+                128 + sig,
+                Arc::clone(&again),
+            );
+            let _ = signal_hook::flag::register_usize(sig, Arc::clone(&flag), sig as usize);
+            let _ = signal_hook::flag::register(sig, Arc::clone(&again));
+        }
+        flag
+    });
+    flag.store(0, Ordering::Relaxed);
+    Arc::clone(flag)
 }

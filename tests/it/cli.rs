@@ -1124,3 +1124,77 @@ fn a_filtered_rankings_header_says_what_was_ranked() {
     );
     assert!(!md.contains("Data as of"), "{md}");
 }
+
+/// Ctrl-C (SIGINT) or SIGTERM during `matchups --output FILE`: the run stops
+/// at its next block, FILE is left as it was, the rows written so far are
+/// kept whole in `FILE.partial` (no hidden temporary file is left), one
+/// line on standard error says so, and the exit status is 130.
+#[cfg(unix)]
+#[test]
+fn a_signal_keeps_the_target_and_the_partial_output() {
+    let sets = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sets");
+    for (signal, name) in [("-INT", "SIGINT"), ("-TERM", "SIGTERM")] {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.md");
+        std::fs::write(&target, "old\n").unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
+            .args(["matchups", "--db", &format!("{sets}/six"), "--db"])
+            .arg(format!("{sets}/more"))
+            .arg("--output")
+            .arg(&target)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until rows are being written (the temporary file beside the
+        // target has grown), then stop the run.
+        let start = std::time::Instant::now();
+        let growing = || {
+            std::fs::read_dir(dir.path()).unwrap().any(|e| {
+                let e = e.unwrap();
+                e.file_name().to_string_lossy().ends_with(".tmp")
+                    && e.metadata().unwrap().len() > 10_000
+            })
+        };
+        while !growing() {
+            assert!(start.elapsed().as_secs() < 60, "no rows written");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{name}: {err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old\n");
+        let partial = dir.path().join("out.md.partial");
+        let kept = std::fs::read_to_string(&partial).unwrap();
+        assert!(
+            kept.starts_with("| attacker | defender | arena |"),
+            "{name}"
+        );
+        assert!(
+            kept.ends_with('\n') && kept.lines().all(|l| l.starts_with('|') && l.ends_with('|'))
+        );
+        assert!(
+            kept.lines().count() > 100,
+            "{name}: {} lines",
+            kept.lines().count()
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        let last = err.trim_end();
+        assert!(
+            last.contains(&format!("stopped by {name}"))
+                && last.contains("is unchanged")
+                && last.contains("out.md.partial"),
+            "{err}"
+        );
+    }
+}

@@ -42,6 +42,8 @@ pub enum ErrorKind {
     Io,
     /// A solve stopped at its deadline.
     Cancelled,
+    /// A run stopped by its user (Ctrl-C, or a termination signal).
+    Interrupted,
     /// What a front-end won't do (a web request naming files).
     Refused,
 }
@@ -250,6 +252,11 @@ impl Error {
     /// What a front-end won't do ([`ErrorKind::Refused`]).
     pub fn refused(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Refused, message)
+    }
+
+    /// The error of a run its user stopped (`signal`: `SIGINT`, `SIGTERM`).
+    pub fn interrupted(signal: &str) -> Self {
+        Error::new(ErrorKind::Interrupted, format!("stopped by {signal}"))
     }
 
     /// The error of a solve stopped at its deadline.

@@ -142,6 +142,10 @@ pub struct Options {
     pub force: [Option<u32>; 2],
     /// Stop with an error after this long.
     pub time_limit: Duration,
+    /// Stop with [`Error::interrupted`] at the next block once this holds a
+    /// signal's number (a front-end's signal handler sets it): what was
+    /// written so far stays written.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Most solved pairs of units kept for sharing between blocks; beyond
     /// it the table starts anew, so memory stays bounded whatever the pool.
     pub max_shared: usize,
@@ -159,6 +163,7 @@ impl Default for Options {
             policy: Policy::default(),
             force: crate::policy::DEFAULT_BUDGETS,
             time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT),
+            stop: None,
             max_shared: MAX_SHARED,
             max_pairs: MAX_PAIRS,
             block: BLOCK,
@@ -228,6 +233,20 @@ pub const MAX_PAIRS: usize = 1_000_000;
 
 /// The default of [`Options::block`].
 pub const BLOCK: usize = 4096;
+
+/// `Err(interrupted)` once `opts.stop` holds a signal's number.
+pub(crate) fn stopped(opts: &Options) -> Result<()> {
+    let signal = opts
+        .stop
+        .as_ref()
+        .map_or(0, |s| s.load(std::sync::atomic::Ordering::Relaxed));
+    match signal {
+        0 => Ok(()),
+        2 => Err(Error::interrupted("SIGINT (Ctrl-C)").about("matchups")),
+        15 => Err(Error::interrupted("SIGTERM").about("matchups")),
+        n => Err(Error::interrupted(&format!("signal {n}")).about("matchups")),
+    }
+}
 
 /// The number of pairings [`stream`] will write, counted without pairing
 /// them: cards are grouped by the arenas they are in and reach.

@@ -264,6 +264,7 @@ pub fn stream_rows(
     // rest when the table already has their pairs.
     let mut next = 0;
     while next < attackers.len() {
+        super::stopped(opts)?;
         if start.elapsed() > opts.time_limit {
             return Err(Error::limit(format!(
                 "matchups: stopped after {} s with {} of {total} matchups written (raise the time limit, or select fewer cards)",

@@ -240,6 +240,7 @@ pub fn rank(
                     solver: &mut Solver,
                     summary: &mut Summary|
      -> Result<()> {
+        super::stopped(opts)?;
         if start.elapsed() > opts.time_limit {
             return Err(Error::limit(format!(
                 "matchups: stopped after {} s with {} of {total} matchups ranked (raise the time limit, or select fewer cards)",
