@@ -740,7 +740,7 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
         + "\n")
 }
 
-fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<String> {
+fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Output> {
     let db = db.load("cards", notes)?;
     match &cmd.action {
         CardsAction::Find {
@@ -749,19 +749,37 @@ fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Str
             explain,
         } => {
             let found = db.find(text);
-            if *json {
-                return Ok(to_json_text(&found));
-            }
-            let mut out = String::new();
-            for c in &found {
-                out.push_str(&c.to_text_with(*explain));
-            }
-            out.push_str(&format!("{} card(s) found\n", found.len()));
-            Ok(out)
+            // Nothing found: the nearest names, and status 1 (as grep).
+            let status = if found.is_empty() {
+                let near = db.nearest(text, 5);
+                notes.push(format!(
+                    "cards find: no card's name, set, type or text holds '{}'{}",
+                    crate::error::quote(text),
+                    if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; nearest names: {}", near.join(", "))
+                    }
+                ));
+                1
+            } else {
+                0
+            };
+            let text = if *json {
+                to_json_text(&found)
+            } else {
+                let mut out = String::new();
+                for c in &found {
+                    out.push_str(&c.to_text_with(*explain));
+                }
+                out.push_str(&format!("{} card(s) found\n", found.len()));
+                out
+            };
+            Ok(Output { text, status })
         }
         CardsAction::Check { json, top, explain } => {
             let report = crate::cards::check::check(&db);
-            Ok(if *json {
+            Ok(Output::from(if *json {
                 to_json_text(&report)
             } else if *explain {
                 let mut out = report.to_text(*top);
@@ -771,7 +789,7 @@ fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Str
                 out
             } else {
                 report.to_text(*top)
-            })
+            }))
         }
         CardsAction::Attack(a) => {
             let attacker = db.piece(&a.attacker)?;
@@ -784,7 +802,7 @@ fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Str
                 &format!("{} attacks {}", attacker.name(), defender.name()),
                 &scenario_series(&report),
             )?;
-            Ok(scenario_output(&report, a.json))
+            Ok(scenario_output(&report, a.json).into())
         }
     }
 }
@@ -1147,7 +1165,7 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         }
         Command::Verify(cmd) => verify_cmd(&cmd)?,
         Command::Sample(cmd) => sample_cmd(&cmd)?.into(),
-        Command::Cards(cmd) => cards_cmd(&cmd, &cli.db, notes)?.into(),
+        Command::Cards(cmd) => cards_cmd(&cmd, &cli.db, notes)?,
         Command::Plan(cmd) => plan_cmd(&cmd)?.into(),
         Command::Serve(cmd) => {
             let db = if cli.db.any() {

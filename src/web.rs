@@ -466,6 +466,17 @@ fn cards_attack(
         .db
         .as_ref()
         .ok_or_else(|| Error::missing("no card database: start the server with --db"))?;
+    const NAMES: [&str; 4] = ["attacker", "defender", "condition", "arena"];
+    for (k, _) in pairs {
+        if !NAMES.contains(&k.as_str()) {
+            return Err(Error::unknown(format!(
+                "'{}' is not a parameter of a card attack ({}){}",
+                crate::error::quote(k),
+                NAMES.join(", "),
+                crate::error::did_you_mean(k, NAMES)
+            )));
+        }
+    }
     let get = |k: &str| pairs.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
     let attacker = get("attacker")
         .ok_or_else(|| Error::missing("attacker= is required").at_param("attacker", None))?;
@@ -487,14 +498,6 @@ fn cards_attack(
         ),
         None => None,
     };
-    for (k, _) in pairs {
-        if !["attacker", "defender", "condition", "arena"].contains(&k.as_str()) {
-            return Err(Error::unknown(format!(
-                "'{}' is not a parameter of a card attack",
-                crate::error::quote(k)
-            )));
-        }
-    }
     let a = db.piece(&attacker)?;
     let d = db.piece(&defender)?;
     let switches = Switches::parse(&conditions)?;
@@ -696,6 +699,21 @@ fn route(
                 Ok(Response::json(&found))
             }
         }),
+        ("GET", "/api/cards/nearest") => no_export().and_then(|()| match &state.db {
+            None => Err(Error::missing(
+                "no card database: start the server with --db",
+            )),
+            Some(db) => {
+                let q = pairs
+                    .iter()
+                    .find(|(k, _)| k == "q")
+                    .map_or(String::new(), |(_, v)| v.clone());
+                Ok(Response::json(&serde_json::json!({
+                    "q": q,
+                    "nearest": db.nearest_names(&q, 5),
+                })))
+            }
+        }),
         ("GET", "/api/cards/check") => no_export().and_then(|()| match &state.db {
             None => Err(Error::missing(
                 "no card database: start the server with --db",
@@ -721,6 +739,7 @@ pub fn handle_bounded(state: &Arc<State>, method: &str, url: &str, body: Vec<u8>
     let light = !path.starts_with("/api/")
         || path == "/api/params"
         || path == "/api/cards"
+        || path == "/api/cards/nearest"
         || path == "/api/cards/piece";
     if light {
         return handle(state, method, url, &body);

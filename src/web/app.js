@@ -564,6 +564,14 @@ async function searchCards() {
   try {
     const cards = await api("/api/cards?q=" + encodeURIComponent(q));
     if ($("#card-q").value.trim() !== q) return;
+    if (!cards.length) {
+      // Nothing holds the text: the nearest names, each a search.
+      const near = (await api("/api/cards/nearest?q=" + encodeURIComponent(q))).nearest;
+      if ($("#card-q").value.trim() !== q) return;
+      $("#card-list").innerHTML = `<div class="hit" id="no-card">No card holds “${esc(q)}”.${near.length ? ` Nearest names: ${near.map((n) => `<button data-near="${esc(n)}">${esc(n)}</button>`).join(" ")}` : ""}</div>`;
+      document.querySelectorAll("#card-list [data-near]").forEach((b) => b.addEventListener("click", () => { $("#card-q").value = b.dataset.near; searchCards(); }));
+      return;
+    }
     $("#card-list").innerHTML = cards.slice(0, 50).map((c, i) => `<div class="hit" data-i="${i}"><b>${esc(c.name)}</b> <small>${esc(c.set)} · ${esc(c.card_type)} · ${c.power ?? "*"}/${c.health ?? "*"}</small><div class="acts">
       <button data-pick="att">Attacker</button><button data-pick="def">Defender</button><button data-pick="att+">Stack under attacker</button><button data-pick="def+">Stack under defender</button><button data-pick="att@">Pilot the attacker</button><button data-pick="def@">Pilot the defender</button></div></div>`).join("");
     document.querySelectorAll("#card-list [data-pick]").forEach((b) => b.addEventListener("click", () => {

@@ -324,6 +324,21 @@ try {
     report.waiting = [w.off, w.on];
   }
 
+  // A search that finds nothing shows the nearest names, each a search.
+  if (expected.card) {
+    const p = await browser.newPage();
+    await open(p, "?mode=cards");
+    await p.type("#card-q", "beygor");
+    await p.waitForSelector("#no-card [data-near]", { timeout: 5000 }).catch(() => null);
+    const near = await seen(p, "#no-card [data-near]");
+    check(near && near.shown && near.text.startsWith("Beyghor"), `search typo: nearest names not seen ${JSON.stringify(near)}`);
+    await p.click("#no-card [data-near]");
+    await p.waitForSelector("#card-list .hit [data-pick]", { timeout: 5000 }).catch(() => null);
+    const hit = await seen(p, "#card-list .hit b");
+    check(hit && hit.shown && hit.text.startsWith("Beyghor"), `search typo: a nearest name's search ${JSON.stringify(hit)}`);
+    await p.close();
+  }
+
   // Compare and Combine opened from a bare link start with the default
   // attack filled in and a result, no error.
   for (const mode of ["compare", "combine"]) {

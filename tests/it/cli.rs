@@ -1198,3 +1198,47 @@ fn a_signal_keeps_the_target_and_the_partial_output() {
         );
     }
 }
+
+/// A typo gets the nearest names or keywords wherever a name or keyword
+/// is read: `cards find` (status 1, the nearest names on standard error),
+/// `cards attack`, a scenario's keyword, an attack's flag word.
+#[test]
+fn a_typo_gets_the_nearest_names() {
+    let out = bin(&["cards", "--db", fixture(), "find", "beygor"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 card(s) found"));
+    assert!(
+        err.contains("nearest names: 'Beyghor Sahdett (B)'"),
+        "{err}"
+    );
+    // A misspelt full name: the card meant comes first.
+    let out = bin(&[
+        "cards",
+        "--db",
+        fixture(),
+        "attack",
+        "Darth Mual (G)",
+        "K'Kruhk (C)",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did you mean 'Darth Maul (G) (LEGO)'"),
+        "{err}"
+    );
+    // A misspelt keyword of a scenario, and a policy word.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.json");
+    std::fs::write(
+        &file,
+        r#"{"attacker": {"name": "A", "power": 5, "keywords": ["Critcal Hit 2"]}, "defender": {"name": "D", "power": 3, "health": 5}}"#,
+    )
+    .unwrap();
+    let out = bin(&["scenario", file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("did you mean 'Critical Hit'?"), "{err}");
+    let out = bin(&["attack", "--power", "5", "--objective", "damge"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'damage'"), "{err}");
+}

@@ -901,3 +901,31 @@ fn a_wildcard_bind_answers_the_machines_names_and_warns() {
         "{warning}"
     );
 }
+
+/// The API's answers to a typo name the nearest: a card (`/api/cards/attack`),
+/// a search that finds nothing (`/api/cards/nearest`), an attack's
+/// parameter.
+#[test]
+fn api_typos_get_the_nearest_names() {
+    let s = state();
+    let r = handle(
+        &s,
+        "GET",
+        "/api/cards/attack?attacker=beygor&defender=K%27Kruhk%20(C)",
+        b"",
+    );
+    let text = String::from_utf8_lossy(&r.body);
+    assert_eq!(r.status, 422, "{text}");
+    assert!(text.contains("Beyghor Sahdett (B)"), "{text}");
+    let r = handle(&s, "GET", "/api/cards?q=beygor", b"");
+    assert_eq!(String::from_utf8_lossy(&r.body), "[]");
+    let r = handle(&s, "GET", "/api/cards/nearest?q=beygor", b"");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(v["nearest"][0], "Beyghor Sahdett (B)", "{v}");
+    let r = handle(&s, "GET", "/api/attack?power=5&crti=2", b"");
+    let text = String::from_utf8_lossy(&r.body);
+    assert_eq!(r.status, 400);
+    assert!(text.contains("did you mean 'crit'?"), "{text}");
+    let r = handle(&s, "GET", "/api/cards/attack?attacker=a&defnder=b", b"");
+    assert!(String::from_utf8_lossy(&r.body).contains("did you mean 'defender'?"));
+}

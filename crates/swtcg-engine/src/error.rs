@@ -485,6 +485,68 @@ pub struct Quoted<'a>(pub &'a str);
 /// Result with the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// Up to `most` of `candidates` nearest to `word`, nearest first: those
+/// within an edit distance (insertions, deletions, substitutions and
+/// swaps of two neighbouring letters, ASCII case aside) of a third of the
+/// longer word's length, at least 1. For the "did you mean" of an unknown
+/// name or keyword.
+///
+/// ```
+/// use swtcg_engine::error::nearest;
+/// assert_eq!(nearest("Critcal Hit", ["Critical Hit", "Parry", "Accuracy"], 3), ["Critical Hit"]);
+/// assert_eq!(nearest("crti", ["crit", "parry"], 3), ["crit"]);
+/// assert!(nearest("zzz", ["crit", "parry"], 3).is_empty());
+/// ```
+pub fn nearest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    most: usize,
+) -> Vec<&'a str> {
+    let w: Vec<char> = word.to_lowercase().chars().collect();
+    let mut scored: Vec<(usize, &'a str)> = candidates
+        .into_iter()
+        .filter_map(|c| {
+            let cc: Vec<char> = c.to_lowercase().chars().collect();
+            let d = edit_distance(&w, &cc);
+            (d > 0 && d <= (w.len().max(cc.len()) / 3).max(1)).then_some((d, c))
+        })
+        .collect();
+    scored.sort_by_key(|&(d, c)| (d, c));
+    scored.dedup_by_key(|(_, c)| *c);
+    scored.into_iter().take(most).map(|(_, c)| c).collect()
+}
+
+/// The optimal string alignment distance of two words.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    // Three rows: the one two back (for swaps), the previous, the current.
+    let mut two: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(two[j - 2] + 1);
+            }
+        }
+        two = std::mem::replace(&mut prev, cur);
+    }
+    prev[b.len()]
+}
+
+/// `; did you mean 'a', 'b'?` for the nearest of `candidates` to `word`
+/// ([`nearest`]), or nothing when none is near.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    let near = nearest(word, candidates, 3);
+    if near.is_empty() {
+        String::new()
+    } else {
+        let quoted: Vec<String> = near.iter().map(|n| format!("'{}'", quote(n))).collect();
+        format!("; did you mean {}?", quoted.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -700,7 +700,29 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
                     .next()
                     .is_none_or(|c| c == ' ' || c == ':' || c == '-' || c == '+')
         })
-        .ok_or_else(|| bad("not a keyword this solver knows"))?;
+        .ok_or_else(|| {
+            // The keyword names nearest to as many of its first words.
+            let words: Vec<&str> = effect.split_whitespace().collect();
+            let mut near: Vec<&str> = Vec::new();
+            for &(n, canonical, _) in NAMES {
+                let k = n.split_whitespace().count();
+                if words.len() >= k {
+                    let head = words[..k].join(" ");
+                    let head = head.trim_end_matches([':', '.', ',']);
+                    if !crate::error::nearest(head, [n], 1).is_empty() && !near.contains(&canonical)
+                    {
+                        near.push(canonical);
+                    }
+                }
+            }
+            let hint = if near.is_empty() {
+                String::new()
+            } else {
+                let quoted: Vec<String> = near.iter().take(3).map(|n| format!("'{n}'")).collect();
+                format!("; did you mean {}?", quoted.join(", "))
+            };
+            bad(&format!("not a keyword this solver knows{hint}"))
+        })?;
     let rest = effect[name.len()..].trim();
     let x = x_cost && rest.eq_ignore_ascii_case("x");
     let text_after_colon = || -> Result<String> {

@@ -82,9 +82,10 @@ pub struct AttackRequest {
 pub fn policy_word<T: Words>(what: &str, word: &str) -> Result<T> {
     T::from_word(word).ok_or_else(|| {
         Error::unknown(format!(
-            "'{}' is not one of {}",
+            "'{}' is not one of {}{}",
             quote(word),
-            T::all_words().join(", ")
+            T::all_words().join(", "),
+            crate::error::did_you_mean(word, T::all_words())
         ))
         .at_param(what, Some(word))
     })
@@ -239,9 +240,14 @@ impl AttackRequest {
             "force-attacker" => self.policy.force_attacker = Some(budget(v)?),
             "force-defender" => self.policy.force_defender = Some(budget(v)?),
             _ => {
+                let names = Param::ALL
+                    .iter()
+                    .map(|p| p.name())
+                    .chain(CHOICE_PARAMS.iter().map(|o| o.name));
                 return Err(Error::unknown(format!(
-                    "'{}' is not a parameter of an attack (power, crit, parry, ...)",
-                    quote(k)
+                    "'{}' is not a parameter of an attack (power, crit, parry, ...){}",
+                    quote(k),
+                    crate::error::did_you_mean(k, names)
                 )));
             }
         }

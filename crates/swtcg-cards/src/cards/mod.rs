@@ -734,22 +734,64 @@ impl CardDb {
         }
     }
 
-    /// Up to `most` unit names nearest to `folded` (a folded name), nearest
-    /// first: by normalised Damerau–Levenshtein similarity of the folded
-    /// names, those at least half alike.
+    /// Up to `most` card names nearest to `folded` (a folded name), nearest
+    /// first, quoted: see [`CardDb::nearest_names`].
     pub fn nearest(&self, folded: &str, most: usize) -> Vec<String> {
-        let mut scored: Vec<(f64, String)> = self
+        self.nearest_names(folded, most)
+            .into_iter()
+            .map(|n| format!("'{n}'"))
+            .collect()
+    }
+
+    /// Up to `most` card names (as [`Card::key`] writes them) nearest to
+    /// `text`, nearest first, those at least 0.6 alike: by the normalised
+    /// Damerau–Levenshtein similarity of the folded text to the whole
+    /// folded name or to any run of as many of its words (so `beygor`
+    /// finds `Beyghor (A)`, and `Darth Mual (G)` finds `Darth Maul (G)
+    /// (LEGO)` first); ties go to the closer whole name.
+    ///
+    /// ```
+    /// use swtcg_cards::cards::CardDb;
+    /// let db = CardDb::parse("Name\tSet\tType\tPower\tHealth\tText\n\
+    ///     Beyghor (A)\tX\tCharacter\t3\t3\t\n\
+    ///     Darth Maul (G) (LEGO)\tX\tCharacter\t7\t5\t\n\
+    ///     Darth Tyranus (G)\tX\tCharacter\t5\t5\t\n").unwrap();
+    /// assert_eq!(db.nearest_names("beygor", 3), ["Beyghor (A)"]);
+    /// assert_eq!(db.nearest_names("Darth Mual (G)", 1), ["Darth Maul (G) (LEGO)"]);
+    /// ```
+    pub fn nearest_names(&self, text: &str, most: usize) -> Vec<String> {
+        let q = fold_name(text.trim());
+        let n = q.split_whitespace().count().max(1);
+        let mut scored: Vec<(f64, f64, String)> = self
             .cards
             .iter()
             .map(|c| {
-                let sim = strsim::normalized_damerau_levenshtein(folded, &fold_name(&c.name));
-                (sim, format!("'{}'", c.key()))
+                let name = fold_name(&c.name);
+                let whole = strsim::normalized_damerau_levenshtein(&q, &name);
+                let words: Vec<&str> = name.split_whitespace().collect();
+                let best = words
+                    .windows(n.min(words.len()).max(1))
+                    .map(|w| strsim::normalized_damerau_levenshtein(&q, &w.join(" ")))
+                    .fold(whole, f64::max);
+                (best, whole, c.key())
             })
-            .filter(|(sim, _)| *sim >= 0.5)
+            .filter(|(sim, _, _)| *sim >= 0.6)
             .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.dedup_by(|a, b| a.1 == b.1);
-        scored.into_iter().take(most).map(|(_, n)| n).collect()
+        scored.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then(b.1.total_cmp(&a.1))
+                .then(a.2.cmp(&b.2))
+        });
+        let mut out: Vec<String> = Vec::new();
+        for (_, _, k) in scored {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+            if out.len() == most {
+                break;
+            }
+        }
+        out
     }
 
     /// Unit cards chosen by a selector: `all`, `name:TEXT`, `set:CODE`,
