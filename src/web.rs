@@ -317,6 +317,8 @@ struct Spec {
     params: Vec<ParamSpec>,
     choices: &'static [crate::request::ChoiceParam],
     cards: bool,
+    /// How the charts draw each series ([`crate::plot::STYLES`]).
+    chart_styles: &'static [crate::plot::Style],
 }
 
 fn params_spec(state: &State) -> Spec {
@@ -343,6 +345,7 @@ fn params_spec(state: &State) -> Spec {
             .collect(),
         choices: crate::request::CHOICE_PARAMS,
         cards: state.db.is_some(),
+        chart_styles: crate::plot::STYLES,
     }
 }
 

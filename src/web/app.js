@@ -339,14 +339,9 @@ function table(title, d) {
 
 // Series are told apart without colour: each has its own line style and
 // marker shape, shown in the legend.
-const STYLES = [
-  { color: "#1f4fb8", dash: "", marker: "circle" },
-  { color: "#b3261e", dash: "7 4", marker: "square" },
-  { color: "#2a6f2d", dash: "2 3", marker: "triangle" },
-  { color: "#7a5000", dash: "9 3 2 3", marker: "diamond" },
-  { color: "#5a3e99", dash: "4 2", marker: "cross" },
-  { color: "#006a73", dash: "1 2", marker: "circle" },
-];
+// From /api/params (`chart_styles`): the one description the CLI's SVG
+// files use too.
+let STYLES = [];
 function marker(shape, x, y, color, extra, inner) {
   const r = 4, body = inner || "";
   const a = `fill="${color}" ${extra}`;
@@ -624,6 +619,7 @@ function showMode(m) {
 async function main() {
   const spec = await api("/api/params");
   S.params = spec.params;
+  STYLES = spec.chart_styles;
   for (const p of S.params) S.byName[p.name] = p;
   S.hasDb = spec.cards;
   if (S.hasDb) $("#tab-cards").classList.remove("hidden");

@@ -1242,3 +1242,110 @@ fn a_typo_gets_the_nearest_names() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("'damage'"), "{err}");
 }
+
+/// `--plot` draws as the page does: each P(>= k) curve a step (only
+/// horizontal and vertical moves, flat across k's band at the exact
+/// P(>= k) of that k, read back from the geometry), each series its own
+/// dash pattern and marker shape as well as colour, the legend showing both.
+#[test]
+fn plots_draw_steps_told_apart_without_colour() {
+    let plan = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scenarios/plan.json");
+    let svg_path = write_tmp("steps.svg", "");
+    assert!(bin(&["plan", plan, "--plot", &svg_path]).status.success());
+    let text = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let grid = |p: &str| -> f64 {
+        doc.descendants()
+            .find(|n| n.attribute("class") == Some("grid") && n.attribute("data-prob") == Some(p))
+            .and_then(|n| n.attribute("y1"))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (y0, y1) = (grid("0"), grid("1"));
+    let series: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("series"))
+        .collect();
+    assert!(series.len() >= 2, "{}", series.len());
+    let mut looks = std::collections::BTreeSet::new();
+    for s in &series {
+        let path = s
+            .descendants()
+            .find(|n| n.attribute("class") == Some("step"))
+            .expect("a step path");
+        let d = path.attribute("d").unwrap();
+        // Segments (x from, x to, y) of the path's M, H and V moves.
+        let mut segs: Vec<(f64, f64, f64)> = Vec::new();
+        let (mut x, mut y) = (0.0, 0.0);
+        let mut rest = d;
+        while let Some(c) = rest.chars().next() {
+            let end = rest[1..]
+                .find(|ch: char| ch.is_ascii_alphabetic())
+                .map_or(rest.len(), |i| i + 1);
+            let nums: Vec<f64> = rest[1..end]
+                .split_whitespace()
+                .map(|v| v.parse().unwrap())
+                .collect();
+            match c {
+                'M' => (x, y) = (nums[0], nums[1]),
+                'H' => {
+                    segs.push((x, nums[0], y));
+                    x = nums[0];
+                }
+                'V' => y = nums[0],
+                other => panic!("a sloped or curved move {other} in {d}"),
+            }
+            rest = &rest[end..];
+        }
+        let pts: Vec<_> = s
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("pt"))
+            .collect();
+        assert!(!pts.is_empty());
+        for pt in &pts {
+            let exact: num_rational::BigRational = pt.attribute("data-p").unwrap().parse().unwrap();
+            let p = num_traits::ToPrimitive::to_f64(&exact).unwrap();
+            // The marker's centre: a circle's, or the middle of its box.
+            let cx: f64 = match pt.tag_name().name() {
+                "circle" => pt.attribute("cx").unwrap().parse().unwrap(),
+                "rect" => {
+                    pt.attribute("x").unwrap().parse::<f64>().unwrap()
+                        + pt.attribute("width").unwrap().parse::<f64>().unwrap() / 2.0
+                }
+                _ => {
+                    let d = pt.attribute("d").unwrap();
+                    let xs: Vec<f64> = d
+                        .split(|c: char| c.is_ascii_alphabetic())
+                        .filter(|t| !t.trim().is_empty())
+                        .map(|t| t.split_whitespace().next().unwrap().parse().unwrap())
+                        .collect();
+                    (xs.iter().cloned().fold(f64::MAX, f64::min)
+                        + xs.iter().cloned().fold(f64::MIN, f64::max))
+                        / 2.0
+                }
+            };
+            let seg = segs
+                .iter()
+                .find(|(a, b, _)| *a <= cx && cx <= *b)
+                .unwrap_or_else(|| panic!("no step under the marker at {cx}: {d}"));
+            let drawn = (y0 - seg.2) / (y0 - y1);
+            assert!((drawn - p).abs() < 1e-3, "drawn {drawn}, exact {p}");
+        }
+        let marker = pts[0].tag_name().name().to_string()
+            + &pts[0]
+                .attribute("d")
+                .map_or(0, |d| d.matches('L').count())
+                .to_string();
+        let dash = path.attribute("stroke-dasharray").unwrap_or("").to_string();
+        // The legend shows the same dash and marker.
+        let legend_dash = s
+            .children()
+            .filter(|n| n.tag_name().name() == "line")
+            .next_back()
+            .and_then(|n| n.attribute("stroke-dasharray"))
+            .unwrap_or("");
+        assert_eq!(legend_dash, dash);
+        assert!(looks.insert((dash, marker)), "two series look alike");
+    }
+}
