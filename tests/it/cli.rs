@@ -1341,8 +1341,7 @@ fn plots_draw_steps_told_apart_without_colour() {
         // The legend shows the same dash and marker.
         let legend_dash = s
             .children()
-            .filter(|n| n.tag_name().name() == "line")
-            .next_back()
+            .rfind(|n| n.tag_name().name() == "line")
             .and_then(|n| n.attribute("stroke-dasharray"))
             .unwrap_or("");
         assert_eq!(legend_dash, dash);
