@@ -67,6 +67,7 @@ enum Command {
     /// Expected damage and P(discard) over ranges of parameters (with no flags: a default table).
     Table(TableCmd),
     /// Solves a scenario file exactly: units in the cards' wording, every choice played.
+    #[command(after_help = SCENARIO_HELP)]
     Scenario(ScenarioCmd),
     /// Checks a simulator's counts against the exact law (exit 0: consistent, 1: disagrees).
     Verify(VerifyCmd),
@@ -77,6 +78,7 @@ enum Command {
     /// Expected damage and P(discard) between sets of cards, both directions.
     Matchups(MatchupsCmd),
     /// A battle plan: several attacks in order against one defender, exactly.
+    #[command(after_help = PLAN_HELP)]
     Plan(PlanCmd),
     /// The web calculator: serves a page and its JSON API (see the README).
     Serve(ServeCmd),
@@ -405,9 +407,15 @@ impl TableCmd {
     }
 }
 
+/// Where `scenario --help` sends a reader for the file's format.
+const SCENARIO_HELP: &str = "The file's format (every field, every keyword's wording, cards as units, the policy and Force), with a complete example: docs/scenarios.md in the repository. Example: examples/scenarios/beyghor.json.";
+
+/// Where `plan --help` sends a reader for the file's format.
+const PLAN_HELP: &str = "The file's format (the defender, the attackers, the steps, the policy), with complete examples: docs/scenarios.md#plans in the repository. Examples: examples/scenarios/plan.json, examples/scenarios/cards-plan.json.";
+
 #[derive(Args, Debug)]
 struct ScenarioCmd {
-    /// The scenario file (JSON).
+    /// The scenario file (JSON; its format: docs/scenarios.md).
     file: String,
     /// One JSON object, every probability a reduced fraction "num/den".
     #[arg(long)]
@@ -418,7 +426,8 @@ struct ScenarioCmd {
 
 #[derive(Args, Debug)]
 struct PlanCmd {
-    /// The plan file (JSON): a defender, attackers, the order of their attacks.
+    /// The plan file (JSON): a defender, attackers, the order of their attacks (its format:
+    /// docs/scenarios.md#plans).
     file: String,
     /// One JSON object.
     #[arg(long)]

@@ -344,3 +344,202 @@ mod verify_simulator;
 fn the_verify_simulator_example_runs() {
     verify_simulator::main();
 }
+
+/// The Markdown files a reader follows links between: the README and
+/// every page of docs/.
+fn markdown_files() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for e in fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            files.push(p);
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A heading's anchor as GitHub makes it: lowercase, punctuation other
+/// than `-` and `_` dropped, spaces to `-`.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings (outside fenced blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for l in text.lines() {
+        if l.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && l.starts_with('#') {
+            out.push(anchor_of(l.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// Every relative link of the README and docs/ resolves: its file exists
+/// (beside the page that links it), and its `#anchor`, if any, is a
+/// heading of the page it names.
+#[test]
+fn every_relative_link_resolves() {
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for file in markdown_files() {
+        let text = fs::read_to_string(&file).unwrap();
+        let dir = file.parent().unwrap();
+        let mut fenced = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                fenced = !fenced;
+                continue;
+            }
+            if fenced {
+                continue;
+            }
+            // `](target)` links and `src="target"` images.
+            let mut targets: Vec<&str> = line
+                .split("](")
+                .skip(1)
+                .filter_map(|s| s.split(')').next())
+                .collect();
+            targets.extend(
+                line.split("src=\"")
+                    .skip(1)
+                    .filter_map(|s| s.split('"').next()),
+            );
+            for t in targets {
+                let t = t.split_whitespace().next().unwrap_or("");
+                if t.is_empty() || t.contains("://") || t.starts_with("mailto:") {
+                    continue;
+                }
+                let (path, anchor) = match t.split_once('#') {
+                    Some((p, a)) => (p, Some(a)),
+                    None => (t, None),
+                };
+                let target = if path.is_empty() {
+                    file.clone()
+                } else {
+                    dir.join(path)
+                };
+                checked += 1;
+                if !target.exists() {
+                    broken.push(format!("{}: {t} (no such file)", file.display()));
+                    continue;
+                }
+                if let Some(a) = anchor {
+                    let page = fs::read_to_string(&target).unwrap_or_default();
+                    if !anchors(&page).iter().any(|h| h == a) {
+                        broken.push(format!("{}: {t} (no such heading)", file.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+    assert!(checked >= 20, "{checked} links checked");
+}
+
+/// docs/scenarios.md lists every keyword of the engine's table, each with
+/// when it acts as the engine declares it, and a wording the engine reads.
+#[test]
+fn scenarios_md_lists_every_keyword() {
+    use swtcg_odds::keywords::{KeywordKind, When, parse};
+    let text =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md")).unwrap();
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains(" | `"))
+        .map(|l| {
+            l.split(" | ")
+                .map(|c| c.trim_matches(|c| c == '|' || c == ' ').to_string())
+                .collect()
+        })
+        .collect();
+    for k in KeywordKind::ALL {
+        let row = rows
+            .iter()
+            .find(|r| r[0] == k.name() || r[0].starts_with(&format!("{} (also", k.name())))
+            .unwrap_or_else(|| panic!("docs/scenarios.md does not list {}", k.name()));
+        // The first wording given reads as this keyword.
+        let wording = row[1].split('`').nth(1).unwrap();
+        let a = parse(wording).unwrap_or_else(|e| panic!("{wording}: {e}"));
+        assert_eq!(a.keyword.kind(), *k, "{wording}");
+        let when = match a.keyword.when() {
+            When::Attacking => "attacking",
+            When::Defending => "defending",
+            When::Any => "either",
+        };
+        assert_eq!(row[2], when, "{}: acts while", k.name());
+    }
+    assert!(rows.len() >= KeywordKind::ALL.len());
+}
+
+/// Every JSON example of docs/scenarios.md is a scenario or a plan that
+/// solves (its `"db"`, relative to docs/, read from there).
+#[test]
+fn scenarios_md_examples_solve() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = fs::read_to_string(format!("{root}/docs/scenarios.md")).unwrap();
+    let mut blocks = Vec::new();
+    let mut cur: Option<String> = None;
+    for l in text.lines() {
+        match (&mut cur, l) {
+            (None, "```json") => cur = Some(String::new()),
+            (Some(b), "```") => {
+                blocks.push(std::mem::take(b));
+                cur = None;
+            }
+            (Some(b), _) => {
+                b.push_str(l);
+                b.push('\n');
+            }
+            _ => {}
+        }
+    }
+    assert!(blocks.len() >= 4, "{}", blocks.len());
+    for b in &blocks {
+        let v: serde_json::Value = serde_json::from_str(b).unwrap_or_else(|e| panic!("{e}: {b}"));
+        let mut v = v;
+        if let Some(db) = v.get("db").and_then(|d| d.as_str()) {
+            // Relative to the page (docs/), or to examples/scenarios/.
+            let base = if db.starts_with("../../") {
+                format!("{root}/examples/scenarios")
+            } else {
+                format!("{root}/docs")
+            };
+            v["db"] = serde_json::Value::String(format!("{base}/{db}"));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("x.json");
+        fs::write(&file, v.to_string()).unwrap();
+        let cmd = if v.get("attackers").is_some() {
+            "plan"
+        } else {
+            "scenario"
+        };
+        let out = swtcg_odds::cli::run_args(["swtcg-odds", cmd, file.to_str().unwrap()]);
+        assert_eq!(out.status, 0, "{cmd}: {}: {b}", out.stderr);
+    }
+}
+
+/// `scenario --help` and `plan --help` send the reader to docs/scenarios.md.
+#[test]
+fn scenario_and_plan_help_name_their_format() {
+    for cmd in ["scenario", "plan"] {
+        let out = swtcg_odds::cli::run_args(["swtcg-odds", cmd, "--help"]);
+        assert!(
+            out.stdout.contains("docs/scenarios.md"),
+            "{cmd}: {}",
+            out.stdout
+        );
+    }
+}

@@ -103,7 +103,7 @@ impl DbPaths {
 }
 
 /// The Force budgets of a scenario or plan file: `{"attacker": 3,
-/// "defender": 2}`; a side not given has unlimited Force.
+/// "defender": 2}`; a side not given has the default, 4 (a turn's income).
 #[derive(Deserialize, Default, Clone, Copy, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ForceFile {
