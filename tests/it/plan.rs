@@ -208,9 +208,10 @@ fn pictures_are_well_formed_and_carry_the_numbers() {
     let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
     assert_eq!(doc.root_element().tag_name().name(), "svg");
     // Every point carries its exact P(at least k).
+    // Each series' markers have their own shape: every marker is a `pt`.
     let circles: Vec<_> = doc
         .descendants()
-        .filter(|n| n.has_tag_name("circle"))
+        .filter(|n| n.attribute("class") == Some("pt"))
         .collect();
     let expected: usize = series.iter().map(|s| s.points.len()).sum();
     assert_eq!(circles.len(), expected);
