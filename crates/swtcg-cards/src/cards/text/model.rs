@@ -397,7 +397,7 @@ pub enum Effect {
         /// The words.
         words: String,
     },
-    /// Power changes by `sign` × X (see [`Grant::x`]).
+    /// Power changes by `sign` × X (see [`Grant::x`](super::Grant::x)).
     PowerX {
         /// +1 or −1.
         sign: i32,
@@ -505,7 +505,7 @@ pub struct ClauseNote {
     /// What it gave (its class), or why it was left.
     pub how: String,
     /// Where it is in the ability's printed text (bytes), when its words
-    /// are found there (see [`clause_spans`]).
+    /// are found there (see [`clause_spans`](super::clause_spans)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<std::ops::Range<usize>>,
 }
