@@ -502,12 +502,18 @@ fn connection(mut stream: TcpStream, state: Arc<State>, hosts: Arc<Vec<String>>,
     };
     let _ = write_response(&mut stream, &response);
     let _ = stream.shutdown(std::net::Shutdown::Write);
-    // Let the client read the answer before the socket goes (what it
-    // still sends is drained for a moment, within a bound).
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    // Let the client read the answer before the socket goes: what it still
+    // sends is drained for a moment, within a byte bound and a total time
+    // (a client trickling bytes can't hold the connection longer).
+    let deadline = Instant::now() + DRAIN_TIME;
     let mut sink = [0u8; 4096];
     let mut drained = 0;
     while drained < 1 << 20 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let _ = stream.set_read_timeout(Some(left.min(Duration::from_millis(200))));
         match stream.read(&mut sink) {
             Ok(0) | Err(_) => break,
             Ok(n) => drained += n,
@@ -515,13 +521,22 @@ fn connection(mut stream: TcpStream, state: Arc<State>, hosts: Arc<Vec<String>>,
     }
 }
 
+/// Most time a connection is kept open after its answer, draining what
+/// the client still sends.
+pub const DRAIN_TIME: Duration = Duration::from_secs(1);
+
 /// Accepts connections on `listener` until the process ends, each on its
 /// own thread, at most `limits.connections` at once.
 pub fn run(listener: TcpListener, state: Arc<State>, hosts: Vec<String>, limits: Limits) {
     let open = Arc::new(AtomicUsize::new(0));
     let hosts = Arc::new(hosts);
     for stream in listener.incoming() {
-        let Ok(mut stream) = stream else { continue };
+        let Ok(mut stream) = stream else {
+            // Out of file descriptors (or another accept error): back off
+            // rather than spin.
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
         if open.load(Ordering::SeqCst) >= limits.connections {
             // Full: said at once, without reading the request.
             let _ = stream.set_write_timeout(Some(Duration::from_millis(500)));

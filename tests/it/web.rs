@@ -929,3 +929,41 @@ fn api_typos_get_the_nearest_names() {
     let r = handle(&s, "GET", "/api/cards/attack?attacker=a&defnder=b", b"");
     assert!(String::from_utf8_lossy(&r.body).contains("did you mean 'defender'?"));
 }
+
+/// A client that keeps trickling bytes after its answer can't hold the
+/// connection: it is closed within the drain's total time (it lived as
+/// long as the bytes came, one every 40 ms).
+#[test]
+fn a_trickling_client_is_closed_after_its_answer() {
+    use std::io::{Read, Write};
+    let addr = start_server(
+        swtcg_odds::web::Solver::default(),
+        swtcg_odds::web::server::Limits::default(),
+    );
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.write_all(format!("GET /api/params HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut reader = s.try_clone().unwrap();
+    let done = std::thread::spawn(move || {
+        // Read the answer and then until the server closes.
+        let mut buf = Vec::new();
+        let _ = reader.read_to_end(&mut buf);
+        buf
+    });
+    // Trickle a byte every 40 ms for up to 10 s, until the server has
+    // closed the socket (a write then fails: the server reset it).
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        if s.write_all(b"x").is_err() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(40));
+    }
+    let answer = done.join().unwrap();
+    let held = start.elapsed();
+    assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+    assert!(
+        held < swtcg_odds::web::server::DRAIN_TIME + std::time::Duration::from_secs(2),
+        "held {held:?}"
+    );
+}
