@@ -967,3 +967,51 @@ fn a_trickling_client_is_closed_after_its_answer() {
         "held {held:?}"
     );
 }
+
+/// No error body echoes a long input whole: a 7,000-character value on
+/// every route that reads one gives an answer under 1,000 bytes, its
+/// origin's value cut (they were 7–8 KB on 9 of 21 routes).
+#[test]
+fn error_bodies_never_echo_a_long_input() {
+    let s = state();
+    let long = "9".repeat(7000);
+    let name = "Q".repeat(7000);
+    let gets = [
+        format!("/api/attack?power={long}"),
+        format!("/api/attack?{name}=1"),
+        format!("/api/attack?objective={name}"),
+        format!("/api/attack?power=3&format={name}"),
+        format!("/api/cards/attack?attacker={name}&defender=x"),
+        format!("/api/cards/attack?attacker=Darth%20Vader%20(A)&defender=Luke%20Skywalker%20(A)&condition={name}"),
+        format!("/api/cards/attack?attacker=a&defender=b&arena={name}"),
+        format!("/api/cards/piece?spec={name}"),
+        format!("/api/cards/attack?{name}=1"),
+    ];
+    let mut answered = 0;
+    for path in &gets {
+        let r = handle(&s, "GET", path, b"");
+        assert!(r.status >= 400, "{path}: {}", r.status);
+        assert!(r.body.len() < 1000, "{} bytes for {}", r.body.len(), &path[..40]);
+        answered += 1;
+    }
+    let posts = [
+        ("/api/scenario", format!(r#"{{"attacker": {{"name": "{name}", "power": 3, "keywords": ["{name}"]}}, "defender": {{"name": "d", "power": 1}}}}"#)),
+        ("/api/scenario", format!(r#"{{"attacker": {{"name": "a", "power": {long}}}, "defender": {{"name": "d", "power": 1}}}}"#)),
+        ("/api/plan", format!(r#"{{"defender": {{"name": "d", "power": 1, "health": 3}}, "attackers": [{{"name": "a", "power": 3}}], "steps": ["{name}"]}}"#)),
+        ("/api/combine", format!(r#"{{"how": "{name}", "attacks": []}}"#)),
+        ("/api/combine", format!(r#"{{"how": "convolve", "attacks": [{{"{name}": 1}}]}}"#)),
+        ("/api/scenario", format!(r#"{{"attacker": {{"card": "{name}"}}, "defender": {{"card": "x"}}}}"#)),
+    ];
+    for (path, body) in &posts {
+        let r = handle(&s, "POST", path, body.as_bytes());
+        assert!(r.status >= 400, "{path}: {}", r.status);
+        assert!(
+            r.body.len() < 1000,
+            "{} bytes for {path}: {}",
+            r.body.len(),
+            String::from_utf8_lossy(&r.body[..200])
+        );
+        answered += 1;
+    }
+    assert_eq!(answered, gets.len() + posts.len());
+}

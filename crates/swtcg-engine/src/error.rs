@@ -100,6 +100,45 @@ pub enum Origin {
     },
 }
 
+impl Origin {
+    /// The same origin with every text in it cut to at most
+    /// [`MAX_QUOTE`] characters (a path in its middle), so that an error
+    /// never echoes a long input whole (the web API sends the origin).
+    fn capped(self) -> Origin {
+        let cut = |t: String| -> String {
+            if t.chars().count() <= MAX_QUOTE {
+                t
+            } else {
+                let mut c: String = t.chars().take(MAX_QUOTE).collect();
+                c.push('…');
+                c
+            }
+        };
+        match self {
+            Origin::None => Origin::None,
+            Origin::Param { param, value } => Origin::Param {
+                param: cut(param),
+                value: value.map(cut),
+            },
+            Origin::Row { file, row, column } => Origin::Row {
+                file: quote_middle(&file, MAX_QUOTE),
+                row,
+                column: cut(column),
+            },
+            Origin::Json { file, line, column } => Origin::Json {
+                file: quote_middle(&file, MAX_QUOTE),
+                line,
+                column,
+            },
+            Origin::Path { path } => Origin::Path {
+                path: quote_middle(&path, MAX_QUOTE),
+            },
+            Origin::Unit { unit } => Origin::Unit { unit: cut(unit) },
+            Origin::Card { card } => Origin::Card { card: cut(card) },
+        }
+    }
+}
+
 /// An error for the user: its kind, its origin, and a message. Its
 /// `Display` is one line of at most about [`MAX_MESSAGE`] characters: where
 /// (the origin, and what it is said of) then what.
@@ -271,7 +310,7 @@ impl Error {
     /// first, most precise origin it was given).
     pub fn at(mut self, origin: Origin) -> Self {
         if self.origin == Origin::None {
-            self.origin = origin;
+            self.origin = origin.capped();
         }
         self
     }
