@@ -991,7 +991,16 @@ fn matchups_body(
             Format::Csv => {
                 let mut c = csv::Writer::from_writer(Vec::new());
                 for r in &ranked.rows {
-                    c.serialize(r).map_err(|e| Error::range(e.to_string()))?;
+                    let safe = crate::matchups::Ranked {
+                        unit: crate::writers::csv_text(&r.unit).into_owned(),
+                        note: r
+                            .note
+                            .as_deref()
+                            .map(|n| crate::writers::csv_text(n).into_owned()),
+                        ..r.clone()
+                    };
+                    c.serialize(&safe)
+                        .map_err(|e| Error::range(e.to_string()))?;
                 }
                 String::from_utf8(c.into_inner().map_err(|e| Error::range(e.to_string()))?)
                     .unwrap_or_default()

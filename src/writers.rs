@@ -93,13 +93,40 @@ pub fn markdown(t: &Table) -> String {
     out
 }
 
-/// A table as CSV (the `csv` crate: quoting where a cell needs it).
+/// A text cell of CSV as a spreadsheet can open it safely: a text that
+/// would start a formula (`=`, `+`, `-`, `@`, a tab or a carriage return
+/// first; a card named `=HYPERLINK(...)`) gets a leading apostrophe, as
+/// OWASP's advice on CSV injection says. Numbers (`-1`, `-1/2`, `-0.5`)
+/// are left as they are.
+///
+/// ```
+/// use swtcg_odds::writers::csv_text;
+/// assert_eq!(csv_text("=1+1"), "'=1+1");
+/// assert_eq!(csv_text("@SUM(A1)"), "'@SUM(A1)");
+/// assert_eq!(csv_text("-1/2"), "-1/2");
+/// assert_eq!(csv_text("Darth Vader (A)"), "Darth Vader (A)");
+/// ```
+pub fn csv_text(text: &str) -> std::borrow::Cow<'_, str> {
+    let risky = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let number = || {
+        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+        n.parse::<f64>().is_ok() && d.parse::<f64>().is_ok()
+    };
+    if risky && !number() {
+        std::borrow::Cow::Owned(format!("'{text}"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// A table as CSV (the `csv` crate: quoting where a cell needs it; text
+/// cells made safe by [`csv_text`]).
 pub fn csv(t: &Table) -> String {
     let mut w = ::csv::WriterBuilder::new().from_writer(Vec::new());
     // Writing to memory cannot fail.
-    let _ = w.write_record(&t.columns);
+    let _ = w.write_record(t.columns.iter().map(|c| csv_text(c).into_owned()));
     for r in &t.rows {
-        let _ = w.write_record(r);
+        let _ = w.write_record(r.iter().map(|c| csv_text(c).into_owned()));
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
@@ -293,7 +320,13 @@ pub fn matchup_csv(r: &MatchupRow) -> String {
         .has_headers(false)
         .buffer_capacity(256)
         .from_writer(Vec::with_capacity(256));
-    let _ = w.serialize(r);
+    let safe = MatchupRow {
+        attacker: csv_text(&r.attacker).into_owned(),
+        defender: csv_text(&r.defender).into_owned(),
+        error: r.error.as_deref().map(|e| csv_text(e).into_owned()),
+        ..r.clone()
+    };
+    let _ = w.serialize(&safe);
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
@@ -737,6 +770,14 @@ impl ListingWriter {
         matches!(format, Format::Csv | Format::Jsonl)
     }
 
+    /// A text as this format writes it: for CSV, made safe ([`csv_text`]).
+    fn text(&self, t: &str) -> String {
+        match self.format {
+            Format::Csv => csv_text(t).into_owned(),
+            _ => t.to_string(),
+        }
+    }
+
     /// One value as a CSV field, or as JSON (with the separator after it).
     fn field<T: Serialize + ?Sized>(&self, v: &T) -> String {
         match self.format {
@@ -766,7 +807,7 @@ impl ListingWriter {
             p_discard_f64: s.map(|s| s.p_discard.to_f64()),
             damage_back: s.map(|s| &s.back),
             damage_back_f64: s.map(|s| s.back.to_f64()),
-            error: o.as_ref().err().map(|e| e.to_string()),
+            error: o.as_ref().err().map(|e| self.text(&e.to_string())),
         };
         match self.format {
             Format::Csv => {
@@ -789,7 +830,7 @@ impl ListingWriter {
     pub fn write(&mut self, w: &mut dyn std::io::Write, r: &RowRef) -> std::io::Result<()> {
         let json = self.format != Format::Csv;
         if self.attackers[r.attacker_index].is_none() {
-            let key = self.field(&r.attacker.key());
+            let key = self.field(&self.text(&r.attacker.key()));
             self.attackers[r.attacker_index] = Some(if json {
                 format!("{{\"attacker\":{key}")
             } else {
@@ -797,7 +838,7 @@ impl ListingWriter {
             });
         }
         if self.defenders[r.defender_index].is_none() {
-            let key = self.field(&r.defender.key());
+            let key = self.field(&self.text(&r.defender.key()));
             self.defenders[r.defender_index] = Some(if json {
                 format!("\"defender\":{key}")
             } else {

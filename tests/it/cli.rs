@@ -1348,3 +1348,44 @@ fn plots_draw_steps_told_apart_without_colour() {
         assert!(looks.insert((dash, marker)), "two series look alike");
     }
 }
+
+/// Card names that would start a spreadsheet formula (`=`, `+`, `-`, `@`)
+/// are written to CSV with a leading apostrophe (OWASP's advice on CSV
+/// injection), in listings (fast path and not) and in rankings; numbers
+/// keep their sign.
+#[test]
+fn csv_never_starts_a_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("evil.txt");
+    std::fs::write(
+        &db,
+        "Name\tSet\tType\tPower\tHealth\tText\n\
+         =HYPERLINK(\"http://x\")\tEV\tCharacter\t3\t3\tCritical Hit 1\n\
+         +Trooper\tEV\tCharacter\t4\t4\t\n\
+         @Droid\tEV\tCharacter\t2\t5\tArmor\n\
+         -Mine\tEV\tCharacter\t1\t2\t\n",
+    )
+    .unwrap();
+    let db = db.to_str().unwrap();
+    let mut cells = 0;
+    for extra in [&["--format", "csv"][..], &["--rank", "--format", "csv"][..]] {
+        let mut args = vec!["matchups", "--db", db];
+        args.extend_from_slice(extra);
+        let out = bin(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut r = csv::ReaderBuilder::new().from_reader(&out.stdout[..]);
+        for rec in r.records() {
+            for f in rec.unwrap().iter() {
+                cells += 1;
+                let risky = f.starts_with(['=', '+', '-', '@']);
+                assert!(!risky || f.parse::<f64>().is_ok(), "a formula: {f}");
+            }
+        }
+        assert!(String::from_utf8_lossy(&out.stdout).contains("'=HYPERLINK"));
+    }
+    assert!(cells > 50, "{cells}");
+}

@@ -982,7 +982,9 @@ fn error_bodies_never_echo_a_long_input() {
         format!("/api/attack?objective={name}"),
         format!("/api/attack?power=3&format={name}"),
         format!("/api/cards/attack?attacker={name}&defender=x"),
-        format!("/api/cards/attack?attacker=Darth%20Vader%20(A)&defender=Luke%20Skywalker%20(A)&condition={name}"),
+        format!(
+            "/api/cards/attack?attacker=Darth%20Vader%20(A)&defender=Luke%20Skywalker%20(A)&condition={name}"
+        ),
         format!("/api/cards/attack?attacker=a&defender=b&arena={name}"),
         format!("/api/cards/piece?spec={name}"),
         format!("/api/cards/attack?{name}=1"),
@@ -991,16 +993,45 @@ fn error_bodies_never_echo_a_long_input() {
     for path in &gets {
         let r = handle(&s, "GET", path, b"");
         assert!(r.status >= 400, "{path}: {}", r.status);
-        assert!(r.body.len() < 1000, "{} bytes for {}", r.body.len(), &path[..40]);
+        assert!(
+            r.body.len() < 1000,
+            "{} bytes for {}",
+            r.body.len(),
+            &path[..40]
+        );
         answered += 1;
     }
     let posts = [
-        ("/api/scenario", format!(r#"{{"attacker": {{"name": "{name}", "power": 3, "keywords": ["{name}"]}}, "defender": {{"name": "d", "power": 1}}}}"#)),
-        ("/api/scenario", format!(r#"{{"attacker": {{"name": "a", "power": {long}}}, "defender": {{"name": "d", "power": 1}}}}"#)),
-        ("/api/plan", format!(r#"{{"defender": {{"name": "d", "power": 1, "health": 3}}, "attackers": [{{"name": "a", "power": 3}}], "steps": ["{name}"]}}"#)),
-        ("/api/combine", format!(r#"{{"how": "{name}", "attacks": []}}"#)),
-        ("/api/combine", format!(r#"{{"how": "convolve", "attacks": [{{"{name}": 1}}]}}"#)),
-        ("/api/scenario", format!(r#"{{"attacker": {{"card": "{name}"}}, "defender": {{"card": "x"}}}}"#)),
+        (
+            "/api/scenario",
+            format!(
+                r#"{{"attacker": {{"name": "{name}", "power": 3, "keywords": ["{name}"]}}, "defender": {{"name": "d", "power": 1}}}}"#
+            ),
+        ),
+        (
+            "/api/scenario",
+            format!(
+                r#"{{"attacker": {{"name": "a", "power": {long}}}, "defender": {{"name": "d", "power": 1}}}}"#
+            ),
+        ),
+        (
+            "/api/plan",
+            format!(
+                r#"{{"defender": {{"name": "d", "power": 1, "health": 3}}, "attackers": [{{"name": "a", "power": 3}}], "steps": ["{name}"]}}"#
+            ),
+        ),
+        (
+            "/api/combine",
+            format!(r#"{{"how": "{name}", "attacks": []}}"#),
+        ),
+        (
+            "/api/combine",
+            format!(r#"{{"how": "convolve", "attacks": [{{"{name}": 1}}]}}"#),
+        ),
+        (
+            "/api/scenario",
+            format!(r#"{{"attacker": {{"card": "{name}"}}, "defender": {{"card": "x"}}}}"#),
+        ),
     ];
     for (path, body) in &posts {
         let r = handle(&s, "POST", path, body.as_bytes());
