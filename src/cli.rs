@@ -332,6 +332,15 @@ struct PlotArg {
 }
 
 impl PlotArg {
+    /// Refuses a picture path that is one of the command's `inputs`
+    /// (before any work).
+    fn check(&self, inputs: &[String]) -> Result<()> {
+        match &self.plot {
+            Some(p) => crate::output::refuse_inputs(p, inputs).map_err(|e| e.about("--plot")),
+            None => Ok(()),
+        }
+    }
+
     /// Writes the picture, if asked to.
     fn write(&self, title: &str, series: &[Series]) -> Result<()> {
         if let Some(p) = &self.plot {
@@ -494,6 +503,11 @@ struct DbArgs {
 }
 
 impl DbArgs {
+    /// The files and folders these options read.
+    fn inputs(&self) -> Vec<String> {
+        self.db.iter().chain(&self.same_units).cloned().collect()
+    }
+
     /// Whether any card option was given.
     fn any(&self) -> bool {
         !self.db.is_empty() || !self.same_unit.is_empty() || self.same_units.is_some()
@@ -749,8 +763,8 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
         + "\n")
 }
 
-fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Output> {
-    let db = db.load("cards", notes)?;
+fn cards_cmd(cmd: &CardsCmd, db_args: &DbArgs, notes: &mut Vec<String>) -> Result<Output> {
+    let db = db_args.load("cards", notes)?;
     match &cmd.action {
         CardsAction::Find {
             text,
@@ -801,6 +815,7 @@ fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Out
             }))
         }
         CardsAction::Attack(a) => {
+            a.plot.check(&db_args.inputs())?;
             let attacker = db.piece(&a.attacker)?;
             let defender = db.piece(&a.defender)?;
             let switches = Switches::parse(&a.condition)?;
@@ -818,7 +833,7 @@ fn cards_cmd(cmd: &CardsCmd, db: &DbArgs, notes: &mut Vec<String>) -> Result<Out
 
 fn matchups_cmd(
     cmd: &MatchupsCmd,
-    db: &DbArgs,
+    db_args: &DbArgs,
     out: &mut dyn Write,
     notes: &mut Vec<String>,
 ) -> Result<u8> {
@@ -836,8 +851,11 @@ fn matchups_cmd(
              (Bombard, Ion Cannon, Barrage), and those pairings are all listed without it",
         ));
     }
-    let db_paths = db.db.join(" ");
-    let db = db.load("matchups", notes)?;
+    if let Some(path) = &cmd.output {
+        crate::output::refuse_inputs(path, &db_args.inputs()).map_err(|e| e.about("--output"))?;
+    }
+    let db_paths = db_args.db.join(" ");
+    let db = db_args.load("matchups", notes)?;
     let Some(path) = &cmd.output else {
         return matchups_body(cmd, &db, &db_paths, out, notes);
     };
@@ -1126,6 +1144,10 @@ impl Progress {
 }
 
 fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
+    PlotArg {
+        plot: cmd.plot.clone(),
+    }
+    .check(&crate::cards::files::input_paths(&cmd.file))?;
     let report = crate::cards::files::plan_from_file(&cmd.file)?.solve()?;
     let series: Vec<Series> = report
         .steps
@@ -1176,6 +1198,8 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         Command::Attack(cmd) => attack_cmd(&cmd)?.into(),
         Command::Table(cmd) => cmd.run()?.into(),
         Command::Scenario(cmd) => {
+            cmd.plot
+                .check(&crate::cards::files::input_paths(&cmd.file))?;
             let report = crate::cards::files::scenario_from_file(&cmd.file)?.solve()?;
             cmd.plot
                 .write(&format!("Scenario {}", cmd.file), &scenario_series(&report))?;

@@ -30,6 +30,53 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// Refuses to write `path` when it is one of the `inputs` the command reads
+/// (a file, or a file in a folder given), the same file by another name or
+/// link included: writing it would destroy what is being read.
+pub fn refuse_inputs(path: &str, inputs: &[String]) -> Result<()> {
+    let Some(target) = identity(Path::new(path)) else {
+        // A new file can't be an input.
+        return Ok(());
+    };
+    for input in inputs {
+        let p = Path::new(input);
+        let same = if p.is_dir() {
+            std::fs::read_dir(p).is_ok_and(|entries| {
+                entries
+                    .flatten()
+                    .any(|e| identity(&e.path()) == Some(target))
+            })
+        } else {
+            identity(p) == Some(target)
+        };
+        if same {
+            return Err(Error::conflict(format!(
+                "{}: is an input of this command ({}): refused, it would be overwritten",
+                quote(path),
+                quote(input)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A file's identity: its device and inode (the same file whatever its
+/// name or link), or its canonical path where there are none.
+#[cfg(unix)]
+fn identity(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(p: &Path) -> Option<(u64, u64)> {
+    use std::hash::{Hash, Hasher};
+    let c = std::fs::canonicalize(p).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    c.hash(&mut h);
+    Some((0, h.finish()))
+}
+
 /// How the output reaches its target.
 enum How {
     /// Renamed over the target (a new path, or a regular file with one

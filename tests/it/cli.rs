@@ -1389,3 +1389,93 @@ fn csv_never_starts_a_formula() {
     }
     assert!(cells > 50, "{cells}");
 }
+
+/// `--output` or `--plot` naming one of the command's input files (by its
+/// name, through a hard link, or inside a `--db` folder) is refused before
+/// any work, and the input is left whole (it was overwritten silently).
+#[test]
+fn an_output_never_overwrites_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let sets = dir.path().join("sets");
+    std::fs::create_dir(&sets).unwrap();
+    let anh = sets.join("ANH.txt");
+    std::fs::copy(format!("{}/ANH.txt", fixture()), &anh).unwrap();
+    let original = std::fs::read(&anh).unwrap();
+    let alias = dir.path().join("alias.txt");
+    std::fs::hard_link(&anh, &alias).unwrap();
+    let scenario = dir.path().join("s.json");
+    std::fs::write(
+        &scenario,
+        format!(
+            r#"{{"db": "sets", "attacker": {{"card": "Luke Skywalker (A)"}}, "defender": {{"card": "Darth Vader (A)"}}}}"#
+        ),
+    )
+    .unwrap();
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let cases: Vec<Vec<String>> = vec![
+        vec![
+            "matchups".into(),
+            "--db".into(),
+            s(&sets),
+            "--output".into(),
+            s(&anh),
+        ],
+        vec![
+            "matchups".into(),
+            "--db".into(),
+            s(&sets),
+            "--output".into(),
+            s(&alias),
+        ],
+        vec![
+            "matchups".into(),
+            "--db".into(),
+            s(&anh),
+            "--format".into(),
+            "csv".into(),
+            "--output".into(),
+            s(&alias),
+        ],
+        vec![
+            "cards".into(),
+            "--db".into(),
+            s(&sets),
+            "attack".into(),
+            "Luke Skywalker (A)".into(),
+            "Darth Vader (A)".into(),
+            "--plot".into(),
+            s(&alias),
+        ],
+        vec![
+            "scenario".into(),
+            s(&scenario),
+            "--plot".into(),
+            s(&scenario),
+        ],
+        vec!["scenario".into(), s(&scenario), "--plot".into(), s(&anh)],
+        vec!["plan".into(), s(&scenario), "--plot".into(), s(&scenario)],
+    ];
+    for args in &cases {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = bin(&a);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("is an input of this command"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read(&anh).unwrap(), original, "{args:?}");
+    }
+    // A scenario's picture beside it is written.
+    let ok = bin(&[
+        "scenario",
+        &s(&scenario),
+        "--plot",
+        &s(&dir.path().join("p.svg")),
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}

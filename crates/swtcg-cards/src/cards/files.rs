@@ -188,10 +188,9 @@ fn other_unit(s: &Spec, facing: &Spec) -> Result<(Unit, Vec<Applied>)> {
     }
 }
 
-/// The card database a file names (`"db"`: set files or folders, relative
-/// to `base`, the file's folder).
-fn load_db(paths: &DbPaths, base: Option<&std::path::Path>) -> Result<CardDb> {
-    let list: Vec<String> = paths
+/// The paths a `"db"` names, relative to `base` (the file's folder).
+fn db_paths(paths: &DbPaths, base: Option<&std::path::Path>) -> Vec<String> {
+    paths
         .list()
         .into_iter()
         .map(|p| match base {
@@ -200,8 +199,30 @@ fn load_db(paths: &DbPaths, base: Option<&std::path::Path>) -> Result<CardDb> {
             }
             _ => p,
         })
-        .collect();
-    CardDb::load(&list).map_err(|e| e.about("\"db\""))
+        .collect()
+}
+
+/// The card database a file names (`"db"`: set files or folders, relative
+/// to `base`, the file's folder).
+fn load_db(paths: &DbPaths, base: Option<&std::path::Path>) -> Result<CardDb> {
+    CardDb::load(&db_paths(paths, base)).map_err(|e| e.about("\"db\""))
+}
+
+/// The files a scenario or plan file makes the tool read: itself, and the
+/// set files or folders of its `"db"` (none when it can't be read: its
+/// reading says why).
+pub fn input_paths(path: &str) -> Vec<String> {
+    let mut out = vec![path.to_string()];
+    #[derive(serde::Deserialize)]
+    struct JustDb {
+        db: Option<DbPaths>,
+    }
+    if let Ok(text) = read_file(path)
+        && let Ok(JustDb { db: Some(db) }) = serde_json::from_str::<JustDb>(&text)
+    {
+        out.extend(db_paths(&db, std::path::Path::new(path).parent()));
+    }
+    out
 }
 
 /// Refuses a file naming a `"db"` of its own when its cards are given (so
