@@ -1406,9 +1406,7 @@ fn an_output_never_overwrites_an_input() {
     let scenario = dir.path().join("s.json");
     std::fs::write(
         &scenario,
-        format!(
-            r#"{{"db": "sets", "attacker": {{"card": "Luke Skywalker (A)"}}, "defender": {{"card": "Darth Vader (A)"}}}}"#
-        ),
+        r#"{"db": "sets", "attacker": {"card": "Luke Skywalker (A)"}, "defender": {"card": "Darth Vader (A)"}}"#,
     )
     .unwrap();
     let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
