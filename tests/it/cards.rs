@@ -686,3 +686,28 @@ fn counters_on_the_unit_attacking_this_are_a_paid_option() {
     // When the guard attacks, it is no option.
     assert!(fight(&guard, &raider).attacker.keywords.boosts.is_empty());
 }
+
+/// The nearest-name search is bounded before it starts: an 8,000-character
+/// name against 15,000 cards is answered at once, without suggestions (it
+/// cost seconds of CPU on a route that skips the solver's queue), and a
+/// typo of a real name still gets its suggestion.
+#[test]
+fn the_nearest_name_search_is_bounded() {
+    let mut text = String::from("Name\tSet\tType\tPower\tHealth\tText\n");
+    for i in 0..15_000 {
+        text.push_str(&format!("Trooper Number {i} (A)\tX\tCharacter\t3\t3\t\n"));
+    }
+    let db = swtcg_odds::cards::CardDb::parse(&text).unwrap();
+    let long = "Q".repeat(8000);
+    let start = std::time::Instant::now();
+    let err = db.piece(&long).err().unwrap().to_string();
+    let near = db.nearest_names(&long, 3);
+    let took = start.elapsed();
+    assert!(near.is_empty() && !err.contains("did you mean"), "{err}");
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+    let err = db.piece("Troper Number 12 (A)").err().unwrap().to_string();
+    assert!(
+        err.contains("did you mean 'Trooper Number 12 (A)'"),
+        "{err}"
+    );
+}

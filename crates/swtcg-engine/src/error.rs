@@ -527,8 +527,8 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// Up to `most` of `candidates` nearest to `word`, nearest first: those
 /// within an edit distance (insertions, deletions, substitutions and
 /// swaps of two neighbouring letters, ASCII case aside) of a third of the
-/// longer word's length, at least 1. For the "did you mean" of an unknown
-/// name or keyword.
+/// longer word's length, at least 1 (none for a word of more than 64
+/// characters). For the "did you mean" of an unknown name or keyword.
 ///
 /// ```
 /// use swtcg_engine::error::nearest;
@@ -542,6 +542,11 @@ pub fn nearest<'a>(
     most: usize,
 ) -> Vec<&'a str> {
     let w: Vec<char> = word.to_lowercase().chars().collect();
+    // Bounded: no name or keyword is that long, and the cost is the
+    // word's length times each candidate's.
+    if w.len() > 64 {
+        return Vec::new();
+    }
     let mut scored: Vec<(usize, &'a str)> = candidates
         .into_iter()
         .filter_map(|c| {

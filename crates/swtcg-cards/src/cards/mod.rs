@@ -306,6 +306,10 @@ const NON_UNIT_TYPES: [&str; 7] = [
     "objective",
 ];
 
+/// The longest text [`CardDb::nearest_names`] looks for (longer than any
+/// card's name): the search costs the text's length times every name's.
+pub const MAX_NEAR_TEXT: usize = 120;
+
 impl CardDb {
     /// Reads set files and folders of them (the plugin's `sets/` folder):
     /// files that are not card lists are reported in [`CardDb::files`], a
@@ -744,7 +748,8 @@ impl CardDb {
     }
 
     /// Up to `most` card names (as [`Card::key`] writes them) nearest to
-    /// `text`, nearest first, those at least 0.6 alike: by the normalised
+    /// `text` (empty for a text longer than [`MAX_NEAR_TEXT`] characters),
+    /// nearest first, those at least 0.6 alike: by the normalised
     /// Damerau–Levenshtein similarity of the folded text to the whole
     /// folded name or to any run of as many of its words (so `beygor`
     /// finds `Beyghor (A)`, and `Darth Mual (G)` finds `Darth Maul (G)
@@ -761,6 +766,14 @@ impl CardDb {
     /// ```
     pub fn nearest_names(&self, text: &str, most: usize) -> Vec<String> {
         let q = fold_name(text.trim());
+        // Bounded before it starts: no name is that long, so a text past
+        // the bound has no near name; and a name far longer or shorter
+        // than the text can't be 0.6 alike as a whole (its runs of words
+        // are what is compared then, each about the text's length).
+        let ql = q.chars().count();
+        if ql == 0 || ql > MAX_NEAR_TEXT {
+            return Vec::new();
+        }
         let n = q.split_whitespace().count().max(1);
         let mut scored: Vec<(f64, f64, String)> = self
             .cards
