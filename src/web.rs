@@ -406,15 +406,18 @@ fn combine(body: &[u8], format: Option<Format>) -> Result<Response> {
         .collect();
     match req.how.as_deref().unwrap_or("convolve") {
         "convolve" => {
-            let mut total = crate::dist::Dist::<num_bigint::BigUint>::point(0);
             let mut reports = Vec::new();
+            let mut laws = Vec::new();
             for p in &pairs {
                 let (a, d) = units_of_query(p)?;
                 let out = crate::attack::attack(&a, &d)?;
+                crate::cancel::check()?;
                 reports.push(DistReport::of(&out.defender_damage));
-                // Independent attacks: the exact law of the sum.
-                total = total.convolve(&out.defender_damage.to_big());
+                laws.push(out.defender_damage.to_big());
             }
+            // Independent attacks: the exact law of the sum, its work
+            // bounded before it starts and under the solve's deadline.
+            let total = crate::dist::sum_of(&laws)?;
             Ok(answer(
                 &Combined {
                     total: DistReport::of(&total),

@@ -336,6 +336,47 @@ pub(crate) fn fits_u128(dice: u64) -> bool {
     dice <= 49
 }
 
+/// Most work [`sum_of`] takes on: products of weights, each counted as the
+/// product of its two factors' sizes in 64-bit words (about 10 seconds
+/// here).
+pub const MAX_SUM_WORK: f64 = 1.5e10;
+
+/// The exact law of the sum of independent outcomes: the convolution of
+/// `dists`, its work estimated before it starts (refused past
+/// [`MAX_SUM_WORK`], with the estimate said) and checked against the
+/// engine's deadline as it goes ([`crate::cancel`]).
+///
+/// ```
+/// use swtcg_engine::dist::{Dist, sum_of};
+/// use num_bigint::BigUint;
+/// let die: Dist<BigUint> = Dist::uniform(1, 6);
+/// let two = sum_of(&[die.clone(), die]).unwrap();
+/// assert_eq!(two.mean().to_string(), "7");
+/// ```
+pub fn sum_of(dists: &[Dist<BigUint>]) -> crate::error::Result<Dist<BigUint>> {
+    let words = |w: &BigUint| (w.bits() / 64 + 1) as f64;
+    let mut work = 0.0;
+    let (mut len, mut size) = (1.0f64, 1.0f64);
+    for d in dists {
+        let nonzero = d.weights.iter().filter(|w| !Weight::is_zero(*w)).count() as f64;
+        let dsize = words(&d.denom);
+        work += len * nonzero * size * dsize;
+        len += d.weights.len() as f64 - 1.0;
+        size += dsize;
+    }
+    if work > MAX_SUM_WORK {
+        return Err(crate::error::Error::limit(format!(
+            "the sum of these {} attacks is about {work:.1e} steps of work, above the limit of {MAX_SUM_WORK:.0e}: combine fewer or smaller attacks",
+            dists.len()
+        )));
+    }
+    let mut total = Dist::point(0);
+    for d in dists {
+        total = total.convolve_cancellable(d)?;
+    }
+    Ok(total)
+}
+
 /// An exact rational `num/den` from two weights.
 pub fn ratio<W: Weight>(num: &W, den: &W) -> BigRational {
     BigRational::new(BigInt::from(num.to_big()), BigInt::from(den.to_big()))
@@ -640,6 +681,32 @@ impl<W: Weight> Dist<W> {
         };
         debug_assert!(d.sums_to_one());
         d
+    }
+
+    /// [`Dist::convolve`], stopping early once the engine's deadline has
+    /// passed ([`crate::cancel`]): then `Err(cancelled)`, never a wrong law.
+    pub fn convolve_cancellable(&self, other: &Self) -> crate::error::Result<Self> {
+        let mut weights = vec![W::zero(); self.weights.len() + other.weights.len() - 1];
+        for (i, a) in self.weights.iter().enumerate() {
+            if i % 16 == 0 {
+                crate::cancel::check()?;
+            }
+            if a.is_zero() {
+                continue;
+            }
+            for (j, b) in other.weights.iter().enumerate() {
+                if !b.is_zero() {
+                    weights[i + j].add_assign_ref(&a.mul_ref(b));
+                }
+            }
+        }
+        let d = Dist {
+            offset: self.offset + other.offset,
+            weights,
+            denom: self.denom.mul_ref(&other.denom),
+        };
+        debug_assert!(d.sums_to_one());
+        Ok(d)
     }
 
     /// The sum of `n` independent copies.
