@@ -390,3 +390,67 @@ fn combining_attacks_is_bounded_and_cancellable() {
     assert!(two.sums_to_one());
     assert_eq!(two.weight(7) * 6u32, two.denom().clone());
 }
+
+/// Issue 32, items 4 to 6: what one card can hold is bounded (a text of at
+/// most 2,000 characters in at most 24 abilities; names of at most 200),
+/// each with a per-row error naming the file, row and column; within the
+/// bounds, reading grows about linearly with a repeated phrase, from 4×
+/// to 16× (it was super-linear: 42 s for 7.6 KB of "When THIS attacks, ").
+#[test]
+fn the_reader_is_bounded_and_linear_in_its_input() {
+    let header = "Name\tSet\tType\tPower\tHealth\tText\n";
+    let file = |phrase: &str, reps: usize, cards: usize| -> String {
+        let mut t = String::from(header);
+        for i in 0..cards {
+            t.push_str(&format!(
+                "Bob {i} (A)\tX\tCharacter\t3\t3\t{}Bob gets +1 power.\n",
+                phrase.repeat(reps)
+            ));
+        }
+        t
+    };
+    // Past the bounds: one clear error each.
+    for (text, words) in [
+        (file("When Bob attacks, ", 400, 1), "column Text: "),
+        (
+            file("Armor | ", 30, 1),
+            "abilities: a card holds at most 24",
+        ),
+        (
+            format!("{header}{}\tX\tCharacter\t3\t3\t\n", "N".repeat(300)),
+            "column Name: 300 characters",
+        ),
+    ] {
+        let e = CardDb::parse(&text).unwrap_err().to_string();
+        assert!(e.contains(words), "{e}");
+        assert!(e.contains("row 2"), "{e}");
+    }
+    // Within them: four times the text (4x to 16x of a phrase, close to
+    // the bound) takes at most about four times the time (a quadratic
+    // reading took 7x), and twice the cards twice the time. Best of five, against a machine's noise.
+    let time = |text: &str| {
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                CardDb::parse(text).unwrap();
+                start.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    for phrase in ["When Bob attacks, ", "he gets +1 power and "] {
+        let reps = (1800 / phrase.len()) / 16;
+        let four = time(&file(phrase, 4 * reps, 20));
+        let sixteen = time(&file(phrase, 16 * reps, 20));
+        let more = time(&file(phrase, 16 * reps, 40));
+        let (text, cards) = (sixteen / four, more / sixteen);
+        eprintln!("{phrase:?}: 4x the text: {text:.2}x the time, 2x the cards: {cards:.2}x");
+        assert!(
+            text < 5.0,
+            "{phrase:?}: 4x the text took {text:.2}x the time"
+        );
+        assert!(
+            cards < 3.0,
+            "{phrase:?}: 2x the cards took {cards:.2}x the time"
+        );
+    }
+}

@@ -306,6 +306,16 @@ const NON_UNIT_TYPES: [&str; 7] = [
     "objective",
 ];
 
+/// The most characters of one card's text (the longest real one holds
+/// under 600).
+pub const MAX_TEXT_CHARS: usize = 2_000;
+
+/// The most characters of a card's name or subtype.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// The most abilities of one card (real cards hold at most 7).
+pub const MAX_ABILITIES: usize = 24;
+
 /// The longest text [`CardDb::nearest_names`] looks for (longer than any
 /// card's name): the search costs the text's length times every name's.
 pub const MAX_NEAR_TEXT: usize = 120;
@@ -513,8 +523,34 @@ impl CardDb {
             }
             return Ok(());
         }
-        // A card read twice (AllSets.txt beside the set files): once.
+        // What one card can hold is bounded (the longest real text is
+        // under 600 characters in 7 abilities): the reader's work on a
+        // card is then bounded too, and a file's is linear in its rows.
+        for column in ["Name", "Subtype"] {
+            let n = r.get(column).chars().count();
+            if n > MAX_NAME_CHARS {
+                return Err(r.error(
+                    column,
+                    format!("{n} characters: a card's {column} holds at most {MAX_NAME_CHARS}"),
+                ));
+            }
+        }
         let text = r.get("Text").to_string();
+        let chars = text.chars().count();
+        if chars > MAX_TEXT_CHARS {
+            return Err(r.error(
+                "Text",
+                format!("{chars} characters: a card's text holds at most {MAX_TEXT_CHARS}"),
+            ));
+        }
+        let abilities = text::split_abilities_in(&text, barred).len();
+        if abilities > MAX_ABILITIES {
+            return Err(r.error(
+                "Text",
+                format!("{abilities} abilities: a card holds at most {MAX_ABILITIES}"),
+            ));
+        }
+        // A card read twice (AllSets.txt beside the set files): once.
         let key = (name.clone(), set.to_lowercase());
         if let Some(c) = self.by_name.get(&key).map(|&i| &self.cards[i]) {
             let reason = if c.text == text {

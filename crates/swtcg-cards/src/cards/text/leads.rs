@@ -26,15 +26,20 @@ pub(super) fn add_situation(a: Option<Situation>, b: Situation) -> Option<Situat
     })
 }
 
-/// Strips leading clauses, reading them.
+/// Strips leading clauses, reading them. Linear in the text: it is
+/// lowercased once, and each clause read once.
 pub(super) fn strip_leads<'t>(text: &'t str, leads: &mut Leads) -> &'t str {
-    let mut t = text.trim();
+    let text = text.trim();
+    // ASCII lowercasing keeps every byte offset.
+    let lower = text.to_ascii_lowercase();
+    let mut at = 0;
     loop {
-        if let Some(rest) = strip_words(t, leads) {
-            t = rest;
+        let (t, l) = (&text[at..], &lower[at..]);
+        if let Some(skip) = strip_words(l, leads) {
+            at += skip;
+            at += text[at..].len() - text[at..].trim_start().len();
             continue;
         }
-        let l = t.to_ascii_lowercase();
         let lead = [
             "as long as ",
             "while ",
@@ -48,21 +53,22 @@ pub(super) fn strip_leads<'t>(text: &'t str, leads: &mut Leads) -> &'t str {
         .into_iter()
         .find(|p| l.starts_with(p));
         let Some(lead) = lead else { break };
-        let Some(comma) = lead_end(&l, lead) else {
+        let Some(comma) = lead_end(l, lead) else {
             break;
         };
         read_lead(lead, &t[lead.len()..comma], leads);
-        t = t[comma + 2..].trim_start();
+        at += comma + 2;
+        at += text[at..].len() - text[at..].trim_start().len();
     }
-    t
+    &text[at..]
 }
 
 /// Leading words that only set the timing or a choice ("this turn, ",
-/// "then ", "choose one: "): the text after them, or `None`.
-fn strip_words<'t>(t: &'t str, leads: &mut Leads) -> Option<&'t str> {
-    let l = t.to_ascii_lowercase();
+/// "then ", "choose one: ") at the start of `l` (lowercase): how many
+/// bytes they take, or `None`.
+fn strip_words(l: &str, leads: &mut Leads) -> Option<usize> {
     let mut out = None;
-    let mut rest = t;
+    let mut rest = l;
     for p in [
         "this turn, ",
         "until end of turn, ",
@@ -75,7 +81,7 @@ fn strip_words<'t>(t: &'t str, leads: &mut Leads) -> Option<&'t str> {
     ] {
         if l.starts_with(p) {
             rest = rest[p.len()..].trim_start();
-            out = Some(rest);
+            out = Some(l.len() - rest.len());
         }
     }
     if out.is_some() {
@@ -84,7 +90,7 @@ fn strip_words<'t>(t: &'t str, leads: &mut Leads) -> Option<&'t str> {
     for p in ["choose one: ", "choose one:"] {
         if l.starts_with(p) {
             leads.choice = true;
-            return Some(t[p.len()..].trim_start());
+            return Some(p.len());
         }
     }
     None

@@ -180,6 +180,10 @@ pub fn arrows(text: &str) -> String {
     t
 }
 
+/// The most words (outside reminders) of one keyword with its cost
+/// (`Pay 1 Force -> Critical Hit 2` has 7).
+const MAX_KEYWORD_WORDS: usize = 16;
+
 /// A sentence cut where abilities run together without a separator: after
 /// a piece that is a whole keyword (`Critical Hit 1`, `Pay 1 Force ->
 /// Evade 1`, `Ferocity`, `Damage Control 1`), a capitalised word starts
@@ -191,6 +195,10 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
     let mut start = 0usize;
     let mut depth = 0i32;
     let mut quoted = false;
+    // Words of the piece outside reminders: a piece longer than any
+    // keyword is not looked at again, so that the cut is linear in the
+    // sentence.
+    let mut words = 0usize;
     for (i, t) in toks.iter().enumerate() {
         let w = &sentence[t.span.clone()];
         match (t.kind, w) {
@@ -200,6 +208,10 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
             _ => {}
         }
         if i == 0 || depth != 0 || quoted || t.kind != Kind::Word {
+            continue;
+        }
+        words += 1;
+        if words > MAX_KEYWORD_WORDS + 1 {
             continue;
         }
         if !w.starts_with(|c: char| c.is_ascii_uppercase()) {
@@ -229,6 +241,7 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
         }
         out.push(before.trim().to_string());
         start = t.span.start;
+        words = 1;
     }
     out.push(sentence[start..].trim().to_string());
     out.retain(|p| !p.is_empty());
