@@ -480,3 +480,42 @@ fn fast_listing_writes_the_rows_bytes() {
         assert_eq!(fast, slow, "{format:?}");
     }
 }
+
+/// Issue 32, item 11: a pool is refused by the work it really has (its
+/// distinct pairs of signatures, and its rows when they are written), not
+/// by its pairings at a rate no run reaches: 18,000 copies of three cards
+/// (324 million pairings, refused before at 600 s) rank at once, and a
+/// listing of them, whose rows alone would take longer than the limit, is
+/// still refused before any work, with the estimate said.
+#[test]
+fn pools_are_refused_by_their_distinct_work() {
+    let mut text = String::from("Name\tSet\tType\tPower\tHealth\tSpeed\tText\n");
+    for i in 0..6000 {
+        for (name, kw) in [("Ann", "Critical Hit 1"), ("Bea", "Parry 1"), ("Cy", "")] {
+            text.push_str(&format!("{name}\tS{i}\tCharacter\t4\t5\t30\t{kw}\n"));
+        }
+    }
+    let db = CardDb::parse(&text).unwrap();
+    let cards: Vec<_> = db.units().collect();
+    assert_eq!(cards.len(), 18_000);
+    let w = swtcg_odds::matchups::work(&cards, &cards);
+    assert_eq!(w.pairings, 18_000 * 17_999);
+    // Three signatures, each meeting every one (itself too), in one arena.
+    assert_eq!(w.solves, 9);
+    let opts = Options::default();
+    let r = rank(&cards, &cards, &opts, SortBy::DamageDealt, |_, _| {}).unwrap();
+    assert_eq!(r.rows.len(), 18_000);
+    let short = Options {
+        time_limit: std::time::Duration::from_secs(2),
+        ..Options::default()
+    };
+    let mut rows = 0;
+    let e = stream(&cards, &cards, &short, |_| {
+        rows += 1;
+        Ok(())
+    })
+    .unwrap_err();
+    assert_eq!(rows, 0);
+    assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Limit);
+    assert!(e.to_string().contains("(9 distinct solves)"), "{e}");
+}

@@ -36,6 +36,7 @@ use crate::keywords::Keyword;
 use crate::policy::{Game, Policy};
 use crate::scenario::Scenario;
 use crate::unit::Unit;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
@@ -251,6 +252,27 @@ pub(crate) fn stopped(opts: &Options) -> Result<()> {
 /// The number of pairings [`stream`] will write, counted without pairing
 /// them: cards are grouped by the arenas they are in and reach.
 pub fn count(attackers: &[&Card], defenders: &[&Card]) -> usize {
+    let mut total = pairings_of(attackers, defenders);
+    // A card never attacks itself.
+    let in_defenders: std::collections::HashSet<*const Card> =
+        defenders.iter().map(|d| *d as *const Card).collect();
+    for a in attackers {
+        if in_defenders.contains(&(*a as *const Card)) {
+            total -= rows_of(&reach(a), &a.arenas);
+        }
+    }
+    total
+}
+
+/// The arenas an attacker that reaches `a_reach` meets a defender in
+/// `d_in`.
+fn rows_of(a_reach: &[Arena], d_in: &[Arena]) -> usize {
+    d_in.iter().filter(|x| a_reach.contains(x)).count()
+}
+
+/// Every attacker against every defender, in each arena they meet in
+/// (a card against itself included).
+fn pairings_of(attackers: &[&Card], defenders: &[&Card]) -> usize {
     let mut att: HashMap<Vec<Arena>, usize> = HashMap::new();
     for a in attackers {
         *att.entry(reach(a)).or_default() += 1;
@@ -259,48 +281,100 @@ pub fn count(attackers: &[&Card], defenders: &[&Card]) -> usize {
     for d in defenders {
         *def.entry(d.arenas.clone()).or_default() += 1;
     }
-    let rows = |a_reach: &[Arena], d_in: &[Arena]| -> usize {
-        d_in.iter().filter(|x| a_reach.contains(x)).count()
-    };
     let mut total = 0usize;
     for (a_reach, na) in &att {
         for (d_in, nd) in &def {
-            total =
-                total.saturating_add(na.saturating_mul(*nd).saturating_mul(rows(a_reach, d_in)));
-        }
-    }
-    // A card never attacks itself.
-    let in_defenders: std::collections::HashSet<*const Card> =
-        defenders.iter().map(|d| *d as *const Card).collect();
-    for a in attackers {
-        if in_defenders.contains(&(*a as *const Card)) {
-            total -= rows(&reach(a), &a.arenas);
+            total = total.saturating_add(
+                na.saturating_mul(*nd)
+                    .saturating_mul(rows_of(a_reach, d_in)),
+            );
         }
     }
     total
 }
 
-/// Pairings per second no run reaches: a pool whose pairings would take
-/// longer than the time limit even at this rate is refused before any
-/// work.
-pub const FASTEST_PAIRS_PER_SECOND: u64 = 500_000;
+/// Distinct solves per second no run reaches (runs reach about 70 000 on
+/// one core): a pair of card signatures is built and solved once,
+/// however many pairings share it.
+pub const FASTEST_SOLVES_PER_SECOND: u64 = 500_000;
+
+/// Rows per second no listing reaches (runs write 2 to 6 million).
+pub const FASTEST_ROWS_PER_SECOND: u64 = 100_000_000;
+
+/// What a run of matchups will do: its pairings, and the distinct pairs
+/// of signatures it solves (at most one solve per arena of each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Work {
+    /// Pairings (rows of a listing).
+    pub pairings: usize,
+    /// Attacks solved: one per arena of each distinct pair of signatures.
+    pub solves: usize,
+}
+
+/// Counts the work of pairing `attackers` with `defenders`: the rows, and
+/// the solves of their distinct signatures, without pairing them.
+pub fn work(attackers: &[&Card], defenders: &[&Card]) -> Work {
+    let sigs = pool::Signatures::of(&[attackers, defenders]);
+    let distinct = |l: usize, list: &[&Card]| -> Vec<u32> {
+        let mut ids: Vec<u32> = (0..list.len()).map(|i| sigs.id(l, i)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let (ia, id) = (distinct(0, attackers), distinct(1, defenders));
+    let reps = |ids: &[u32]| -> Vec<&Card> { ids.iter().map(|s| sigs.rep[*s as usize]).collect() };
+    let mut solves = pairings_of(&reps(&ia), &reps(&id));
+    // A signature meets itself only when two cards share it (a card never
+    // attacks itself).
+    let mut cards_of: FxHashMap<u32, FxHashSet<*const Card>> = FxHashMap::default();
+    for (l, list) in [attackers, defenders].into_iter().enumerate() {
+        for (i, c) in list.iter().enumerate() {
+            cards_of
+                .entry(sigs.id(l, i))
+                .or_default()
+                .insert(*c as *const Card);
+        }
+    }
+    for s in &ia {
+        if id.binary_search(s).is_ok() && cards_of[s].len() == 1 {
+            let a = sigs.rep[*s as usize];
+            solves -= rows_of(&reach(a), &a.arenas);
+        }
+    }
+    Work {
+        pairings: count(attackers, defenders),
+        solves,
+    }
+}
 
 /// Refuses, before any work, a pool that could not finish within
-/// `opts.time_limit`.
-pub fn check_work(attackers: &[&Card], defenders: &[&Card], opts: &Options) -> Result<usize> {
-    let n = count(attackers, defenders);
-    let most = opts
-        .time_limit
-        .as_secs()
-        .saturating_mul(FASTEST_PAIRS_PER_SECOND);
-    if n as u64 > most {
+/// `opts.time_limit` even at the fastest rates: its distinct solves, and
+/// its rows when `rows` are written (a ranking folds signatures, never
+/// rows).
+pub fn check_work(
+    attackers: &[&Card],
+    defenders: &[&Card],
+    opts: &Options,
+    rows: bool,
+) -> Result<usize> {
+    let w = work(attackers, defenders);
+    let limit = opts.time_limit.as_secs_f64();
+    let least = w.solves as f64 / FASTEST_SOLVES_PER_SECOND as f64
+        + if rows {
+            w.pairings as f64 / FASTEST_ROWS_PER_SECOND as f64
+        } else {
+            0.0
+        };
+    if least > limit {
         return Err(Error::limit(format!(
-            "{n} matchups can't be solved within {} s: select fewer cards (or raise the limit)",
+            "{} matchups ({} distinct solves) can't be solved within {} s: they need at least {least:.2} s; select fewer cards (or raise the limit)",
+            w.pairings,
+            w.solves,
             opts.time_limit.as_secs()
         ))
         .at_param("time-limit", Some(&opts.time_limit.as_secs().to_string())));
     }
-    Ok(n)
+    Ok(w.pairings)
 }
 
 /// The two units of a pairing, built as `cards attack` builds them.

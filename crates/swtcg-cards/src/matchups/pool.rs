@@ -252,7 +252,7 @@ pub fn stream_rows(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Summary> {
     let start = Instant::now();
-    let total = super::check_work(attackers, defenders, opts)?;
+    let total = super::check_work(attackers, defenders, opts, true)?;
     let sigs = Signatures::of(&[attackers, defenders]);
     let mut solver = Solver::new(opts);
     let mut table = PairTable {

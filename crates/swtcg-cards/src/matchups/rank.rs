@@ -208,7 +208,7 @@ pub fn rank(
             }
         }
     }
-    let total = super::check_work(&both, &both, opts)?;
+    let total = super::check_work(&both, &both, opts, false)?;
     let sigs = Signatures::of(&[&both]);
     let n = sigs.len();
     let mut count = vec![0usize; n];
