@@ -29,8 +29,8 @@ use crate::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
 use crate::verify::{check, exact_law, parse_counts};
 use crate::words::Words;
 use crate::writers::{
-    ListingWriter, PageHeader, docs_page, markdown_header, markdown_row, matchup_cells,
-    matchups_table, rankings_markdown,
+    ListingWriter, PageHeader, markdown_header, markdown_row, matchup_cells, matchups_table,
+    rankings_markdown, write_docs_page,
 };
 use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
 
@@ -943,8 +943,12 @@ fn matchups_body(
 ) -> Result<u8> {
     let io = |e: std::io::Error| Error::write(format!("writing the matchups: {e}"));
     if cmd.page {
-        w.write_all(docs_page(db, db_paths)?.as_bytes())
-            .map_err(io)?;
+        let opts = MatchupOptions {
+            time_limit: std::time::Duration::from_secs(cmd.time_limit),
+            stop: Some(stop_on_signals()),
+            ..MatchupOptions::default()
+        };
+        write_docs_page(db, db_paths, &opts, w)?;
         return Ok(0);
     }
     let attackers = db.select(&cmd.attackers)?;

@@ -612,21 +612,36 @@ pub const PAGE_COMMAND: &str = "cargo run --release -- matchups --db tests/fixtu
 /// `source`: every unit against every other of its arena, with the command
 /// that regenerates it.
 pub fn docs_page(db: &CardDb, source: &str) -> Result<String> {
+    let mut out = Vec::new();
+    write_docs_page(db, source, &Options::default(), &mut out)?;
+    // Every byte written comes from a `String`.
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// [`docs_page`], written to `w` row by row as the pairings are solved:
+/// constant memory however many cards `db` has (the rows are never kept).
+pub fn write_docs_page(
+    db: &CardDb,
+    source: &str,
+    opts: &Options,
+    w: &mut dyn std::io::Write,
+) -> Result<()> {
+    let io =
+        |e: std::io::Error| crate::error::Error::write(format!("writing the matchups page: {e}"));
     let cards: Vec<_> = db.units().collect();
-    let mut t = matchups_table();
-    stream(&cards, &cards, &Options::default(), |r| {
-        t.push(matchup_cells(&r));
-        Ok(())
-    })?;
-    let mut out = String::new();
-    let _ = writeln!(out, "# Matchups of sample cards\n");
+    let mut head = String::new();
+    let _ = writeln!(head, "# Matchups of sample cards\n");
     let _ = writeln!(
-        out,
+        head,
         "Generated from `{source}` ({} unit cards) by\n\n```sh\n{PAGE_COMMAND}\n```\n\nand checked by `tests/it/docs.rs::matchups_page_is_fresh`. Units attack units of their arena; every attack is solved exactly with both sides playing optimally for expected damage, the conditions the two cards decide applied; the tables round the exact values.\n",
         cards.len()
     );
-    out.push_str(&markdown(&t));
-    Ok(out)
+    head.push_str(&markdown_header(&matchups_table()));
+    w.write_all(head.as_bytes()).map_err(io)?;
+    stream(&cards, &cards, opts, |r| {
+        w.write_all(markdown_row(&matchup_cells(&r)).as_bytes())
+    })?;
+    Ok(())
 }
 
 /// The distributions a result reports, each with its title: what the CSV
