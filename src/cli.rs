@@ -871,8 +871,8 @@ fn matchups_cmd(
             let written = file.written();
             let shown = crate::error::quote(file.path());
             let kept = match file.abandon(written > 0) {
-                Some(partial) => format!(
-                    "{shown} is unchanged, the {written} bytes written so far are in {}",
+                Some((partial, bytes)) => format!(
+                    "{shown} is unchanged, the {bytes} bytes written so far are in {}",
                     crate::error::quote(&partial.to_string_lossy())
                 ),
                 None => format!("{shown} is unchanged, nothing was written"),

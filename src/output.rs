@@ -7,7 +7,9 @@
 //!   (0644 with the usual umask); an existing file keeps its mode.
 //! - A regular file with other hard links: written to the temporary file
 //!   first (the run can fail without touching it), then copied into the
-//!   target in place, so every link still sees the new content.
+//!   target in place, so every link still sees the new content; only when
+//!   the disk has room for what the file grows by ([`copy_in`]), else the
+//!   target is left whole and the output kept beside it as `<file>.new`.
 //! - A symbolic link: followed; its target is written as above.
 //! - A device node or a FIFO (`/dev/null`, `/dev/stdout`, a pipe): written
 //!   directly, never replaced.
@@ -208,24 +210,35 @@ impl OutputFile {
             How::CopyIn => {
                 drop(file);
                 let temp = self.temp.take().expect("a temporary file");
-                let result = std::fs::File::open(&temp).and_then(|mut from| {
-                    let mut to = OpenOptions::new()
-                        .write(true)
-                        .truncate(true)
-                        .open(&self.target)?;
-                    std::io::copy(&mut from, &mut to)?;
-                    to.sync_all()
-                });
+                let free = available_space(&temp);
+                let result = copy_in(&temp, &self.target, free, &shown);
+                if result.is_err() {
+                    // The output is whole: kept beside the target.
+                    let mut beside = self.target.clone().into_os_string();
+                    beside.push(".new");
+                    if std::fs::rename(&temp, &beside).is_ok() {
+                        return result.map_err(|e| {
+                            Error::new(
+                                e.kind(),
+                                format!(
+                                    "{e}; the whole output is in {}",
+                                    quote(&beside.to_string_lossy())
+                                ),
+                            )
+                        });
+                    }
+                }
                 let _ = std::fs::remove_file(&temp);
-                result.map_err(|e| io_error(&shown, &e))
+                result
             }
         }
     }
 
     /// Gives up: the target is left as it was. With `keep`, what was
-    /// written is kept beside it as `<file>.partial` (returned), else
-    /// removed.
-    pub fn abandon(mut self, keep: bool) -> Option<PathBuf> {
+    /// written is kept beside it as `<file>.partial`, returned with the
+    /// bytes it really holds (on a full disk, fewer than were written to
+    /// its buffer), else removed.
+    pub fn abandon(mut self, keep: bool) -> Option<(PathBuf, u64)> {
         let out = self.out.take();
         drop(out);
         let temp = self.temp.take()?;
@@ -234,7 +247,8 @@ impl OutputFile {
             partial.push(".partial");
             let partial = PathBuf::from(partial);
             if std::fs::rename(&temp, &partial).is_ok() {
-                return Some(partial);
+                let bytes = std::fs::metadata(&partial).map_or(0, |m| m.len());
+                return Some((partial, bytes));
             }
         }
         let _ = std::fs::remove_file(&temp);
@@ -266,6 +280,51 @@ impl Drop for OutputFile {
             let _ = std::fs::remove_file(t);
         }
     }
+}
+
+/// Bytes free to an unprivileged writer on the file system holding
+/// `path`; `u64::MAX` where it can't be asked.
+#[cfg(unix)]
+fn available_space(path: &Path) -> u64 {
+    rustix::fs::statvfs(path).map_or(u64::MAX, |s| s.f_bavail.saturating_mul(s.f_frsize))
+}
+
+#[cfg(not(unix))]
+fn available_space(_: &Path) -> u64 {
+    u64::MAX
+}
+
+/// Room kept free beyond the new bytes when a file is rewritten in place:
+/// blocks round up, and metadata grows.
+const IN_PLACE_SLACK: u64 = 1 << 20;
+
+/// Copies the whole output `temp` into `target` in place (a file with
+/// other hard links, so that every link sees the new content), when the
+/// file system has room for it: `free` bytes beside `temp`, which is
+/// already written. Rewriting frees the old content only as it goes, so a
+/// copy that grows the file by more than `free` (less a margin) is
+/// refused before the target is touched: it is left whole, never cut
+/// mid-row.
+pub fn copy_in(temp: &Path, target: &Path, free: u64, shown: &str) -> Result<()> {
+    let len = |p: &Path| std::fs::metadata(p).map(|m| m.len());
+    let (new, old) = (
+        len(temp).map_err(|e| io_error(shown, &e))?,
+        len(target).map_err(|e| io_error(shown, &e))?,
+    );
+    let grows = new.saturating_sub(old);
+    if grows > 0 && grows.saturating_add(IN_PLACE_SLACK) > free {
+        return Err(Error::write(format!(
+            "{}: not rewritten: it has other hard links, so it is rewritten in place, and the disk has {free} bytes free where it grows by {grows}; it is unchanged (free some space, or remove the other links)",
+            quote(shown)
+        )));
+    }
+    std::fs::File::open(temp)
+        .and_then(|mut from| {
+            let mut to = OpenOptions::new().write(true).truncate(true).open(target)?;
+            std::io::copy(&mut from, &mut to)?;
+            to.sync_all()
+        })
+        .map_err(|e| io_error(shown, &e))
 }
 
 /// The number of hard links of a file.

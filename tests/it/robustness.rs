@@ -536,3 +536,40 @@ fn the_matchups_page_streams_in_constant_memory() {
         "one copy {one} KB, four copies {four} KB"
     );
 }
+
+/// Issue 32, item 9: a file with other hard links is rewritten in place
+/// only when the disk has room for what it grows by; else it is left
+/// whole (it was truncated first, and a full disk left both links cut
+/// mid-row), and the command's whole output is kept beside it.
+#[test]
+fn a_file_rewritten_in_place_is_never_cut_by_a_full_disk() {
+    use swtcg_odds::output::copy_in;
+    let dir = tmp();
+    let (target, link, new) = (
+        dir.path().join("out.csv"),
+        dir.path().join("link.csv"),
+        dir.path().join("new.tmp"),
+    );
+    std::fs::write(&target, "old,1\n").unwrap();
+    std::fs::hard_link(&target, &link).unwrap();
+    let text = "new,row\n".repeat(1000);
+    std::fs::write(&new, &text).unwrap();
+    // Too little room: refused, before the target is touched.
+    for free in [0, 8_000, 1 << 20] {
+        let e = copy_in(&new, &target, free, "out.csv").unwrap_err();
+        assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Io);
+        assert!(e.to_string().contains("hard links"), "{e}");
+        for p in [&target, &link] {
+            assert_eq!(std::fs::read_to_string(p).unwrap(), "old,1\n");
+        }
+    }
+    // Room enough: both links see the whole new content.
+    copy_in(&new, &target, 2 << 20, "out.csv").unwrap();
+    for p in [&target, &link] {
+        assert_eq!(std::fs::read_to_string(p).unwrap(), text);
+    }
+    // Shrinking needs no room.
+    std::fs::write(&new, "short\n").unwrap();
+    copy_in(&new, &target, 0, "out.csv").unwrap();
+    assert_eq!(std::fs::read_to_string(&link).unwrap(), "short\n");
+}
