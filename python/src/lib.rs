@@ -103,11 +103,31 @@ fn py_err(py: Python<'_>, e: swtcg_engine::error::Error) -> PyErr {
 type PyRes<T> = PyResult<T>;
 
 /// Runs `f` without the GIL, its typed error turned into a Python one.
+/// The engine's loops ask every 50 ms whether a signal came (Ctrl-C):
+/// then the solve stops and its exception (`KeyboardInterrupt`) is raised.
 fn solve<T: Send>(
     py: Python<'_>,
     f: impl FnOnce() -> swtcg_engine::error::Result<T> + Send,
 ) -> PyRes<T> {
-    py.detach(f).map_err(|e| py_err(py, e))
+    let result = py.detach(|| swtcg_engine::cancel::with_poll(signalled, f));
+    // A signal's exception wins, whatever the solve made of the stop.
+    if let Some(raised) = PyErr::take(py) {
+        return Err(raised);
+    }
+    result.map_err(|e| py_err(py, e))
+}
+
+/// Whether a signal's handler raised (`KeyboardInterrupt` on Ctrl-C): its
+/// exception is kept pending for [`solve`] to raise. Called without the
+/// GIL, from the engine's loops.
+fn signalled() -> bool {
+    Python::attach(|py| match py.check_signals() {
+        Ok(()) => false,
+        Err(e) => {
+            e.restore(py);
+            true
+        }
+    })
 }
 
 /// JSON text as Python objects.
@@ -904,10 +924,21 @@ impl MatchupRows {
     }
     /// The next row's JSON; the end of the rows stops the iteration.
     fn __next__(&self, py: Python<'_>) -> PyRes<Option<String>> {
-        let got = py.detach(|| match self.rx.lock() {
-            Ok(rx) => rx.recv().ok(),
-            Err(_) => None,
-        });
+        // Waits a tenth of a second at a time, so that Ctrl-C is heard.
+        let got = loop {
+            let got = py.detach(|| match self.rx.lock() {
+                Ok(rx) => match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                    Ok(row) => Some(Some(row)),
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => None,
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Some(None),
+                },
+                Err(_) => Some(None),
+            });
+            match got {
+                Some(got) => break got,
+                None => py.check_signals()?,
+            }
+        };
         match got {
             Some(Ok(text)) => Ok(Some(text)),
             Some(Err(e)) => Err(py_err(py, e)),

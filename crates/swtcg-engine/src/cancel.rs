@@ -24,6 +24,48 @@ use std::time::{Duration, Instant};
 thread_local! {
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
     static EXPIRED: Cell<bool> = const { Cell::new(false) };
+    /// A front-end's question "should this stop?" (Python: a signal came),
+    /// and when it was last asked.
+    static POLL: Cell<Option<Poll>> = const { Cell::new(None) };
+}
+
+/// A question "should this stop?", and when it was last asked.
+type Poll = (fn() -> bool, Instant);
+
+/// How often [`expired`] asks a [`with_poll`] question, at most.
+pub const POLL_EVERY: Duration = Duration::from_millis(50);
+
+/// Runs `f` on this thread asking `stop` every [`POLL_EVERY`] or so from
+/// the engine's loops: once it says yes, [`expired`] is true and the solve
+/// stops as at a deadline. The Python package asks whether a signal came
+/// (Ctrl-C), so that a long call stops within a second.
+///
+/// ```
+/// use swtcg_engine::cancel::{POLL_EVERY, expired, with_poll};
+/// fn signal_came() -> bool {
+///     true
+/// }
+/// let stopped = with_poll(signal_came, || {
+///     let first = expired(); // not asked yet: asked at most every 50 ms
+///     std::thread::sleep(POLL_EVERY);
+///     (first, expired())
+/// });
+/// assert_eq!(stopped, (false, true));
+/// assert!(!expired());
+/// ```
+pub fn with_poll<T>(stop: fn() -> bool, f: impl FnOnce() -> T) -> T {
+    let before = POLL.with(|p| p.get());
+    let was = EXPIRED.with(|e| e.get());
+    POLL.with(|p| p.set(Some((stop, Instant::now()))));
+    struct Restore(Option<Poll>, bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            POLL.with(|p| p.set(self.0));
+            EXPIRED.with(|e| e.set(self.1));
+        }
+    }
+    let _restore = Restore(before, was);
+    f()
 }
 
 /// Runs `f` on this thread with a deadline `limit` from now: the engine's
@@ -45,17 +87,28 @@ pub fn with_deadline<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// Whether this thread's deadline has passed (false without one). Once
-/// true it stays true until [`with_deadline`] returns.
+/// Whether this thread's deadline has passed, or its [`with_poll`]
+/// question said stop (false without either). Once true it stays true
+/// until [`with_deadline`] or [`with_poll`] returns.
 #[inline]
 pub fn expired() -> bool {
     if EXPIRED.with(|e| e.get()) {
         return true;
     }
-    let Some(d) = DEADLINE.with(|d| d.get()) else {
+    let deadline = DEADLINE.with(|d| d.get());
+    let poll = POLL.with(|p| p.get());
+    if deadline.is_none() && poll.is_none() {
         return false;
-    };
-    let late = Instant::now() >= d;
+    }
+    let now = Instant::now();
+    let mut late = deadline.is_some_and(|d| now >= d);
+    if let Some((stop, last)) = poll
+        && !late
+        && now.duration_since(last) >= POLL_EVERY
+    {
+        POLL.with(|p| p.set(Some((stop, now))));
+        late = stop();
+    }
     if late {
         EXPIRED.with(|e| e.set(true));
     }

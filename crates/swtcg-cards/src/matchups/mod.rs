@@ -242,6 +242,8 @@ pub(crate) fn stopped(opts: &Options) -> Result<()> {
         .as_ref()
         .map_or(0, |s| s.load(std::sync::atomic::Ordering::Relaxed));
     match signal {
+        // A front-end's poll (Python's Ctrl-C) or a deadline.
+        0 if swtcg_engine::cancel::expired() => Err(Error::cancelled()),
         0 => Ok(()),
         2 => Err(Error::interrupted("SIGINT (Ctrl-C)").about("matchups")),
         15 => Err(Error::interrupted("SIGTERM").about("matchups")),
