@@ -947,6 +947,14 @@ impl MatchupRows {
     }
 }
 
+/// A scenario's or plan's file as text, read as the command line reads it:
+/// regular files only (never a FIFO or a device), at most 64 MiB, and
+/// never waiting on a file whose reads block.
+#[pyfunction]
+fn _read_file(py: Python<'_>, path: String) -> PyRes<String> {
+    solve(py, move || swtcg_engine::error::read_file(&path))
+}
+
 /// The exact integer `n` as a Python int (for tests of big values).
 #[pyfunction]
 fn _big(n: String) -> PyRes<BigInt> {
@@ -977,6 +985,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(sample, m)?)?;
     m.add_function(wrap_pyfunction!(_big, m)?)?;
+    m.add_function(wrap_pyfunction!(_read_file, m)?)?;
     m.add_function(wrap_pyfunction!(_rust_attack_seconds, m)?)?;
     Ok(())
 }

@@ -153,8 +153,8 @@ def _json_text(spec: Any) -> str:
         text = str(spec)
         if text.lstrip().startswith("{"):
             return text
-        with open(spec, encoding="utf-8") as f:
-            return f.read()
+        # Bounded, regular files only: never a FIFO, a device or /dev/zero.
+        return _native._read_file(os.fspath(spec))
     raise TypeError(f"expected a dict, JSON text or a path, got {type(spec).__name__}")
 
 

@@ -1,6 +1,8 @@
 """Bad input raises swtcg_odds.Error subclasses that carry their typed
 origin; nothing panics into Python."""
 
+import os
+
 import pytest
 
 import swtcg_odds
@@ -55,3 +57,16 @@ def test_scenario_errors():
     assert e.value.kind in {"missing", "syntax"}
     with pytest.raises(swtcg_odds.Error):
         swtcg_odds.scenario({"attacker": {"name": "A", "power": 3, "keywords": ["Critical Hit lots"]}, "defender": {"name": "D", "power": 1}})
+
+
+def test_a_scenario_path_is_read_bounded(tmp_path):
+    # Issue 32: a FIFO blocked forever and /dev/zero exhausted memory; both
+    # are refused at once, as the command line refuses them.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in [fifo, "/dev/zero"]:
+        for solve in (swtcg_odds.scenario, swtcg_odds.plan):
+            with pytest.raises(swtcg_odds.Error) as e:
+                solve(path)
+            assert e.value.kind == "io"
+            assert "not a regular file" in str(e.value)

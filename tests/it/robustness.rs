@@ -573,3 +573,31 @@ fn a_file_rewritten_in_place_is_never_cut_by_a_full_disk() {
     copy_in(&new, &target, 0, "out.csv").unwrap();
     assert_eq!(std::fs::read_to_string(&link).unwrap(), "short\n");
 }
+
+/// Issue 32, minor: a file that says it is regular but whose reads wait
+/// (`/proc/kmsg`) is refused at once, never waited on; so are a FIFO and
+/// a device (`--db /proc/kmsg` hung).
+#[test]
+fn a_file_whose_reads_wait_is_refused_at_once() {
+    let dir = tmp();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for path in ["/proc/kmsg", fifo.to_str().unwrap(), "/dev/zero"] {
+        let path = path.to_string();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(swtcg_odds::error::read_file(&path).map(|t| t.len()));
+        });
+        let got = rx
+            .recv_timeout(Duration::from_secs(5))
+            .unwrap_or_else(|_| panic!("reading waited"));
+        let e = got.unwrap_err();
+        assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Io, "{e}");
+    }
+}

@@ -495,11 +495,35 @@ pub fn read_file(path: &str) -> Result<String> {
         )));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    // A file that says it is regular but whose reads wait (`/proc/kmsg`)
+    // answers "would block" at once instead of hanging.
+    #[cfg(all(
+        target_os = "linux",
+        not(any(
+            target_arch = "mips",
+            target_arch = "mips64",
+            target_arch = "sparc",
+            target_arch = "sparc64"
+        ))
+    ))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        const O_NONBLOCK: i32 = 0o4000;
+        open.custom_flags(O_NONBLOCK);
+    }
+    open.open(path)
         .map_err(|e| io(e.to_string()))?
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| io(e.to_string()))?;
+        .map_err(|e| {
+            io(if e.kind() == std::io::ErrorKind::WouldBlock {
+                "its reads wait for data (not a file of text)".into()
+            } else {
+                e.to_string()
+            })
+        })?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(io(format!("above the limit of {MAX_FILE_BYTES} bytes")));
     }
