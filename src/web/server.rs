@@ -10,13 +10,15 @@
 //!   the connection is answered 408 (or dropped, if it can't be written).
 //! - **Size**: headers at most [`MAX_HEAD`] bytes (431), a body at most
 //!   [`crate::web::MAX_BODY`] (413, said before a byte of it is read: a
-//!   client's `Content-Length` never sizes an allocation); a chunked body is
-//!   decoded with the same bound, and a malformed one is 400.
+//!   client's `Content-Length` never sizes an allocation); a body without
+//!   its length (chunked) is 411; a second `Host`, or a second and
+//!   different `Content-Length`, is 400.
 //! - **Who may ask**: the `Host` must be the address the server binds to
 //!   (and `localhost` for 127.0.0.1; for a wildcard bind, `0.0.0.0` or
 //!   `::`, `localhost`, the machine's name and each of its addresses), else
 //!   421; a `POST` must come from the
-//!   page's own origin (any `Origin` header naming another is 403) and say
+//!   page's own origin, scheme, host and port exactly (any `Origin` header
+//!   naming another is 403) and say
 //!   `Content-Type: application/json` (else 415). `HEAD` and `OPTIONS` are
 //!   answered; other methods are 405.
 //! - **Solves**: see [`crate::web::Solver`]: a bounded queue, a deadline
@@ -152,11 +154,16 @@ pub fn read_request(r: &mut impl Read, limits: &Limits) -> Result<Request, Refus
     let start = Instant::now();
     let mut buf: Vec<u8> = Vec::with_capacity(1024);
     let mut chunk = [0u8; 4096];
-    // The head: up to the blank line (CRLF CRLF, or bare LF LF).
+    // The head: up to the blank line (CRLF CRLF, or bare LF LF). Only the
+    // bytes new since the last read (and the three before them) are
+    // searched: the head is scanned once, however it trickles in.
+    let mut scanned = 0usize;
     let head_end = loop {
-        if let Some(end) = head_end(&buf) {
-            break end;
+        let from = scanned.saturating_sub(3);
+        if let Some(end) = head_end(&buf[from..]) {
+            break from + end;
         }
+        scanned = buf.len();
         if buf.len() > MAX_HEAD {
             return Err(refuse(
                 431,
@@ -210,6 +217,23 @@ pub fn read_request(r: &mut impl Read, limits: &Limits) -> Result<Request, Refus
             )
         })
         .collect();
+    // One Host, and one length: a second, different one is a request
+    // smuggled past a proxy that reads the other.
+    if headers.iter().filter(|(n, _)| n == "host").count() > 1 {
+        return Err(refuse(400, "the Host header is given twice"));
+    }
+    let mut lengths = headers
+        .iter()
+        .filter(|(n, _)| n == "content-length")
+        .map(|(_, v)| v);
+    if let Some(first) = lengths.next()
+        && lengths.any(|v| v != first)
+    {
+        return Err(refuse(
+            400,
+            "Content-Length is given twice with different values",
+        ));
+    }
     let mut request = Request {
         method,
         url,
@@ -238,8 +262,9 @@ fn timed_out(e: &std::io::Error) -> bool {
     )
 }
 
-/// Reads the body `req` announces (`Content-Length`, or chunked), `rest`
-/// holding the bytes already read past the head.
+/// Reads the body `req` announces by its `Content-Length`, `rest`
+/// holding the bytes already read past the head. A body sent in another
+/// transfer encoding (chunked) is 411: no client of ours sends one.
 fn read_body(
     r: &mut impl Read,
     req: &Request,
@@ -247,33 +272,13 @@ fn read_body(
     limits: &Limits,
 ) -> Result<Vec<u8>, Refusal> {
     let max = super::MAX_BODY;
-    let too_big = || refuse(413, &format!("the body is longer than {max} bytes"));
-    let chunked = req
-        .header("transfer-encoding")
-        .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
-    let length = req.header("content-length");
-    if chunked && length.is_some() {
+    if req.header("transfer-encoding").is_some() {
         return Err(refuse(
-            400,
-            "both Content-Length and Transfer-Encoding given",
+            411,
+            "a body must be sent with its Content-Length (a chunked body is not read)",
         ));
     }
-    if let Some(te) = req.header("transfer-encoding")
-        && !te.eq_ignore_ascii_case("chunked")
-    {
-        return Err(refuse(501, "only the chunked transfer encoding is read"));
-    }
-    let deadline = Instant::now() + limits.body_time;
-    let mut src = Deadlined {
-        inner: r,
-        rest,
-        at: 0,
-        deadline,
-    };
-    if chunked {
-        return read_chunked(&mut src, max);
-    }
-    let n: u64 = match length {
+    let n: u64 = match req.header("content-length") {
         None => 0,
         Some(t) => t
             .parse()
@@ -282,8 +287,14 @@ fn read_body(
     // Compared before anything is allocated: the client's number never
     // sizes memory.
     if n > max as u64 {
-        return Err(too_big());
+        return Err(refuse(413, &format!("the body is longer than {max} bytes")));
     }
+    let mut src = Deadlined {
+        inner: r,
+        rest,
+        at: 0,
+        deadline: Instant::now() + limits.body_time,
+    };
     let mut body = vec![0u8; n as usize];
     src.read_exact(&mut body).map_err(body_error)?;
     Ok(body)
@@ -323,54 +334,11 @@ impl<R: Read> Read for Deadlined<'_, R> {
     }
 }
 
-/// One line of a chunked body (up to CRLF or LF), at most 256 bytes.
-fn chunk_line(r: &mut impl Read) -> Result<String, Refusal> {
-    let mut line = Vec::new();
-    let mut b = [0u8; 1];
-    loop {
-        r.read_exact(&mut b).map_err(body_error)?;
-        if b[0] == b'\n' {
-            break;
-        }
-        line.push(b[0]);
-        if line.len() > 256 {
-            return Err(refuse(
-                400,
-                "a malformed chunked body (a chunk line over 256 bytes)",
-            ));
-        }
-    }
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    Ok(String::from_utf8_lossy(&line).into_owned())
-}
-
-/// A chunked body, at most `max` bytes decoded.
-fn read_chunked(r: &mut impl Read, max: usize) -> Result<Vec<u8>, Refusal> {
-    let malformed = || refuse(400, "a malformed chunked body");
-    let mut body = Vec::new();
-    loop {
-        let line = chunk_line(r)?;
-        let size_text = line.split(';').next().unwrap_or("").trim();
-        if size_text.is_empty() || size_text.len() > 8 {
-            return Err(malformed());
-        }
-        let size = usize::from_str_radix(size_text, 16).map_err(|_| malformed())?;
-        if size == 0 {
-            // Trailers, up to the blank line.
-            while !chunk_line(r)?.is_empty() {}
-            return Ok(body);
-        }
-        if body.len() + size > max {
-            return Err(refuse(413, &format!("the body is longer than {max} bytes")));
-        }
-        let at = body.len();
-        body.resize(at + size, 0);
-        r.read_exact(&mut body[at..]).map_err(body_error)?;
-        if !chunk_line(r)?.is_empty() {
-            return Err(malformed());
-        }
+/// Whether a `Host` value names its port (`localhost:8080`, `[::1]:8080`).
+fn has_port(host: &str) -> bool {
+    match host.strip_prefix('[') {
+        Some(v6) => v6.contains("]:"),
+        None => host.contains(':'),
     }
 }
 
@@ -388,9 +356,12 @@ pub fn check_request(req: &Request, hosts: &[String]) -> Result<(), Response> {
     }
     if req.method == "POST" {
         if let Some(origin) = req.header("origin") {
-            let own = origin
-                .strip_prefix("http://")
-                .is_some_and(|o| hosts.contains(&o.to_ascii_lowercase()));
+            // Exactly the page's origin: scheme, host and port (a browser
+            // leaves out only port 80).
+            let own = origin.strip_prefix("http://").is_some_and(|o| {
+                let o = o.to_ascii_lowercase();
+                hosts.contains(&o) && (has_port(&o) || hosts.contains(&format!("{o}:80")))
+            });
             if !own {
                 return Err(Response::error(
                     403,
