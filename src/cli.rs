@@ -1325,19 +1325,64 @@ struct Stdout {
     /// Buffered: a listing of millions of rows is not a write per line.
     inner: std::io::BufWriter<std::io::StdoutLock<'static>>,
     closed: bool,
+    /// On a terminal: control characters are written escaped.
+    terminal: bool,
+    /// The start of a character a write cut (on a terminal).
+    pending: Vec<u8>,
 }
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.inner
-            .write(buf)
-            .inspect_err(|e| self.closed |= e.kind() == std::io::ErrorKind::BrokenPipe)
+        let result = if self.terminal {
+            // A character cut between two writes waits for its end.
+            self.pending.extend_from_slice(buf);
+            let cut = match std::str::from_utf8(&self.pending) {
+                Ok(_) => self.pending.len(),
+                Err(e) if e.error_len().is_none() => e.valid_up_to(),
+                Err(_) => self.pending.len(),
+            };
+            let text = String::from_utf8_lossy(&self.pending[..cut]).into_owned();
+            self.pending.drain(..cut);
+            self.inner
+                .write_all(terminal_safe(&text).as_bytes())
+                .map(|()| buf.len())
+        } else {
+            self.inner.write(buf)
+        };
+        result.inspect_err(|e| self.closed |= e.kind() == std::io::ErrorKind::BrokenPipe)
     }
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner
             .flush()
             .inspect_err(|e| self.closed |= e.kind() == std::io::ErrorKind::BrokenPipe)
     }
+}
+
+/// Text as a terminal should show it: every control character but line
+/// ends and tabs (escape sequences, carriage returns, C1 controls such as
+/// CSI) written as `\u{1b}`, so that a card's text can't move the cursor,
+/// recolour the screen or set the window's title.
+///
+/// ```
+/// use swtcg_odds::cli::terminal_safe;
+/// assert_eq!(terminal_safe("Vader\u{1b}]0;pwned\u{7}\n"), "Vader\\u{1b}]0;pwned\\u{7}\n");
+/// assert_eq!(terminal_safe("a\tb\u{9b}2J"), "a\tb\\u{9b}2J");
+/// assert_eq!(terminal_safe("Padmé"), "Padmé");
+/// ```
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The program: runs the command line, its output written to standard
@@ -1354,9 +1399,22 @@ pub fn main() -> ExitCode {
             return ExitCode::from(ran.status);
         }
     };
+    use std::io::IsTerminal;
     let mut out = Stdout {
         inner: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
         closed: false,
+        terminal: std::io::stdout().is_terminal(),
+        pending: Vec::new(),
+    };
+    // Card files are anyone's text: on a terminal, their control
+    // characters are shown, never obeyed.
+    let err_terminal = std::io::stderr().is_terminal();
+    let shown = |t: &str| -> String {
+        if err_terminal {
+            terminal_safe(t).into_owned()
+        } else {
+            t.to_string()
+        }
     };
     let mut notes = Vec::new();
     let result = run_noting(cli, &mut out, &mut notes).and_then(|status| {
@@ -1365,13 +1423,13 @@ pub fn main() -> ExitCode {
         Ok(status)
     });
     for n in &notes {
-        let _ = writeln!(std::io::stderr(), "{n}");
+        let _ = writeln!(std::io::stderr(), "{}", shown(n));
     }
     match result {
         Ok(status) => ExitCode::from(status),
         Err(_) if out.closed => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {e}");
+            let _ = writeln!(std::io::stderr(), "error: {}", shown(&e.to_string()));
             ExitCode::from(error_status(&e))
         }
     }

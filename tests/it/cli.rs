@@ -1477,3 +1477,37 @@ fn an_output_never_overwrites_an_input() {
         String::from_utf8_lossy(&ok.stderr)
     );
 }
+
+/// Issue 32, minor: on a terminal, a card's control characters are shown
+/// escaped, never obeyed (an escape sequence in a card file set the
+/// window's title and cleared the screen); piped, the text is as it is.
+/// The terminal is `script`'s pseudo-terminal (util-linux, essential in
+/// Debian).
+#[test]
+fn a_terminal_never_gets_a_cards_escape_sequences() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("evil.txt");
+    std::fs::write(
+        &file,
+        "Name\tSet\tType\tPower\tHealth\tText\nEvil\u{1b}]0;pwned\u{7} (A)\tX\tCharacter\t3\t3\tParry 1 \u{1b}[2J\u{9b}2J\n",
+    )
+    .unwrap();
+    let command = format!(
+        "{} cards find Evil --db {}",
+        env!("CARGO_BIN_EXE_swtcg-odds"),
+        file.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs a command on a pseudo-terminal");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    assert!(shown.contains("Evil\\u{1b}]0;pwned\\u{7} (A)"), "{shown}");
+    assert!(shown.contains("Parry 1 \\u{1b}[2J\\u{9b}2J"), "{shown}");
+    assert!(!shown.contains(['\u{1b}', '\u{7}', '\u{9b}']), "{shown}");
+    // Piped: as it is.
+    let piped = bin(&["cards", "find", "Evil", "--db", file.to_str().unwrap()]);
+    let piped = String::from_utf8_lossy(&piped.stdout);
+    assert!(piped.contains("Evil\u{1b}]0;pwned\u{7} (A)"), "{piped}");
+}
