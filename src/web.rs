@@ -780,22 +780,56 @@ pub fn serve_with(
     limits: server::Limits,
     started: impl FnOnce(&str),
 ) -> Result<()> {
-    let listener = std::net::TcpListener::bind((opts.host.as_str(), opts.port)).map_err(|e| {
-        Error::write(format!(
-            "serve: cannot listen on {}:{}: {}",
-            crate::error::quote_middle(&opts.host, 60),
-            opts.port,
-            e.kind()
-        ))
+    // `[::1]`, the form the server prints, is the address `::1`.
+    let bare = opts
+        .host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(&opts.host);
+    let host_value = crate::error::quote_middle(&opts.host, 60);
+    let port_value = opts.port.to_string();
+    let cannot = |param: &str, why: String| {
+        let value = if param == "port" {
+            &port_value
+        } else {
+            &host_value
+        };
+        Error::new(crate::error::ErrorKind::Io, why).at_param(param, Some(value))
+    };
+    let addrs: Vec<std::net::SocketAddr> = match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) => vec![std::net::SocketAddr::new(ip, opts.port)],
+        Err(_) => std::net::ToSocketAddrs::to_socket_addrs(&(bare, opts.port))
+            .map(|a| a.collect())
+            .map_err(|_| {
+                cannot(
+                    "host",
+                    "not an address, nor a name this machine can resolve (give an address such as 127.0.0.1, ::1 or 0.0.0.0, or a name of this machine)".into(),
+                )
+            })?,
+    };
+    let listener = std::net::TcpListener::bind(&addrs[..]).map_err(|e| {
+        use std::io::ErrorKind as K;
+        match e.kind() {
+            K::AddrInUse => cannot(
+                "port",
+                "in use by another program (give another port, or 0 for any free one)".into(),
+            ),
+            K::AddrNotAvailable => cannot("host", "not an address of this machine".into()),
+            K::PermissionDenied => cannot(
+                "port",
+                "needs privileges this user lacks (give a port above 1023)".into(),
+            ),
+            _ => cannot("host", format!("cannot listen there: {e}")),
+        }
     })?;
     let port = listener.local_addr().map_or(opts.port, |a| a.port());
     // A wildcard bind is opened on this machine as localhost.
-    let host = if server::is_wildcard(&opts.host) {
+    let host = if server::is_wildcard(bare) {
         "localhost".to_string()
-    } else if opts.host.contains(':') {
-        format!("[{}]", opts.host)
+    } else if bare.contains(':') {
+        format!("[{bare}]")
     } else {
-        opts.host.clone()
+        bare.to_string()
     };
     let url = format!("http://{host}:{port}/");
     started(&url);
@@ -806,12 +840,12 @@ pub fn serve_with(
             }
         }
     }
-    let machine = if server::is_wildcard(&opts.host) {
+    let machine = if server::is_wildcard(bare) {
         server::machine_names()
     } else {
         Vec::new()
     };
-    let hosts = server::allowed_hosts(&opts.host, port, &machine);
+    let hosts = server::allowed_hosts(bare, port, &machine);
     server::run(listener, Arc::new(state), hosts, limits);
     Ok(())
 }

@@ -1124,3 +1124,58 @@ fn a_trickled_head_is_read_as_a_whole_one() {
         }
     }
 }
+
+/// Issue 32, minor: `serve --host` failures say what is wrong with the
+/// host or the port (they said "uncategorized error"), and `[::1]`, the
+/// form the server prints, is accepted.
+#[test]
+fn serve_says_why_it_cannot_listen() {
+    use swtcg_odds::cli::run_args;
+    for (args, says) in [
+        (
+            vec!["--host", "no-such-host.invalid"],
+            "--host no-such-host.invalid: not an address, nor a name this machine can resolve",
+        ),
+        (
+            vec!["--host", "999.1.1.1"],
+            "--host 999.1.1.1: not an address, nor a name",
+        ),
+        (
+            vec!["--host", "192.0.2.1"],
+            "--host 192.0.2.1: not an address of this machine",
+        ),
+    ] {
+        let mut line = vec!["swtcg-odds", "serve", "--port", "0"];
+        line.extend(args);
+        let ran = run_args(line);
+        assert_eq!(ran.status, 2);
+        assert!(ran.stderr.contains(says), "{}", ran.stderr);
+        assert!(!ran.stderr.contains("uncategorized"), "{}", ran.stderr);
+    }
+    // A port in use.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let ran = run_args(["swtcg-odds", "serve", "--port", &port]);
+    assert!(
+        ran.stderr.contains(&format!("--port {port}: in use")),
+        "{}",
+        ran.stderr
+    );
+    // `[::1]` listens (where the machine has IPv6 loopback), as `::1` does.
+    if std::net::TcpListener::bind("[::1]:0").is_ok() {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
+            .args(["serve", "--host", "[::1]", "--port", "0"])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(line.contains("serving http://[::1]:"), "{line}");
+    }
+}
