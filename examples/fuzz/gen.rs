@@ -47,7 +47,14 @@ pub struct Http {
     pub stall_at: Option<usize>,
     /// Sent over a socket to the harness's running server.
     pub socket: bool,
+    /// Over the socket, it then sends a byte every 20 ms until the server
+    /// closes the connection.
+    pub trickle: bool,
 }
+
+/// Most time a trickling client is kept once its request is sent: the
+/// server's drain deadline (1 s), its reads' time-out, and slack.
+pub const TRICKLE_TIME: Duration = Duration::from_secs(4);
 
 /// What a case did.
 #[derive(Clone, Debug)]
@@ -346,6 +353,7 @@ fn cards(rng: &mut Rng) -> Vec<u8> {
     match below(rng, 12) {
         0 => return wide_cards(rng),
         1 => return repeated_cards(rng),
+        2 => return text_bomb(rng),
         _ => {}
     }
     let mut text = String::from("Name\tSet\tType\tSubtype\tPower\tHealth\tText\n");
@@ -399,6 +407,39 @@ fn wide_cards(rng: &mut Rng) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// Cards whose text repeats a phrase the reader must not take quadratic
+/// time or memory over (issue 32), below and past a card's bounds (2,000
+/// characters, 24 abilities), and names past theirs (200 characters).
+fn text_bomb(rng: &mut Rng) -> Vec<u8> {
+    const PHRASES: [&str; 10] = [
+        "When THIS attacks, ",
+        "When Card 0 attacks, ",
+        "he gets +1 power and ",
+        "Critical Hit 1 ",
+        "Pay 1 Force -> ",
+        "Parry 1 | ",
+        "(",
+        "\"",
+        "As long as you have a Jedi, ",
+        "choose one: ",
+    ];
+    let mut text = String::from("Name\tSet\tType\tPower\tHealth\tText\n");
+    for i in 0..1 + below(rng, 3) {
+        let phrase = pick(rng, &PHRASES);
+        let reps = below(rng, 2_400 / phrase.len() as u64 * 2) as usize;
+        let name = if below(rng, 8) == 0 {
+            "N".repeat(150 + below(rng, 200) as usize)
+        } else {
+            format!("Card {i}")
+        };
+        text.push_str(&format!(
+            "{name}\tFZ\tCharacter\t3\t3\t{}Card 0 gets +1 power.\n",
+            phrase.repeat(reps)
+        ));
+    }
+    text.into_bytes()
+}
+
 /// A card list of many rows sharing one name (or differing only in case).
 fn repeated_cards(rng: &mut Rng) -> Vec<u8> {
     let mut text = String::from("Name\tSet\tType\tPower\tHealth\tText\n");
@@ -439,6 +480,7 @@ fn http(rng: &mut Rng) -> Http {
             "/api/plan",
             "/api/combine",
             "/api/cards?q=a",
+            "/api/cards/nearest?name=Vadr",
             "/api/nothing",
             "/%zz",
             "/\u{e9}",
@@ -446,6 +488,23 @@ fn http(rng: &mut Rng) -> Http {
         ],
     )
     .to_string();
+    // Long names (issue 32): the nearest-name search is bounded.
+    let path = if below(rng, 30) == 0 {
+        format!(
+            "{}{}",
+            pick(
+                rng,
+                &[
+                    "/api/cards/piece?name=",
+                    "/api/cards/nearest?name=",
+                    "/api/attack?"
+                ]
+            ),
+            "Darth Vadr".repeat(1 + below(rng, 800) as usize)
+        )
+    } else {
+        path
+    };
     let host = pick(
         rng,
         &["127.0.0.1:0", "evil.example", "localhost", "", "127.0.0.1"],
@@ -459,6 +518,16 @@ fn http(rng: &mut Rng) -> Http {
             .into(),
         3 => garbage(rng),
         4 => "x".repeat(below(rng, 70_000) as usize),
+        // Slow combines (issue 32): attacks whose sum is beyond the work
+        // bound, refused before it starts, or solved under the deadline.
+        5 if below(rng, 2) == 0 => {
+            let one = r#"{"power": "1000", "crit": "1000"}"#;
+            let n = 2 + below(rng, 20) as usize;
+            format!(
+                r#"{{"how": "convolve", "attacks": [{}]}}"#,
+                vec![one; n].join(", ")
+            )
+        }
         _ => r#"{"db": "/etc"}"#.into(),
     };
     let eol = if below(rng, 5) == 0 { "\n" } else { "\r\n" };
@@ -517,10 +586,14 @@ fn http(rng: &mut Rng) -> Http {
         bytes.extend_from_slice(body.as_bytes());
     }
     let stall_at = (below(rng, 4) == 0).then(|| below(rng, bytes.len() as u64 + 1) as usize);
+    let socket = below(rng, 200) == 0;
     Http {
         bytes: mangle(rng, bytes),
         stall_at,
-        socket: below(rng, 200) == 0,
+        socket,
+        // A client that goes on trickling bytes after its request (issue
+        // 32): the server closes it within its drain deadline.
+        trickle: socket && below(rng, 10) == 0,
     }
 }
 
@@ -622,7 +695,14 @@ pub fn case(seed: u64) -> Case {
             args.extend(["cards".into(), "--db".into(), "{dir}/c.txt".into()]);
             match below(rng, 3) {
                 0 => args.extend(["check".into(), "--json".into()]),
-                1 => args.extend(["find".into(), pick(rng, &["Card", "", "\u{0}"]).to_string()]),
+                1 => {
+                    let name = if below(rng, 10) == 0 {
+                        "Card Zero ".repeat(1 + below(rng, 900) as usize)
+                    } else {
+                        pick(rng, &["Card", "", "\u{0}", "Crad 1"]).to_string()
+                    };
+                    args.extend(["find".into(), name]);
+                }
                 _ => {
                     args.extend([
                         "attack".into(),
@@ -816,8 +896,30 @@ fn run_http(h: &Http) -> Result<Outcome, String> {
             .map_err(|e| e.to_string())?;
         let end = h.stall_at.unwrap_or(h.bytes.len()).min(h.bytes.len());
         let _ = s.write_all(&h.bytes[..end]);
+        let sent = Instant::now();
+        let trickler = h.trickle.then(|| {
+            let mut w = s.try_clone().expect("a socket clones");
+            std::thread::spawn(move || {
+                while sent.elapsed() < CASE_TIME {
+                    if w.write_all(b"x").is_err() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            })
+        });
         let mut out = Vec::new();
         let _ = s.read_to_end(&mut out);
+        if let Some(t) = trickler {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+            let _ = t.join();
+            if sent.elapsed() > TRICKLE_TIME {
+                return Err(format!(
+                    "a trickling client was kept {:?} after its request",
+                    sent.elapsed()
+                ));
+            }
+        }
         out
     } else {
         let mut r = Stalling {
@@ -861,8 +963,8 @@ fn run_http(h: &Http) -> Result<Outcome, String> {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .ok_or_else(|| format!("no status line: {}", &text[..text.len().min(80)]))?;
-    const KNOWN: [u16; 17] = [
-        200, 204, 400, 403, 404, 405, 408, 413, 414, 415, 421, 422, 431, 500, 501, 503, 0,
+    const KNOWN: [u16; 18] = [
+        200, 204, 400, 403, 404, 405, 408, 411, 413, 414, 415, 421, 422, 431, 500, 501, 503, 0,
     ];
     if !KNOWN.contains(&status) || status == 500 {
         return Err(format!("status {status}"));
@@ -926,7 +1028,11 @@ pub fn run(case: &Case, dir: &Path) -> Result<Outcome, String> {
             }
         }
         // `cards find` that finds nothing (as grep), with the nearest names.
-        1 if ran.stderr.starts_with("cards find: no card") => {}
+        // (Notes on the card file may come first.)
+        1 if ran
+            .stderr
+            .lines()
+            .any(|l| l.starts_with("cards find: no card")) => {}
         2 => {
             let lines = ran.stderr.trim_end().lines().count();
             let help =

@@ -69,35 +69,44 @@ fn words(text: &str) -> Vec<Word> {
 const LEFT_OUT: &[&str] = &["also", "the"];
 
 /// Matches clause words `cw` against printed words from `p`; the index
-/// after the last printed word matched.
-fn matches(cw: &[(String, bool)], pw: &[Word], p: usize, depth: usize) -> Option<usize> {
+/// after the last printed word matched. Each (clause word, printed word)
+/// pair is tried once (`memo`): a clause of many `THIS`, each one to six
+/// words, is linear in its words, not exponential.
+fn matches(
+    cw: &[(String, bool)],
+    pw: &[Word],
+    p: usize,
+    memo: &mut rustc_hash::FxHashMap<(usize, usize), Option<usize>>,
+) -> Option<usize> {
     let Some(((w, this), rest)) = cw.split_first() else {
         return Some(p);
     };
-    if depth > 64 {
-        return None;
+    // Clause words left: the key with `p`.
+    let key = (cw.len(), p);
+    if let Some(known) = memo.get(&key) {
+        return *known;
     }
     let here = pw.get(p)?;
-    // A reminder inside the clause is passed over.
-    if here.reminder {
-        return matches(cw, pw, p + 1, depth + 1);
-    }
-    if *this {
+    let found = if here.reminder {
+        // A reminder inside the clause is passed over.
+        matches(cw, pw, p + 1, memo)
+    } else if *this {
         // A name: one to six words (never the `also` the reader leaves
         // out after it).
-        return (1..=6)
+        (1..=6)
             .take_while(|n| p + n <= pw.len() && pw[p + n - 1].folded != "also")
-            .find_map(|n| matches(rest, pw, p + n, depth + 1));
-    }
-    if here.folded == *w
-        && let Some(end) = matches(rest, pw, p + 1, depth + 1)
+            .find_map(|n| matches(rest, pw, p + n, memo))
+    } else if here.folded == *w
+        && let Some(end) = matches(rest, pw, p + 1, memo)
     {
-        return Some(end);
-    }
-    if LEFT_OUT.contains(&here.folded.as_str()) {
-        return matches(cw, pw, p + 1, depth + 1);
-    }
-    None
+        Some(end)
+    } else if LEFT_OUT.contains(&here.folded.as_str()) {
+        matches(cw, pw, p + 1, memo)
+    } else {
+        None
+    };
+    memo.insert(key, found);
+    found
 }
 
 /// The span of each clause in `printed`, in order (`None` for a clause the
@@ -118,14 +127,17 @@ pub fn clause_spans(printed: &str, clauses: &[&str]) -> Vec<Option<Range<usize>>
             if cw.is_empty() {
                 return None;
             }
+            // One memo per clause: what matches from a printed word does
+            // not depend on where the search started.
+            let mut memo = rustc_hash::FxHashMap::default();
             let (first, end) = (from..pw.len())
                 .filter(|&s| !pw[s].reminder)
-                .find_map(|s| matches(&cw, &pw, s, 0).map(|e| (s, e)))?;
+                .find_map(|s| matches(&cw, &pw, s, &mut memo).map(|e| (s, e)))?;
             // The tightest match ending there (`THIS` is a name, not the
             // cost before it: `Pay 2 Force -> Tyranus gets ...`).
             let start = (first..end)
                 .rev()
-                .find(|&s| !pw[s].reminder && matches(&cw, &pw, s, 0) == Some(end))
+                .find(|&s| !pw[s].reminder && matches(&cw, &pw, s, &mut memo) == Some(end))
                 .unwrap_or(first);
             from = end;
             Some(pw[start].span.start..pw[end - 1].span.end)
