@@ -144,3 +144,53 @@ fn the_reported_cases_are_clear_errors() {
     );
     assert!(start.elapsed().as_secs_f64() < 2.0);
 }
+
+/// Issue 32's new classes, a few of each drawn from the generator and run
+/// with every invariant: card-text bombs, long names, slow combines and a
+/// client that trickles bytes after its request (closed within the
+/// server's drain deadline).
+#[test]
+fn the_new_classes_hold_the_invariants() {
+    let dir = tempfile::tempdir().unwrap();
+    type Class = (&'static str, fn(&r#gen::Case) -> bool);
+    let classes: [Class; 4] = [
+        ("text bomb", |c| {
+            c.files.iter().any(|(_, b)| {
+                let t = String::from_utf8_lossy(b);
+                [
+                    "When THIS attacks, When THIS",
+                    "Pay 1 Force -> Pay 1 Force",
+                    "he gets +1 power and he gets",
+                ]
+                .iter()
+                .any(|p| t.contains(p))
+            })
+        }),
+        ("long name", |c| {
+            c.args.iter().any(|a| a.len() > 1000)
+                || c.http.as_ref().is_some_and(|h| {
+                    String::from_utf8_lossy(&h.bytes).contains(&"Darth Vadr".repeat(50))
+                })
+        }),
+        ("slow combine", |c| {
+            c.http.as_ref().is_some_and(|h| {
+                String::from_utf8_lossy(&h.bytes)
+                    .contains(r#"{"power": "1000", "crit": "1000"}, {"#)
+            })
+        }),
+        ("trickle", |c| c.http.as_ref().is_some_and(|h| h.trickle)),
+    ];
+    for (name, is) in classes {
+        let seeds: Vec<u64> = (0..400_000u64)
+            .filter(|&s| is(&r#gen::case(s)))
+            .take(3)
+            .collect();
+        assert!(!seeds.is_empty(), "no {name} case among 400,000 seeds");
+        for seed in seeds {
+            let case = r#gen::case(seed);
+            if let Err(why) = r#gen::run(&case, dir.path()) {
+                panic!("{name}, seed {seed}: {why}\n{:?}", case.args);
+            }
+        }
+    }
+}

@@ -607,3 +607,45 @@ fn a_file_whose_reads_wait_is_refused_at_once() {
         assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Io, "{e}");
     }
 }
+
+/// Issue 32 (found by the grown fuzz harness): a Lucky stage's work is
+/// counted with its starts (Backfire splits the roll by a natural 3) and
+/// the 128-bit words of its weights (past 49 dice): Overload 100 against
+/// Lucky 6 with Backfire and Double Damage ran 7 s (24 s on a busy
+/// machine), and is now refused at once with the count; the same Lucky
+/// over 106 dice without the split is still solved.
+#[test]
+fn a_lucky_stage_counts_its_starts_and_words() {
+    let t = Instant::now();
+    let ran = run_args([
+        "swtcg-odds",
+        "attack",
+        "--overload",
+        "100",
+        "--power",
+        "6",
+        "--defender-lucky",
+        "6",
+        "--backfire",
+        "5",
+        "--double-damage",
+    ]);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("209934 states x 210 choices x 2 starts x 3 words a weight > 200000000"),
+        "{}",
+        ran.stderr
+    );
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    let ran = run_args([
+        "swtcg-odds",
+        "attack",
+        "--power",
+        "40",
+        "--defender-lucky",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+}

@@ -448,12 +448,18 @@ pub(super) fn choose(n: u64, r: u64) -> u64 {
 /// (state, choice) pairs — `C(m+k−1, k−1)` states of `m` dice in `k`
 /// classes times `C(x+k, k)` ways to pick up to `x` dice to re-roll — or
 /// hold more than [`MAX_LUCKY_VALUES`] values.
+///
+/// The stage is solved once per start (what the roll before re-rolls
+/// showed: `starts`), and its weights are integers over `6^m`: past 49
+/// dice they take more than one 128-bit word each, and every operation
+/// costs about as many words, so the work is counted in words.
 pub(super) fn check_lucky_work(
     unit: &str,
     x: u32,
     m: u32,
     k: usize,
     lucky: LuckyPolicy,
+    starts: u64,
 ) -> Result<()> {
     let (m, x, k) = (m as u64, x as u64, k as u64);
     let states = choose(m + k - 1, k - 1);
@@ -461,9 +467,20 @@ pub(super) fn check_lucky_work(
         LuckyPolicy::Optimal => choose(x + k, k),
         LuckyPolicy::Simple => 1,
     };
-    if states.saturating_mul(choices) > MAX_LUCKY_WORK {
+    // 6^m in 128-bit words: log2(6) = 2.585 bits a die.
+    let words = (m * 2585).div_ceil(128_000).max(1);
+    let work = states
+        .saturating_mul(choices)
+        .saturating_mul(starts.max(1))
+        .saturating_mul(words);
+    if work > MAX_LUCKY_WORK {
+        let times = if starts > 1 || words > 1 {
+            format!(" x {starts} starts x {words} words a weight")
+        } else {
+            String::new()
+        };
         return Err(Error::limit(format!(
-            "{unit}: Lucky {x} over {m} attack dice is beyond the solver's bound ({states} states x {choices} choices > {MAX_LUCKY_WORK})"
+            "{unit}: Lucky {x} over {m} attack dice is beyond the solver's bound ({states} states x {choices} choices{times} > {MAX_LUCKY_WORK})"
         )));
     }
     if states.saturating_mul(x + 2) > MAX_LUCKY_VALUES {
@@ -795,7 +812,12 @@ impl Reroll {
             } else {
                 &d.name
             };
-            check_lucky_work(name, x, n + fury, classes.k, policy.lucky)?;
+            // Starts: split by a natural 3 and a natural 5 before re-rolls
+            // (each when tracked), and by Fury's extra dice.
+            let starts = (1 + u64::from(tracked.three))
+                * (1 + u64::from(tracked.five))
+                * (1 + u64::from(fury > 0));
+            check_lucky_work(name, x, n + fury, classes.k, policy.lucky, starts)?;
         }
         Ok(Some(Reroll {
             starts: initial_states(&classes, n, fury, tracked),
