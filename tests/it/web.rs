@@ -1180,3 +1180,73 @@ fn serve_says_why_it_cannot_listen() {
         assert!(line.contains("serving http://[::1]:"), "{line}");
     }
 }
+
+/// Issue 32, minor: when file descriptors run out, the accept loop backs
+/// off instead of spinning (it took a whole core). The server runs with
+/// 32 descriptors, 40 clients hold connections open, and the server's CPU
+/// time over the next second stays low; once they close, it answers again.
+#[test]
+fn the_accept_loop_backs_off_when_descriptors_run_out() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "ulimit -n 32 && exec {} serve --port 0",
+                env!("CARGO_BIN_EXE_swtcg-odds")
+            ),
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    let cpu = || -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", child.id())).unwrap();
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        // utime and stime, fields 14 and 15 of stat (12 and 13 after the name).
+        let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+        ticks / 100.0
+    };
+    let held: Vec<_> = (0..40)
+        .filter_map(|_| std::net::TcpStream::connect(&addr).ok())
+        .collect();
+    assert!(held.len() >= 32, "{} connections", held.len());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let before = cpu();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let used = cpu() - before;
+    drop(held);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let answered = std::net::TcpStream::connect(&addr).is_ok_and(|mut s| {
+        use std::io::{Read, Write};
+        let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(5)));
+        let _ = write!(s, "GET /api/params HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out.starts_with("HTTP/1.1 200")
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        used < 0.3,
+        "the server used {used:.2} s of CPU in 1 s while out of descriptors"
+    );
+    assert!(
+        answered,
+        "the server answers again once descriptors are free"
+    );
+}
