@@ -11,8 +11,6 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use pyo3::create_exception;
-use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::BTreeMap;
@@ -30,31 +28,6 @@ use swtcg_engine::scenario::{Scenario, ScenarioReport};
 use swtcg_engine::table::{Grid, Param, ValueKind};
 use swtcg_engine::words::Words;
 
-create_exception!(
-    swtcg_odds,
-    Error,
-    PyException,
-    "An error of swtcg_odds: `.kind` says what went wrong, `.origin` where (a parameter, a file's row and column, a unit, a card's text)."
-);
-create_exception!(
-    swtcg_odds,
-    ParameterError,
-    Error,
-    "A bad parameter: an unknown name, a value out of range, a conflict. `.origin['param']` names it."
-);
-create_exception!(
-    swtcg_odds,
-    CardFileError,
-    Error,
-    "A card file, or a card's text, that can't be read. `.origin` names the file, row and column, or the card."
-);
-create_exception!(
-    swtcg_odds,
-    RefusedError,
-    Error,
-    "Work refused before it starts (beyond the bounds), rules not modelled, or a solve stopped at its deadline."
-);
-
 /// A typed error as a Python exception of its class, with `kind` and
 /// `origin` attributes.
 fn py_err(py: Python<'_>, e: swtcg_engine::error::Error) -> PyErr {
@@ -70,15 +43,18 @@ fn py_err(py: Python<'_>, e: swtcg_engine::error::Error) -> PyErr {
         ),
         _ => e.to_string(),
     };
-    let err = match (&origin, kind) {
-        (Origin::Row { .. } | Origin::Path { .. } | Origin::Card { .. }, _) => {
-            CardFileError::new_err(message)
+    // The classes live in `swtcg_odds._errors` (Python, for their second
+    // bases: ValueError, OSError).
+    let class = match (&origin, kind) {
+        (Origin::Row { .. } | Origin::Path { .. } | Origin::Card { .. }, ErrorKind::Io) => {
+            "CardFileReadError"
         }
-        (Origin::Param { .. }, _) => ParameterError::new_err(message),
+        (Origin::Row { .. } | Origin::Path { .. } | Origin::Card { .. }, _) => "CardFileError",
+        (Origin::Param { .. }, _) => "ParameterError",
         (
             _,
             ErrorKind::Limit | ErrorKind::Refused | ErrorKind::Cancelled | ErrorKind::NotModelled,
-        ) => RefusedError::new_err(message),
+        ) => "RefusedError",
         (
             _,
             ErrorKind::Syntax
@@ -86,9 +62,10 @@ fn py_err(py: Python<'_>, e: swtcg_engine::error::Error) -> PyErr {
             | ErrorKind::Missing
             | ErrorKind::Conflict
             | ErrorKind::Range,
-        ) => ParameterError::new_err(message),
-        _ => Error::new_err(message),
+        ) => "ParameterError",
+        _ => "Error",
     };
+    let err = error_class(py, class).map_or_else(|e| e, |cls| PyErr::from_type(cls, message));
     let value = err.value(py);
     let kind_word = serde_json::to_value(kind)
         .ok()
@@ -101,6 +78,14 @@ fn py_err(py: Python<'_>, e: swtcg_engine::error::Error) -> PyErr {
 }
 
 type PyRes<T> = PyResult<T>;
+
+/// The exception class `name` of `swtcg_odds._errors`.
+fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, pyo3::types::PyType>> {
+    Ok(py
+        .import("swtcg_odds._errors")?
+        .getattr(name)?
+        .cast_into::<pyo3::types::PyType>()?)
+}
 
 /// Runs `f` without the GIL, its typed error turned into a Python one.
 /// The engine's loops ask every 50 ms whether a signal came (Ctrl-C):
@@ -959,17 +944,12 @@ fn _read_file(py: Python<'_>, path: String) -> PyRes<String> {
 #[pyfunction]
 fn _big(n: String) -> PyRes<BigInt> {
     n.parse::<BigInt>()
-        .map_err(|e| Error::new_err(format!("not an integer: {e}")))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("not an integer: {e}")))
 }
 
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("Error", py.get_type::<Error>())?;
-    m.add("ParameterError", py.get_type::<ParameterError>())?;
-    m.add("CardFileError", py.get_type::<CardFileError>())?;
-    m.add("RefusedError", py.get_type::<RefusedError>())?;
     m.add_class::<Distribution>()?;
     m.add_class::<SideResult>()?;
     m.add_class::<AttackResult>()?;

@@ -18,9 +18,10 @@ Simulator authors check their Monte Carlo engine in one line::
 
     assert swtcg_odds.verify(my_counts, power=8, crit=2, parry=1, armor=True)
 
-Errors are ``swtcg_odds.Error`` (``ParameterError``, ``CardFileError``,
-``RefusedError``), each with ``.kind`` and ``.origin`` (the parameter, or
-the file, row and column).
+Errors are ``swtcg_odds.Error`` (``ParameterError``, also a ``ValueError``;
+``CardFileError``, also a ``ValueError``, and ``CardFileReadError`` for a
+file that can't be read, also an ``OSError``; ``RefusedError``), each with
+``.kind`` and ``.origin`` (the parameter, or the file, row and column).
 """
 
 from __future__ import annotations
@@ -34,14 +35,11 @@ from fractions import Fraction
 from typing import Any
 
 from . import _native
+from ._errors import CardFileError, CardFileReadError, Error, ParameterError, RefusedError
 from ._native import (
     AttackResult,
-    CardFileError,
     Distribution,
-    Error,
-    ParameterError,
     PlanResult,
-    RefusedError,
     SideResult,
     Verification,
 )
@@ -57,6 +55,7 @@ __all__ = [
     "Error",
     "ParameterError",
     "CardFileError",
+    "CardFileReadError",
     "RefusedError",
     "AttackResult",
     "SideResult",
@@ -145,31 +144,51 @@ attack.__signature__ = _signature()
 attack.__doc__ = (attack.__doc__ or "") + "\n" + _params_doc() + "\n"
 
 
-def _json_text(spec: Any) -> str:
-    """A scenario or plan as JSON text: a dict, JSON text, or a path to a file."""
+def _json_text(what: str, spec: Any, text: str | None) -> str:
+    """A scenario or plan as JSON text: a dict or a path (a ``str`` is
+    always a path), or JSON text given by its keyword; never guessed."""
+    if text is not None:
+        if spec is not None:
+            raise TypeError(f"give the {what} or {what}_json=, not both")
+        if not isinstance(text, str):
+            raise TypeError(f"{what}_json= takes JSON text, got {type(text).__name__}")
+        return text
     if isinstance(spec, Mapping):
         return json.dumps(spec)
     if isinstance(spec, (str, os.PathLike)):
-        text = str(spec)
-        if text.lstrip().startswith("{"):
-            return text
         # Bounded, regular files only: never a FIFO, a device or /dev/zero.
         return _native._read_file(os.fspath(spec))
-    raise TypeError(f"expected a dict, JSON text or a path, got {type(spec).__name__}")
+    raise TypeError(
+        f"expected a dict or a path (JSON text goes in {what}_json=), got {type(spec).__name__}"
+    )
 
 
-def scenario(spec: Mapping[str, Any] | str | os.PathLike, *, cards: Cards | None = None) -> AttackResult:
-    """Solves a scenario (a dict in the scenario file's format, its JSON text, or a path).
+def scenario(
+    spec: Mapping[str, Any] | str | os.PathLike | None = None,
+    *,
+    scenario_json: str | None = None,
+    cards: Cards | None = None,
+) -> AttackResult:
+    """Solves a scenario: a dict in the scenario file's format, a path to
+    one, or its JSON text as ``scenario_json=``.
 
     Units may be ``{"card": "Name"}`` when ``cards`` is given. Returns an
     AttackResult with ``.damage_by_unit`` and ``.used`` besides.
     """
-    return _native.scenario(_json_text(spec), cards._db if cards is not None else None)
+    text = _json_text("scenario", spec, scenario_json)
+    return _native.scenario(text, cards._db if cards is not None else None)
 
 
-def plan(spec: Mapping[str, Any] | str | os.PathLike, *, cards: Cards | None = None) -> PlanResult:
-    """Solves a battle plan (a dict in the plan file's format, its JSON text, or a path)."""
-    return _native.plan(_json_text(spec), cards._db if cards is not None else None)
+def plan(
+    spec: Mapping[str, Any] | str | os.PathLike | None = None,
+    *,
+    plan_json: str | None = None,
+    cards: Cards | None = None,
+) -> PlanResult:
+    """Solves a battle plan: a dict in the plan file's format, a path to
+    one, or its JSON text as ``plan_json=``."""
+    text = _json_text("plan", spec, plan_json)
+    return _native.plan(text, cards._db if cards is not None else None)
 
 
 def _values(param: str, v: Any) -> list[int]:

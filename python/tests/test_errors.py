@@ -70,3 +70,36 @@ def test_a_scenario_path_is_read_bounded(tmp_path):
                 solve(path)
             assert e.value.kind == "io"
             assert "not a regular file" in str(e.value)
+
+
+def test_errors_are_also_the_builtin_they_are_a_kind_of(tmp_path):
+    # Issue 33: `except ValueError` catches a bad parameter; a file that
+    # can't be read is an OSError; a bad row a ValueError.
+    with pytest.raises(ValueError) as e:
+        swtcg_odds.attack(power=-1)
+    assert isinstance(e.value, swtcg_odds.ParameterError)
+    with pytest.raises(OSError) as e:
+        swtcg_odds.Cards.load(tmp_path / "missing.txt")
+    assert isinstance(e.value, swtcg_odds.CardFileReadError)
+    assert isinstance(e.value, swtcg_odds.CardFileError)
+    assert e.value.kind == "io"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Name\tType\tPower\tHealth\nX\tCharacter\tlots\t3\n")
+    with pytest.raises(ValueError) as e:
+        swtcg_odds.Cards.load(bad)
+    assert isinstance(e.value, swtcg_odds.CardFileError)
+    assert not isinstance(e.value, OSError)
+    assert e.value.origin["row"] == 2
+
+
+def test_json_text_is_given_by_its_keyword(tmp_path):
+    # Issue 33: a str is always a path; JSON text goes in scenario_json=.
+    text = '{"attacker": {"name": "A", "power": 4}, "defender": {"name": "D", "power": 3, "health": 4}}'
+    r = swtcg_odds.scenario(scenario_json=text)
+    assert r.mean == swtcg_odds.attack(power=4, health=4).mean
+    with pytest.raises(OSError):
+        swtcg_odds.scenario(text)
+    with pytest.raises(TypeError):
+        swtcg_odds.scenario({"attacker": {}}, scenario_json=text)
+    with pytest.raises(TypeError):
+        swtcg_odds.plan(42)
