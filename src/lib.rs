@@ -45,13 +45,14 @@ pub mod prelude {
     pub use crate::cards::{CardDb, Piece};
     pub use crate::dist::{Dist, Fraction, Num};
     pub use crate::error::{Error, Result};
+    pub use crate::keywords::Keywords;
     pub use crate::keywords::{Ability, Keyword, parse};
     pub use crate::plan::Plan;
     pub use crate::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
     pub use crate::report::{AttackReport, DistReport};
     pub use crate::scenario::Scenario;
     pub use crate::table::{Format, Grid, Param};
-    pub use crate::unit::{Arena, Keywords, Unit};
+    pub use crate::unit::{Arena, Unit};
 }
 
 // The README's Rust examples are compiled and run as doctests.

@@ -112,8 +112,8 @@ fn display_round_trips() {
 /// (name, value, cumulative, when) come from the same declaration.
 #[test]
 fn every_keyword_parses_displays_adds_and_is_lost() {
+    use swtcg_odds::keywords::Keywords;
     use swtcg_odds::keywords::{Keyword, KeywordKind, NAMES, When, parse};
-    use swtcg_odds::unit::Keywords;
     let all = Keyword::examples();
     // One kind per keyword, in the same order, named as the keyword is.
     assert_eq!(KeywordKind::ALL.len(), all.len());

@@ -10,6 +10,7 @@ mod common;
 mod docs;
 mod fuzz;
 mod keywords;
+mod layering;
 mod matchups;
 mod oracle_attack;
 mod oracle_policy;

@@ -245,7 +245,7 @@ fn sixty_dice_are_binomial() {
 /// die by die by the simulator; Parry resolves before Deflect.
 #[test]
 fn oracle_several_retaliates_and_parry_before_deflect() {
-    use swtcg_odds::unit::Paid;
+    use swtcg_odds::keywords::Paid;
     let mut cases = 0;
     for (power, rets, att_evade, att_deflect, parry, deflect, att_health) in iproduct!(
         1..=2u32,

@@ -359,8 +359,8 @@ fn docs_example_optimal_beats_simple() {
 #[test]
 fn random_small_scenarios() {
     use swtcg_odds::keywords::parse;
+    use swtcg_odds::keywords::{Boost, Change};
     use swtcg_odds::sample::Rng;
-    use swtcg_odds::unit::{Boost, Change};
     let att_pool: &[&str] = &[
         "Critical Hit 1",
         "Accuracy 1",

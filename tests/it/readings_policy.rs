@@ -410,7 +410,7 @@ fn paid_prevention_is_bounded_by_the_sides_force() {
 #[test]
 fn options_before_the_roll_are_declare_choices() {
     use swtcg_odds::keywords::parse;
-    use swtcg_odds::unit::{Boost, Change};
+    use swtcg_odds::keywords::{Boost, Change};
     let mut a = unit("Vader", 1, Some(5), 0, &[]);
     a.keywords.boosts.push(Boost {
         cost: 2,

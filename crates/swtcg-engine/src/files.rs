@@ -7,9 +7,10 @@
 //! `{"card": "Name"}`, so that one reader serves both.
 
 use crate::error::{Error, Result, quote};
+use crate::keywords::Keywords;
 use crate::keywords::{Ability, parse};
 use crate::policy::Policy;
-use crate::unit::{Keywords, Unit};
+use crate::unit::Unit;
 use serde::{Deserialize, Serialize};
 
 /// A unit as written in scenario and plan files: numbers and keyword

@@ -3,7 +3,7 @@
 //! A keyword is written as on the cards: its name and number (`Parry 3`,
 //! `Critical Hit 4`, `Accuracy -1`), optionally behind a cost
 //! (`Pay 2 Force -> Evade 2`, with `->`, `-->` or `→`). [`parse`] turns one
-//! such text into an [`Ability`]; [`crate::unit::Keywords::from_abilities`] sums them into
+//! such text into an [`Ability`]; [`Keywords::from_abilities`] sums them into
 //! the typed values the attack pipeline reads.
 //!
 //! ```
@@ -98,10 +98,10 @@ macro_rules! keyword_table {
             }
 
             /// Takes it away from a unit's keywords (the unit *loses* it).
-            pub fn lose_from(self, k: &mut crate::unit::Keywords) {
+            pub fn lose_from(self, k: &mut Keywords) {
                 match self {
                     $(KeywordKind::$variant => {
-                        let f: fn(&mut crate::unit::Keywords) = $lose;
+                        let f: fn(&mut Keywords) = $lose;
                         f(k)
                     })*
                 }
@@ -159,10 +159,10 @@ macro_rules! keyword_table {
 
             /// Adds it (as `ability` printed it, its cost included) to a
             /// unit's keywords.
-            pub fn add_to(&self, k: &mut crate::unit::Keywords, ability: &Ability) {
+            pub fn add_to(&self, k: &mut Keywords, ability: &Ability) {
                 match self {
                     $(keyword_table!(@bind $variant $value) => {
-                        let f: fn(&mut crate::unit::Keywords, &Keyword, &Ability) = $add;
+                        let f: fn(&mut Keywords, &Keyword, &Ability) = $add;
                         f(k, self, ability)
                     })*
                 }
@@ -177,7 +177,7 @@ macro_rules! keyword_table {
 
             /// Takes the keyword named `name` away from a unit's keywords
             /// (the unit *loses* it); `false` when no keyword has that name.
-            pub fn lose_from(name: &str, k: &mut crate::unit::Keywords) -> bool {
+            pub fn lose_from(name: &str, k: &mut Keywords) -> bool {
                 KeywordKind::from_name(name).map(|kind| kind.lose_from(k)).is_some()
             }
 
@@ -273,8 +273,8 @@ fn s(k: &Keyword) -> i32 {
 }
 
 /// A paid ability's price and amount (X when its cost or number is X).
-fn priced(k: &Keyword, a: &Ability) -> crate::unit::Paid {
-    crate::unit::Paid {
+fn priced(k: &Keyword, a: &Ability) -> Paid {
+    Paid {
         amount: if a.x { 0 } else { n(k) },
         cost: a.force().unwrap_or(0),
         x: a.x || a.force().is_none(),
@@ -377,14 +377,14 @@ keyword_table! {
     Overload(u32) = "Overload", Count, cumulative: false, when: Attacking,
         add: |k, kw, _| {
             let x = n(kw);
-            k.boosts.push(crate::unit::Boost {
+            k.boosts.push(Boost {
                 cost: 0,
-                mine: crate::unit::Change {
+                mine: Change {
                     power: x.min(i32::MAX as u32) as i32,
                     self_damage: Some((x, true)),
-                    ..crate::unit::Change::default()
+                    ..Change::default()
                 },
-                theirs: crate::unit::Change::default(),
+                theirs: Change::default(),
                 text: format!("Overload {x}"),
             })
         },
@@ -784,4 +784,267 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
     };
     let keyword = Keyword::build(canonical, read);
     Ok(Ability { keyword, cost, x })
+}
+
+/// The combat keywords of a unit, with their summed values (0 / `false` =
+/// absent).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Keywords {
+    /// Accuracy X (negative for Accuracy −X): added to each attack die.
+    pub accuracy: i32,
+    /// Armor: attack dice against this unit need 5+ (dice of damage too).
+    pub armor: bool,
+    /// Shields X: the attacker rolls X fewer attack dice against this unit.
+    pub shields: u32,
+    /// Fury X: a natural 4 in the first roll adds X attack dice, once.
+    pub fury: u32,
+    /// Critical Hit X: a natural 6 in the final roll adds X damage.
+    pub crit: u32,
+    /// Parry X: a natural 1 in the attacker's final roll prevents X attack damage.
+    pub parry: u32,
+    /// Evade X without a cost: prevents up to X damage, once per instance
+    /// of damage (its paid abilities are in `paid_evades`).
+    pub evade: u32,
+    /// Deflect X without a cost: prevents X damage and does that much to a
+    /// chosen unit, once per source of damage (its paid abilities are in
+    /// `paid_deflects`; all are played together, once per source).
+    pub deflect: u32,
+    /// Retaliate abilities, in printed order: each is optional (activated
+    /// in the attack POP, a printed cost or `Pay 0 Force`), and each is its
+    /// own roll of X dice of damage to the attacker when the attack ends.
+    pub retaliates: Vec<Paid>,
+    /// Stun X: a unit this unit damages gets −X power.
+    pub stun: u32,
+    /// Ferocity: this unit's damage can't be prevented (unless the damaged
+    /// unit has Fortitude).
+    pub ferocity: bool,
+    /// Fortitude: this unit can prevent damage from a unit with Ferocity.
+    pub fortitude: bool,
+    /// Lucky X: re-roll up to X attack dice once per attack (the defender's
+    /// forces the attacker to re-roll).
+    pub lucky: u32,
+    /// Overkill: hits beyond the defender's remaining health may go to
+    /// another unit.
+    pub overkill: bool,
+    /// Intercept: may become the defender of an attack on its side.
+    pub intercept: bool,
+    /// Precision (Elude): this unit's attacks can't be intercepted.
+    pub precision: bool,
+    /// Foresight: the effect gained on guessing the hits of this unit's attack.
+    pub foresight: Option<String>,
+    /// Forewarning: the effect gained on guessing the hits of an attack on it.
+    pub forewarning: Option<String>,
+    /// Stack: the cards that may go beneath this one.
+    pub stack: Vec<String>,
+    /// Evade abilities behind a Force cost, played per instance of damage
+    /// when their owner pays.
+    pub paid_evades: Vec<Paid>,
+    /// Deflect abilities behind a Force cost, played with the free Deflect
+    /// when their owner pays (once per source).
+    pub paid_deflects: Vec<Paid>,
+    /// Power per damage counter on the unit (`This unit gets -1 power for
+    /// each damage counter on it`).
+    pub power_per_counter: i32,
+    /// Damage the unit's attack does beyond its hits (no roll needed).
+    pub bonus_damage: u32,
+    /// Options its owner may take before the roll (paid in Force, or paid
+    /// for by damage to itself): see [`Boost`].
+    pub boosts: Vec<Boost>,
+    /// No Intercept may be activated while this unit is attacked.
+    pub no_intercept: bool,
+    /// Tolls: each instance of damage from its opponent to this unit is
+    /// prevented unless the opponent pays this much Force.
+    pub tolls: Vec<u32>,
+    /// All damage from this unit is prevented.
+    pub harmless: bool,
+    /// When its attack placed no counters on the defending unit, it may put
+    /// `.0` counters on itself and then `.1` on the defending unit.
+    pub consolation: Option<(u32, u32)>,
+    /// It rolls half its attack dice, rounded up (a boost taken).
+    pub half_dice: bool,
+    /// Damage it does to itself when the attack ends: the amount, and
+    /// whether it is dice of damage (Overload taken).
+    pub self_damage: Vec<(u32, bool)>,
+    /// Backfire X: a natural 3 in its attack roll before re-rolls: X dice of
+    /// damage to itself when the attack ends.
+    pub backfire: u32,
+    /// Riposte X: a natural 2 in the final roll of an attack on it: X damage
+    /// to the attacker when the attack ends, unless it was discarded.
+    pub riposte: u32,
+    /// Double Damage: one more counter on the defending unit per point of
+    /// its attack damage not prevented.
+    pub double_damage: bool,
+    /// Absorb X (prevention like Evade; the power it gains matters after
+    /// the attack).
+    pub absorb: u32,
+    /// Persuade X (prevention like Evade; the attacker's power loss matters
+    /// after the attack).
+    pub persuade: u32,
+    /// Resilience ±X (cumulative): power ±X with at least X counters.
+    pub resilience: i32,
+    /// Cunning: the defending unit's damage prevention in its attacks is
+    /// played before the dice are seen.
+    pub cunning: bool,
+    /// Redirect: when attacked, its player may move the attack to another
+    /// of its units.
+    pub redirect: bool,
+    /// Protect X: prevents up to X damage to each instance of damage to
+    /// another unit of its side.
+    pub protect: u32,
+    /// Intimidation: +1 power and health per opposing unit in the arena.
+    pub intimidation: bool,
+    /// Inspiration: its side's other units get +1 power and health.
+    pub inspiration: bool,
+    /// Focus X: a natural 5 before re-rolls gives +X power for its next
+    /// attack (battle plans).
+    pub focus: u32,
+    /// Surge X (its effect lasts beyond the attack).
+    pub surge: u32,
+    /// Tenacity X: a first attack doing less than X damage is made again
+    /// (battle plans).
+    pub tenacity: u32,
+    /// Area Damage X: when its attack discards a unit, X dice of damage to
+    /// another unit of that arena.
+    pub area_damage: u32,
+    /// Avenge X: when an attack discards another unit of its side in its
+    /// arena, X dice of damage to the attacker when the attack ends.
+    pub avenge: u32,
+    /// Power to attack another arena with: (Bombard: Ground, Ion Cannon:
+    /// Space, Barrage: Character), 0 when absent.
+    pub bombard: u32,
+    /// Ion Cannon X.
+    pub ion_cannon: u32,
+    /// Barrage X.
+    pub barrage: u32,
+    /// Adapt: the texts its player chooses one of.
+    pub adapt: Vec<String>,
+}
+
+/// An activated keyword behind a Force cost: `Pay 2 Force -> Evade 2`, or
+/// `Pay X Force -> Evade X` (`x`: the amount is the Force paid, chosen when
+/// it is played).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Paid {
+    /// The keyword's number (0 when it is X).
+    pub amount: u32,
+    /// The Force it costs (0 when it is X, or `Pay 0 Force`).
+    pub cost: u32,
+    /// Amount and cost are X, chosen when played.
+    pub x: bool,
+}
+
+impl Paid {
+    /// An ability without a cost (`Pay 0 Force` when it is activated).
+    pub fn free(amount: u32) -> Paid {
+        Paid {
+            amount,
+            cost: 0,
+            x: false,
+        }
+    }
+
+    /// An ability costing `cost` Force.
+    pub fn costing(amount: u32, cost: u32) -> Paid {
+        Paid {
+            amount,
+            cost,
+            x: false,
+        }
+    }
+}
+
+/// What a [`Boost`] does to one unit for one attack.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Change {
+    /// Power change.
+    pub power: i32,
+    /// Keywords gained for the attack.
+    pub abilities: Vec<Ability>,
+    /// Extra damage its attack does.
+    pub extra_damage: u32,
+    /// Damage the unit does to itself when the attack ends, and whether it
+    /// is dice of damage.
+    pub self_damage: Option<(u32, bool)>,
+    /// The attack is cancelled (disrupted): nothing of it happens.
+    pub cancel_attack: bool,
+    /// Damage counters put on the unit before the roll (negative: removed).
+    pub counters: i32,
+    /// It rolls half its attack dice, rounded up.
+    pub half_dice: bool,
+    /// Force its owner gains.
+    pub force_gain: u32,
+}
+
+impl Change {
+    /// Whether it changes nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Change::default()
+    }
+}
+
+/// An option a unit's owner may take before the roll of an attack the unit
+/// is in: `Pay 2 Force -> Vader gets +2 power and Stun 2 for this attack`;
+/// `When this unit attacks, you may give it +3 power for that attack. If you
+/// do, this unit does 2 damage to itself when the attack ends` (Overload);
+/// `Pay 3 Force -> Disrupt an attack`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Boost {
+    /// Force it costs.
+    pub cost: u32,
+    /// What it does to the unit itself.
+    pub mine: Change,
+    /// What it does to the unit it faces.
+    pub theirs: Change,
+    /// The ability's text, for reports.
+    pub text: String,
+}
+
+impl Keywords {
+    /// Sums abilities into typed values: cumulative keywords add up; an
+    /// Evade or Deflect with a cost other than `Pay 0 Force` is kept apart
+    /// with its cost (`paid_*`), and every Retaliate is kept as its own
+    /// ability.
+    ///
+    /// ```
+    /// use swtcg_engine::keywords::parse;
+    /// use swtcg_engine::keywords::{Keywords, Paid};
+    /// let k = Keywords::from_abilities(
+    ///     &["Parry 1", "Parry 2", "Pay 2 Force -> Evade 2", "Evade 1", "Retaliate 2"].map(|t| parse(t).unwrap()),
+    /// );
+    /// assert_eq!((k.parry, k.evade), (3, 1));
+    /// assert_eq!(k.paid_evades, vec![Paid::costing(2, 2)]);
+    /// assert_eq!(k.retaliates, vec![Paid::free(2)]);
+    /// ```
+    pub fn from_abilities(abilities: &[Ability]) -> Keywords {
+        let mut k = Keywords::default();
+        k.add(abilities);
+        k
+    }
+
+    /// Sets one Retaliate X without a printed cost (none for 0), in place
+    /// of any others.
+    pub fn set_retaliate(&mut self, x: u32) {
+        self.retaliates = if x > 0 {
+            vec![Paid::free(x)]
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// Removes a keyword by name (`Elude` is Precision), as the keyword
+    /// table says it is lost: the unit *loses* it. Returns whether the name
+    /// is a keyword's.
+    pub fn lose(&mut self, name: &str) -> bool {
+        crate::keywords::Keyword::lose_from(name, self)
+    }
+
+    /// Adds abilities to the sums, each as the keyword table adds it
+    /// ([`crate::keywords::Keyword::add_to`]): cumulative keywords add up,
+    /// an Evade or Deflect with a cost other than `Pay 0 Force` is kept
+    /// apart with its cost, every Retaliate is its own ability.
+    pub fn add(&mut self, abilities: &[Ability]) {
+        for a in abilities {
+            a.keyword.add_to(self, a);
+        }
+    }
 }

@@ -9,7 +9,8 @@
 use super::sequences;
 use num_rational::Ratio;
 use std::collections::HashMap;
-use swtcg_odds::unit::{Paid, Unit};
+use swtcg_odds::keywords::Paid;
+use swtcg_odds::unit::Unit;
 
 pub type Q = Ratio<i128>;
 

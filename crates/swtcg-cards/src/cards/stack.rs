@@ -15,7 +15,8 @@ use super::text::{
 use super::{Arena, Card, CardDb};
 use crate::error::{Error, Result, quote};
 use crate::keywords::Ability;
-use crate::unit::{Keywords, Unit};
+use crate::keywords::Keywords;
+use crate::unit::Unit;
 use serde::Serialize;
 
 /// Names that represent the same unit (the rules' "Different Versions with
@@ -1299,7 +1300,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                 dice,
             } => keywords.boosts.push(free_boost(
                 e,
-                crate::unit::Change {
+                crate::keywords::Change {
                     power: *pw as i32,
                     self_damage: Some((*self_damage, *dice)),
                     ..Default::default()
@@ -1315,7 +1316,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             Effect::PilotableAs { .. } => {}
             Effect::HalfDice { force } => keywords.boosts.push(free_boost(
                 e,
-                crate::unit::Change {
+                crate::keywords::Change {
                     half_dice: true,
                     force_gain: *force,
                     ..Default::default()
@@ -1347,7 +1348,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         keywords.boosts.clear();
     }
     for b in boosts.iter().filter(|_| !no_activated) {
-        keywords.boosts.push(crate::unit::Boost {
+        keywords.boosts.push(crate::keywords::Boost {
             cost: (b.cost as i32 + cost_change).max(0) as u32,
             mine: change_of(&b.to_me)?,
             theirs: change_of(&b.to_other)?,
@@ -1390,8 +1391,8 @@ fn reprice(abilities: &mut [Ability], change: i32) {
 }
 
 /// An optional effect the unit takes for free (Overload, half dice).
-fn free_boost(e: &Effect, mine: crate::unit::Change) -> crate::unit::Boost {
-    crate::unit::Boost {
+fn free_boost(e: &Effect, mine: crate::keywords::Change) -> crate::keywords::Boost {
+    crate::keywords::Boost {
         cost: 0,
         mine,
         theirs: Default::default(),
@@ -1449,8 +1450,8 @@ fn arena_power(side: &Seat, keywords: &Keywords, name: &str, power: i64) -> Resu
 }
 
 /// What a paid option's effects do to one unit.
-fn change_of(effects: &[Effect]) -> Result<crate::unit::Change> {
-    let mut c = crate::unit::Change::default();
+fn change_of(effects: &[Effect]) -> Result<crate::keywords::Change> {
+    let mut c = crate::keywords::Change::default();
     for e in effects {
         match e {
             Effect::Power { n } => c.power = c.power.saturating_add(*n),

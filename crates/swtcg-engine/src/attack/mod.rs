@@ -50,7 +50,8 @@
 use crate::dice::{Roll, Track, attack_roll_tracking, damage_dice};
 use crate::dist::{Dist, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
-use crate::unit::{Paid, Unit};
+use crate::keywords::Paid;
+use crate::unit::Unit;
 use num_rational::BigRational;
 use std::rc::Rc;
 

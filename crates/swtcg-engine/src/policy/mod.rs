@@ -718,7 +718,7 @@ impl Game {
         }
         let cap = u32::try_from(arena.damage_bound()).unwrap_or(u32::MAX);
         let left = arena.force[side_index(arena.sides[arena.defending])];
-        let buy = |paid: &[crate::unit::Paid], left: Option<u32>| {
+        let buy = |paid: &[crate::keywords::Paid], left: Option<u32>| {
             crate::attack::purchases(paid, cap, left)
         };
         let mut deflects: Vec<CommittedDeflect> = vec![(None, 0)];

@@ -1,0 +1,165 @@
+//! The layering rules (README, "Layering"), kept as a test: what each
+//! crate may depend on and import, and the engine's modules in one order,
+//! each importing only modules before it (so no cycle, no backward
+//! import).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The engine's modules, lowest first: a module may use only modules
+/// before it.
+const ENGINE_ORDER: &[&str] = &[
+    "error", "cancel", "dist", "dice", "keywords", "unit", "attack", "policy", "report", "files",
+    "scenario", "plan", "table", "sample", "verify", "words", "request",
+];
+
+/// The engine's dependencies: numeric crates and serde, nothing else.
+const ENGINE_DEPENDENCIES: &[&str] = &[
+    "ndarray",
+    "num-bigint",
+    "num-integer",
+    "num-rational",
+    "num-traits",
+    "serde",
+    "serde_json",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// A source file without its comments (line comments and doc comments:
+/// doc examples may name other crates).
+fn code(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The names under `[dependencies]` of a manifest.
+fn dependencies(manifest: &str) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(format!("{ROOT}/{manifest}")).unwrap();
+    let mut out = BTreeSet::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+            continue;
+        }
+        if inside && let Some((name, _)) = line.split_once('=') {
+            out.insert(name.trim().to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn each_crate_depends_only_on_what_its_layer_may() {
+    let engine = dependencies("crates/swtcg-engine/Cargo.toml");
+    let allowed: BTreeSet<String> = ENGINE_DEPENDENCIES.iter().map(|s| s.to_string()).collect();
+    assert!(
+        engine.is_subset(&allowed),
+        "the engine depends on {:?}",
+        engine.difference(&allowed).collect::<Vec<_>>()
+    );
+    let cards = dependencies("crates/swtcg-cards/Cargo.toml");
+    assert!(cards.contains("swtcg-engine"));
+    assert!(
+        !cards.contains("swtcg-odds"),
+        "the cards crate depends on the front-ends"
+    );
+    // Sources: the engine names no other crate of ours; the cards crate
+    // names no front-end.
+    for (dir, banned) in [
+        (
+            "crates/swtcg-engine/src",
+            &["swtcg_cards", "swtcg_odds", "swtcg_py"][..],
+        ),
+        ("crates/swtcg-cards/src", &["swtcg_odds", "swtcg_py"][..]),
+    ] {
+        let mut files = Vec::new();
+        rust_files(&Path::new(ROOT).join(dir), &mut files);
+        assert!(!files.is_empty());
+        for f in files {
+            let text = code(&f);
+            for b in banned {
+                assert!(!text.contains(b), "{} names {b}", f.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_engines_modules_import_only_lower_ones() {
+    let src = Path::new(ROOT).join("crates/swtcg-engine/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let rank = |m: &str| ENGINE_ORDER.iter().position(|x| *x == m);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).unwrap();
+        let module = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        if module == "lib" {
+            continue;
+        }
+        assert!(
+            rank(&module).is_some(),
+            "module {module} is not in ENGINE_ORDER"
+        );
+        let text = code(f);
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && name != module && rank(&name).is_some() {
+                edges.entry(module.clone()).or_default().insert(name);
+            }
+        }
+        // `use crate::{a, b::C}` groups.
+        if let Some(at) = text.find("use crate::{") {
+            let group = &text[at + "use crate::{".len()..];
+            let group = &group[..group.find("};").unwrap_or(0)];
+            for part in group.split(',') {
+                let name = part.trim().split("::").next().unwrap_or("").trim();
+                if name != module && rank(name).is_some() {
+                    edges
+                        .entry(module.clone())
+                        .or_default()
+                        .insert(name.to_string());
+                }
+            }
+        }
+    }
+    assert!(edges.len() > 10, "{edges:?}");
+    for (from, to) in &edges {
+        for t in to {
+            assert!(
+                rank(t) < rank(from),
+                "engine module {from} imports {t}, which comes after it (a backward import or a cycle)"
+            );
+        }
+    }
+}
