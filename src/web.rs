@@ -654,6 +654,187 @@ fn attack_answer(req: &AttackRequest, format: Option<Format>) -> Result<Response
     })
 }
 
+/// What a route's handler reads of its request.
+struct Ask<'a> {
+    state: &'a State,
+    pairs: &'a [(String, String)],
+    body: &'a [u8],
+    format: Option<Format>,
+}
+
+impl Ask<'_> {
+    /// `Ok` when the answer is asked as JSON (the routes that have no CSV
+    /// or Markdown export).
+    fn json_only(&self) -> Result<()> {
+        match self.format {
+            None | Some(Format::Json) => Ok(()),
+            Some(_) => {
+                Err(Error::unknown("format: this answer is JSON only").at_param("format", None))
+            }
+        }
+    }
+
+    /// The server's card database, or why there is none.
+    fn db(&self) -> Result<&CardDb> {
+        self.state
+            .db
+            .as_ref()
+            .ok_or_else(|| Error::missing("no card database: start the server with --db"))
+    }
+
+    /// The value of query parameter `key` (empty when not given).
+    fn query(&self, key: &str) -> String {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(String::new(), |(_, v)| v.clone())
+    }
+}
+
+/// One route: its method and path, whether it solves (then it runs in
+/// the [`Solver`]'s bounded queue, with its deadlines) or answers at once,
+/// and its handler.
+pub struct Route {
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    /// The path, without the query.
+    pub path: &'static str,
+    /// Whether it queues for a solver slot.
+    pub queues: bool,
+    handler: fn(&Ask) -> Result<Response>,
+}
+
+/// Every route the server answers, each listed once.
+pub const ROUTES: &[Route] = &[
+    Route {
+        method: "GET",
+        path: "/",
+        queues: false,
+        handler: |_| Ok(Response::page(INDEX, "text/html; charset=utf-8")),
+    },
+    Route {
+        method: "GET",
+        path: "/index.html",
+        queues: false,
+        handler: |_| Ok(Response::page(INDEX, "text/html; charset=utf-8")),
+    },
+    Route {
+        method: "GET",
+        path: "/app.js",
+        queues: false,
+        handler: |_| Ok(Response::page(APP_JS, "text/javascript; charset=utf-8")),
+    },
+    Route {
+        method: "GET",
+        path: "/app.css",
+        queues: false,
+        handler: |_| Ok(Response::page(APP_CSS, "text/css; charset=utf-8")),
+    },
+    Route {
+        method: "GET",
+        path: "/api/params",
+        queues: false,
+        handler: |a| {
+            a.json_only()
+                .map(|()| Response::json(&params_spec(a.state)))
+        },
+    },
+    Route {
+        method: "GET",
+        path: "/api/attack",
+        queues: true,
+        handler: |a| {
+            AttackRequest::from_pairs(a.pairs.iter().map(|(k, v)| (k, v)))
+                .and_then(|req| attack_answer(&req, a.format))
+        },
+    },
+    // Units given as `"card"` come from the server's --db.
+    Route {
+        method: "POST",
+        path: "/api/scenario",
+        queues: true,
+        handler: |a| {
+            let t = no_files(a.body)?;
+            let s = match &a.state.db {
+                Some(db) => crate::cards::files::scenario_from_json_with_cards(t, db)?,
+                None => Scenario::from_json(t)?,
+            };
+            Ok(answer(&s.solve()?.json(), a.format))
+        },
+    },
+    Route {
+        method: "POST",
+        path: "/api/plan",
+        queues: true,
+        handler: |a| {
+            let t = no_files(a.body)?;
+            let p = match &a.state.db {
+                Some(db) => crate::cards::files::plan_from_json_with_cards(t, db)?,
+                None => Plan::from_json(t)?,
+            };
+            Ok(answer(&p.solve()?.json(), a.format))
+        },
+    },
+    Route {
+        method: "POST",
+        path: "/api/combine",
+        queues: true,
+        handler: |a| combine(a.body, a.format),
+    },
+    Route {
+        method: "GET",
+        path: "/api/cards",
+        queues: false,
+        handler: |a| {
+            a.json_only()?;
+            let found: Vec<_> = a.db()?.find(&a.query("q")).into_iter().take(200).collect();
+            Ok(Response::json(&found))
+        },
+    },
+    Route {
+        method: "GET",
+        path: "/api/cards/nearest",
+        queues: false,
+        handler: |a| {
+            a.json_only()?;
+            let q = a.query("q");
+            Ok(Response::json(&serde_json::json!({
+                "q": q,
+                "nearest": a.db()?.nearest_names(&q, 5),
+            })))
+        },
+    },
+    Route {
+        method: "GET",
+        path: "/api/cards/check",
+        queues: true,
+        handler: |a| {
+            a.json_only()?;
+            Ok(Response::json(&crate::cards::check::check(a.db()?)))
+        },
+    },
+    Route {
+        method: "GET",
+        path: "/api/cards/attack",
+        queues: true,
+        handler: |a| cards_attack(a.state, a.pairs, a.format),
+    },
+    Route {
+        method: "GET",
+        path: "/api/cards/piece",
+        queues: false,
+        handler: |a| {
+            a.json_only()?;
+            cards_piece(a.state, a.pairs)
+        },
+    },
+];
+
+/// The route of `method` and `path`, if any.
+pub fn find_route(method: &str, path: &str) -> Option<&'static Route> {
+    ROUTES.iter().find(|r| r.method == method && r.path == path)
+}
+
 /// Routes a request.
 fn route(
     state: &State,
@@ -663,94 +844,35 @@ fn route(
     body: &[u8],
     format: Option<Format>,
 ) -> Result<Response> {
-    let no_export = || match format {
-        None | Some(Format::Json) => Ok(()),
-        Some(_) => Err(Error::unknown("format: this answer is JSON only").at_param("format", None)),
-    };
-    match (method, path) {
-        ("GET", "/") | ("GET", "/index.html") => {
-            Ok(Response::page(INDEX, "text/html; charset=utf-8"))
-        }
-        ("GET", "/app.js") => Ok(Response::page(APP_JS, "text/javascript; charset=utf-8")),
-        ("GET", "/app.css") => Ok(Response::page(APP_CSS, "text/css; charset=utf-8")),
-        ("GET", "/api/params") => no_export().map(|()| Response::json(&params_spec(state))),
-        ("GET", "/api/attack") => AttackRequest::from_pairs(pairs.iter().map(|(k, v)| (k, v)))
-            .and_then(|req| attack_answer(&req, format)),
-        // Units given as `"card"` come from the server's --db.
-        ("POST", "/api/scenario") => no_files(body).and_then(|t| {
-            let s = match &state.db {
-                Some(db) => crate::cards::files::scenario_from_json_with_cards(t, db)?,
-                None => Scenario::from_json(t)?,
-            };
-            Ok(answer(&s.solve()?.json(), format))
-        }),
-        ("POST", "/api/plan") => no_files(body).and_then(|t| {
-            let p = match &state.db {
-                Some(db) => crate::cards::files::plan_from_json_with_cards(t, db)?,
-                None => Plan::from_json(t)?,
-            };
-            Ok(answer(&p.solve()?.json(), format))
-        }),
-        ("POST", "/api/combine") => combine(body, format),
-        ("GET", "/api/cards") => no_export().and_then(|()| match &state.db {
-            None => Err(Error::missing(
-                "no card database: start the server with --db",
-            )),
-            Some(db) => {
-                let q = pairs
-                    .iter()
-                    .find(|(k, _)| k == "q")
-                    .map_or(String::new(), |(_, v)| v.clone());
-                let found: Vec<_> = db.find(&q).into_iter().take(200).collect();
-                Ok(Response::json(&found))
-            }
-        }),
-        ("GET", "/api/cards/nearest") => no_export().and_then(|()| match &state.db {
-            None => Err(Error::missing(
-                "no card database: start the server with --db",
-            )),
-            Some(db) => {
-                let q = pairs
-                    .iter()
-                    .find(|(k, _)| k == "q")
-                    .map_or(String::new(), |(_, v)| v.clone());
-                Ok(Response::json(&serde_json::json!({
-                    "q": q,
-                    "nearest": db.nearest_names(&q, 5),
-                })))
-            }
-        }),
-        ("GET", "/api/cards/check") => no_export().and_then(|()| match &state.db {
-            None => Err(Error::missing(
-                "no card database: start the server with --db",
-            )),
-            Some(db) => Ok(Response::json(&crate::cards::check::check(db))),
-        }),
-        ("GET", "/api/cards/attack") => cards_attack(state, pairs, format),
-        ("GET", "/api/cards/piece") => no_export().and_then(|()| cards_piece(state, pairs)),
-        (_, p) if p == "/" || p.starts_with("/api/") => Err(Error::unknown(format!(
+    if let Some(r) = find_route(method, path) {
+        return (r.handler)(&Ask {
+            state,
+            pairs,
+            body,
+            format,
+        });
+    }
+    if path == "/" || path.starts_with("/api/") {
+        return Err(Error::unknown(format!(
             "{} {}: not served",
             crate::error::quote(method),
-            crate::error::quote(p)
-        ))),
-        _ => Ok(Response::error(404, "not found")),
+            crate::error::quote(path)
+        )));
     }
+    Ok(Response::error(404, "not found"))
 }
 
-/// Answers one request within the bounds: the solve-heavy routes run in
-/// the state's [`Solver`] (bounded queue, deadline to start, deadline to
-/// finish); the page, `/api/params` and the card search answer at once.
+/// Answers one request within the bounds: the routes that solve run in the
+/// state's [`Solver`] (bounded queue, deadline to start, deadline to
+/// finish); the others (the page, `/api/params`, the card search) answer
+/// at once. Which is which is said once, in [`ROUTES`].
 pub fn handle_bounded(state: &Arc<State>, method: &str, url: &str, body: Vec<u8>) -> Response {
     let path = url.split('?').next().unwrap_or("");
-    let light = !path.starts_with("/api/")
-        || path == "/api/params"
-        || path == "/api/cards"
-        || path == "/api/cards/nearest"
-        || path == "/api/cards/piece";
-    if light {
-        return handle(state, method, url, &body);
+    if find_route(method, path).is_some_and(|r| r.queues) {
+        state.solver.run(|| handle(state, method, url, &body))
+    } else {
+        handle(state, method, url, &body)
     }
-    state.solver.run(|| handle(state, method, url, &body))
 }
 
 /// How the server is started (the `serve` command's flags).

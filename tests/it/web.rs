@@ -1250,3 +1250,47 @@ fn the_accept_loop_backs_off_when_descriptors_run_out() {
         "the server answers again once descriptors are free"
     );
 }
+
+/// Issue 33: each route is listed once, with its method, path and whether
+/// it queues; every listed route is served, and what is not listed is not.
+#[test]
+fn each_route_is_listed_once_and_served() {
+    use swtcg_odds::web::{ROUTES, find_route, handle};
+    let mut seen = std::collections::BTreeSet::new();
+    for r in ROUTES {
+        assert!(
+            seen.insert((r.method, r.path)),
+            "{} {} listed twice",
+            r.method,
+            r.path
+        );
+        let state = State::new(None);
+        let resp = handle(&state, r.method, r.path, b"{}");
+        assert_ne!(resp.status, 404, "{} {}", r.method, r.path);
+        assert!(
+            !String::from_utf8_lossy(&resp.body).contains("not served"),
+            "{} {}",
+            r.method,
+            r.path
+        );
+        // The solving routes queue; the page and the searches don't.
+        let solves = [
+            "/api/attack",
+            "/api/scenario",
+            "/api/plan",
+            "/api/combine",
+            "/api/cards/attack",
+            "/api/cards/check",
+        ];
+        assert_eq!(
+            r.queues,
+            solves.contains(&r.path),
+            "{} {}",
+            r.method,
+            r.path
+        );
+    }
+    assert!(find_route("POST", "/api/params").is_none());
+    let resp = handle(&State::new(None), "DELETE", "/api/attack", b"");
+    assert!(String::from_utf8_lossy(&resp.body).contains("not served"));
+}

@@ -74,7 +74,6 @@ impl Arena {
     }
 }
 
-
 /// A unit in an attack.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
