@@ -14,7 +14,8 @@
 use crate::attack::Objective;
 use crate::cards::stack::Switches;
 use crate::cards::{Arena, CardDb};
-use crate::error::{Error, Result, read_file};
+use crate::error::{Error, Result};
+use crate::input::read_file;
 use crate::matchups::{
     DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, RowRef, SortBy, Summary, count,
     duel, field_line, rank, stream_rows,

@@ -354,7 +354,7 @@ fn params_spec(state: &State) -> Spec {
 fn no_files(body: &[u8]) -> Result<&str> {
     let text =
         std::str::from_utf8(body).map_err(|_| Error::syntax("the body is not UTF-8 text"))?;
-    let v: serde_json::Value = serde_json::from_str(crate::error::strip_bom(text))
+    let v: serde_json::Value = serde_json::from_str(crate::input::strip_bom(text))
         .map_err(|e| Error::json("the body", &e))?;
     if v.get("db").is_some() {
         return Err(Error::refused(

@@ -937,7 +937,7 @@ impl MatchupRows {
 /// never waiting on a file whose reads block.
 #[pyfunction]
 fn _read_file(py: Python<'_>, path: String) -> PyRes<String> {
-    solve(py, move || swtcg_engine::error::read_file(&path))
+    solve(py, move || swtcg_engine::input::read_file(&path))
 }
 
 /// The exact integer `n` as a Python int (for tests of big values).

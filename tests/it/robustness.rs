@@ -598,7 +598,7 @@ fn a_file_whose_reads_wait_is_refused_at_once() {
         let path = path.to_string();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let _ = tx.send(swtcg_odds::error::read_file(&path).map(|t| t.len()));
+            let _ = tx.send(swtcg_odds::input::read_file(&path).map(|t| t.len()));
         });
         let got = rx
             .recv_timeout(Duration::from_secs(5))

@@ -152,7 +152,7 @@ pub struct ScenarioFile {
 impl ScenarioFile {
     /// Reads a scenario file's JSON (`file` names it in errors).
     pub fn parse(text: &str, file: &str) -> Result<ScenarioFile> {
-        serde_json::from_str(crate::error::strip_bom(text)).map_err(|e| Error::json(file, &e))
+        serde_json::from_str(crate::input::strip_bom(text)).map_err(|e| Error::json(file, &e))
     }
 }
 
@@ -180,7 +180,7 @@ pub struct PlanFile {
 impl PlanFile {
     /// Reads a plan file's JSON (`file` names it in errors).
     pub fn parse(text: &str, file: &str) -> Result<PlanFile> {
-        serde_json::from_str(crate::error::strip_bom(text)).map_err(|e| Error::json(file, &e))
+        serde_json::from_str(crate::input::strip_bom(text)).map_err(|e| Error::json(file, &e))
     }
 }
 

@@ -37,6 +37,7 @@ pub mod dice;
 pub mod dist;
 pub mod error;
 pub mod files;
+pub mod input;
 pub mod keywords;
 pub mod plan;
 pub mod policy;

@@ -119,7 +119,7 @@ pub const POOLING_RULE: &str = "outcomes are pooled with their neighbours in inc
 /// number, as a string key) to a non-negative whole count. A key given
 /// twice, a count beyond `u64` or a total beyond `u64` is an error.
 pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
-    let pairs: Pairs = serde_json::from_str(crate::error::strip_bom(text))
+    let pairs: Pairs = serde_json::from_str(crate::input::strip_bom(text))
         .map_err(|e| Error::json("counts", &e))?;
     let mut out = BTreeMap::new();
     let mut total: u64 = 0;

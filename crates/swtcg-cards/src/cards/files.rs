@@ -12,10 +12,11 @@
 
 use super::stack::{Fielded, Switches, bystander, pair};
 use super::{Arena, CardDb, Piece};
-use crate::error::{Error, Result, quote, read_file};
+use crate::error::{Error, Result, quote};
 use crate::files::{
     Applied, CardUnits, DbPaths, NoCards, Paired, PlanFile, ScenarioFile, UnitFile, parse_texts,
 };
+use crate::input::read_file;
 use crate::keywords::Ability;
 use crate::plan::Plan;
 use crate::scenario::Scenario;

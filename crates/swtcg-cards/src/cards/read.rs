@@ -8,7 +8,8 @@
 //! card's text. Every row ends up as exactly one of: a unit, a non-unit card,
 //! or a skipped row with its reason.
 
-use crate::error::{Error, ErrorKind, Result, read_file};
+use crate::error::{Error, ErrorKind, Result};
+use crate::input::read_file;
 use std::path::Path;
 
 /// The columns a card list must name.
@@ -165,7 +166,7 @@ pub fn count_lines(text: &str) -> usize {
 /// when it has more rows than a database may hold, found by counting its
 /// lines before any row is built. Lines may end in `\n`, `\r\n` or `\r`.
 pub fn parse_rows(file: &str, text: &str) -> Result<Parsed> {
-    let text = crate::error::strip_bom(text);
+    let text = crate::input::strip_bom(text);
     let lines = count_lines(text);
     if lines > super::MAX_CARDS + 1 {
         return Err(Error::limit(format!(
