@@ -649,3 +649,31 @@ fn a_lucky_stage_counts_its_starts_and_words() {
     ]);
     assert_eq!(ran.status, 0, "{}", ran.stderr);
 }
+
+/// Issue 33: the error is one pointer wide (its payload boxed), and keeps
+/// an I/O or JSON cause as its `source()`.
+#[test]
+fn an_error_is_small_and_keeps_its_cause() {
+    use std::error::Error as _;
+    use swtcg_odds::error::{Error, ErrorKind};
+    assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    assert_eq!(
+        std::mem::size_of::<swtcg_odds::error::Result<u64>>(),
+        2 * std::mem::size_of::<usize>()
+    );
+    let e = swtcg_odds::input::read_file("/no/such/file.json").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Io);
+    let cause = e.source().expect("an I/O cause");
+    let io = cause
+        .downcast_ref::<std::io::Error>()
+        .expect("an io::Error");
+    assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+    let e = swtcg_odds::scenario::Scenario::from_json("{\"attacker\": ").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+    assert!(e.source().is_some(), "{e:?}");
+    // Equal errors say the same of the same, whatever their causes.
+    assert_eq!(
+        Error::limit("x"),
+        Error::limit("x").caused_by(std::fmt::Error)
+    );
+}

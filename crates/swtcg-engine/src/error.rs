@@ -142,25 +142,66 @@ impl Origin {
 /// An error for the user: its kind, its origin, and a message. Its
 /// `Display` is one line of at most about [`MAX_MESSAGE`] characters: where
 /// (the origin, and what it is said of) then what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+///
+/// It is one pointer wide (its payload is boxed), so that a `Result<T,
+/// Error>` costs no more than `T` and a word; an I/O or JSON cause is kept
+/// as its [`source`](std::error::Error::source).
+#[derive(Clone, Debug)]
+pub struct Error(Box<Inner>);
+
+#[derive(Clone, Debug)]
+struct Inner {
     kind: ErrorKind,
     origin: Origin,
     /// What it is said of, outermost first (`--counts`, `unit 'x'`).
     about: Vec<String>,
     message: String,
+    /// The cause (an I/O or JSON error), if any.
+    source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
-impl std::error::Error for Error {}
+impl PartialEq for Error {
+    /// Two errors are equal when they say the same of the same: the cause
+    /// is not compared.
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&*self.0, &*other.0);
+        a.kind == b.kind && a.origin == b.origin && a.about == b.about && a.message == b.message
+    }
+}
+
+impl Eq for Error {}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0
+            .source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// A JSON document's error as a cause: serde_json's message and position.
+#[derive(Debug)]
+struct JsonCause {
+    message: String,
+}
+
+impl fmt::Display for JsonCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for JsonCause {}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut line = String::new();
-        for a in &self.about {
+        for a in &self.0.about {
             line.push_str(a);
             line.push_str(": ");
         }
-        match &self.origin {
+        match &self.0.origin {
             Origin::Param { param, value } => {
                 line.push_str("--");
                 line.push_str(param);
@@ -189,7 +230,7 @@ impl fmt::Display for Error {
             Origin::Path { path } => {
                 line.push_str(&quote_middle(path, MAX_QUOTE));
                 line.push_str(": ");
-                if self.kind == ErrorKind::Io {
+                if self.0.kind == ErrorKind::Io {
                     line.push_str("cannot read: ");
                 }
             }
@@ -199,7 +240,7 @@ impl fmt::Display for Error {
             }
             Origin::Card { .. } | Origin::None => {}
         }
-        line.push_str(&self.message);
+        line.push_str(&self.0.message);
         f.write_str(&one_line(&line))
     }
 }
@@ -207,12 +248,20 @@ impl fmt::Display for Error {
 impl Error {
     /// An error of `kind` with a one-line message and no origin.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
+        Error(Box::new(Inner {
             kind,
             origin: Origin::None,
             about: Vec::new(),
             message: message.into(),
-        }
+            source: None,
+        }))
+    }
+
+    /// The same error, caused by `cause` (an I/O or a JSON error), which
+    /// [`source`](std::error::Error::source) gives.
+    pub fn caused_by(mut self, cause: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.0.source = Some(std::sync::Arc::new(cause));
+        self
     }
 
     /// Text that can't be read ([`ErrorKind::Syntax`]).
@@ -309,8 +358,8 @@ impl Error {
     /// The same error with this origin (replacing none; an error keeps the
     /// first, most precise origin it was given).
     pub fn at(mut self, origin: Origin) -> Self {
-        if self.origin == Origin::None {
-            self.origin = origin.capped();
+        if self.0.origin == Origin::None {
+            self.0.origin = origin.capped();
         }
         self
     }
@@ -340,32 +389,32 @@ impl Error {
 
     /// Its kind.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// Where it comes from.
     pub fn origin(&self) -> &Origin {
-        &self.origin
+        &self.0.origin
     }
 
     /// What went wrong, without where: the message in the user's words
     /// (no flag, file or row).
     pub fn detail(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// The message in a user's words: what it is said of, then what went
     /// wrong, without a parameter's flag (which the origin gives). Other
     /// origins (a file's row, a path) stay in the words.
     pub fn words(&self) -> String {
-        match &self.origin {
+        match &self.0.origin {
             Origin::Param { .. } => {
                 let mut line = String::new();
-                for a in &self.about {
+                for a in &self.0.about {
                     line.push_str(a);
                     line.push_str(": ");
                 }
-                line.push_str(&self.message);
+                line.push_str(&self.0.message);
                 line
             }
             _ => self.to_string(),
@@ -374,17 +423,12 @@ impl Error {
 
     /// Whether this is a solve stopped at its deadline.
     pub fn is_cancelled(&self) -> bool {
-        self.kind == ErrorKind::Cancelled
-    }
-
-    /// The message, as displayed.
-    pub fn message(&self) -> String {
-        self.to_string()
+        self.0.kind == ErrorKind::Cancelled
     }
 
     /// The same error, said of `what` (a file, a flag): `what: message`.
     pub fn about(mut self, what: &str) -> Self {
-        self.about.insert(0, what.to_string());
+        self.0.about.insert(0, what.to_string());
         self
     }
 
@@ -398,11 +442,15 @@ impl Error {
             Some(i) => text[..i].to_string(),
             None => text,
         };
-        Error::new(ErrorKind::Syntax, message).at(Origin::Json {
-            file: file.to_string(),
-            line: e.line(),
-            column: e.column(),
-        })
+        Error::new(ErrorKind::Syntax, message)
+            .at(Origin::Json {
+                file: file.to_string(),
+                line: e.line(),
+                column: e.column(),
+            })
+            .caused_by(JsonCause {
+                message: e.to_string(),
+            })
     }
 }
 

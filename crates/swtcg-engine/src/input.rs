@@ -13,7 +13,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 pub fn read_file(path: &str) -> Result<String> {
     use std::io::Read;
     let io = |message: String| Error::io(path, message);
-    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()).caused_by(e))?;
     if !meta.is_file() {
         return Err(io(if meta.is_dir() {
             "a folder, not a file".into()
@@ -47,7 +47,7 @@ pub fn read_file(path: &str) -> Result<String> {
         open.custom_flags(O_NONBLOCK);
     }
     open.open(path)
-        .map_err(|e| io(e.to_string()))?
+        .map_err(|e| io(e.to_string()).caused_by(e))?
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| {
@@ -56,6 +56,7 @@ pub fn read_file(path: &str) -> Result<String> {
             } else {
                 e.to_string()
             })
+            .caused_by(e)
         })?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(io(format!("above the limit of {MAX_FILE_BYTES} bytes")));
