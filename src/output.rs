@@ -96,8 +96,9 @@ pub struct OutputFile {
     shown: String,
     /// The file the content goes to (symbolic links followed).
     target: PathBuf,
-    /// The temporary file beside it, when there is one.
-    temp: Option<PathBuf>,
+    /// The temporary file beside it, when there is one (removed when
+    /// dropped unpersisted).
+    temp: Option<tempfile::TempPath>,
     out: Option<BufWriter<File>>,
     how: How,
     /// Bytes written so far.
@@ -165,7 +166,9 @@ impl OutputFile {
         let stem = target
             .file_name()
             .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-        let (temp, file) = temp_beside(&dir, &stem).map_err(|e| io_error(path, &e))?;
+        let (file, temp) = temp_beside(&dir, &stem)
+            .map_err(|e| io_error(path, &e))?
+            .into_parts();
         if let (Some(m), How::Rename) = (&meta, &how) {
             // An existing file keeps its mode.
             let _ = std::fs::set_permissions(&temp, m.permissions());
@@ -202,34 +205,34 @@ impl OutputFile {
                 file.sync_all().map_err(|e| io_error(&shown, &e))?;
                 drop(file);
                 let temp = self.temp.take().expect("a temporary file");
-                std::fs::rename(&temp, &self.target).map_err(|e| {
-                    let _ = std::fs::remove_file(&temp);
-                    io_error(&shown, &e)
-                })
+                // Renamed over the target; on failure the temporary file
+                // is removed as it drops.
+                temp.persist(&self.target)
+                    .map_err(|e| io_error(&shown, &e.error))
             }
             How::CopyIn => {
                 drop(file);
                 let temp = self.temp.take().expect("a temporary file");
                 let free = available_space(&temp);
                 let result = copy_in(&temp, &self.target, free, &shown);
-                if result.is_err() {
+                if let Err(e) = result {
                     // The output is whole: kept beside the target.
                     let mut beside = self.target.clone().into_os_string();
                     beside.push(".new");
-                    if std::fs::rename(&temp, &beside).is_ok() {
-                        return result.map_err(|e| {
-                            Error::new(
-                                e.kind(),
-                                format!(
-                                    "{e}; the whole output is in {}",
-                                    quote(&beside.to_string_lossy())
-                                ),
-                            )
-                        });
-                    }
+                    let kept = temp.persist(&beside).is_ok();
+                    return Err(if kept {
+                        Error::new(
+                            e.kind(),
+                            format!(
+                                "{e}; the whole output is in {}",
+                                quote(&beside.to_string_lossy())
+                            ),
+                        )
+                    } else {
+                        e
+                    });
                 }
-                let _ = std::fs::remove_file(&temp);
-                result
+                Ok(())
             }
         }
     }
@@ -246,12 +249,12 @@ impl OutputFile {
             let mut partial = self.target.clone().into_os_string();
             partial.push(".partial");
             let partial = PathBuf::from(partial);
-            if std::fs::rename(&temp, &partial).is_ok() {
+            if temp.persist(&partial).is_ok() {
                 let bytes = std::fs::metadata(&partial).map_or(0, |m| m.len());
                 return Some((partial, bytes));
             }
         }
-        let _ = std::fs::remove_file(&temp);
+        // Not kept: removed as it drops.
         None
     }
 }
@@ -274,11 +277,10 @@ impl Write for OutputFile {
 
 impl Drop for OutputFile {
     fn drop(&mut self) {
-        // Never committed: the temporary file goes.
-        if let Some(t) = self.temp.take() {
-            drop(self.out.take());
-            let _ = std::fs::remove_file(t);
-        }
+        // Never committed: the writer is closed before its temporary file
+        // is removed (the `TempPath` removes it as it drops).
+        drop(self.out.take());
+        drop(self.temp.take());
     }
 }
 
@@ -339,34 +341,18 @@ fn links(_: &std::fs::Metadata) -> u64 {
     1
 }
 
-/// A new file in `dir` named after `stem`, created with mode 0666 less the
-/// umask.
-fn temp_beside(dir: &Path, stem: &str) -> std::io::Result<(PathBuf, File)> {
-    let pid = std::process::id();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let stem: String = stem.chars().take(64).collect();
-    for attempt in 0..100u32 {
-        let name = format!(".{stem}.{pid}.{nanos:x}.{attempt}.tmp");
-        let path = dir.join(name);
-        let mut o = OpenOptions::new();
-        o.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o666);
-        }
-        match o.open(&path) {
-            Ok(f) => return Ok((path, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
+/// A new file in `dir` named after `stem` (hidden, `.tmp`), created with
+/// mode 0666 less the umask, removed unless persisted.
+fn temp_beside(dir: &Path, stem: &str) -> std::io::Result<tempfile::NamedTempFile> {
+    let prefix = format!(".{}.", stem.chars().take(64).collect::<String>());
+    let mut b = tempfile::Builder::new();
+    b.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    Err(std::io::Error::new(
-        std::io::ErrorKind::AlreadyExists,
-        "no free temporary name",
-    ))
+    b.tempfile_in(dir)
 }
 
 /// Writes `text` to `path` whole or not at all (see [`OutputFile`]).
