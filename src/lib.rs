@@ -28,6 +28,7 @@ pub use swtcg_engine::{
 };
 
 pub mod cli;
+pub mod fuzzing;
 pub mod output;
 pub mod plot;
 pub mod web;

@@ -406,6 +406,7 @@ fn random_small_scenarios() {
         }
         match pick(8) {
             0 => a.keywords.boosts.push(Boost {
+                source: Default::default(),
                 cost: pick(2) as u32,
                 mine: Change {
                     power: 1,
@@ -416,6 +417,7 @@ fn random_small_scenarios() {
                 ..Boost::default()
             }),
             1 => a.keywords.boosts.push(Boost {
+                source: Default::default(),
                 mine: Change {
                     power: 1,
                     self_damage: Some((1, pick(2) == 0)),
@@ -427,6 +429,7 @@ fn random_small_scenarios() {
             2 => d.keywords.tolls.push(1),
             3 => a.keywords.consolation = Some((1, 1)),
             4 => d.keywords.boosts.push(Boost {
+                source: Default::default(),
                 cost: 1,
                 theirs: Change {
                     power: -1,

@@ -413,6 +413,7 @@ fn options_before_the_roll_are_declare_choices() {
     use swtcg_odds::keywords::{Boost, Change};
     let mut a = unit("Vader", 1, Some(5), 0, &[]);
     a.keywords.boosts.push(Boost {
+        source: Default::default(),
         cost: 2,
         mine: Change {
             power: 2,
@@ -433,6 +434,7 @@ fn options_before_the_roll_are_declare_choices() {
     // The defender may disrupt the attack for 3 Force: nothing happens.
     let mut d2 = d.clone();
     d2.keywords.boosts.push(Boost {
+        source: Default::default(),
         cost: 3,
         mine: Change {
             cancel_attack: true,
@@ -447,6 +449,7 @@ fn options_before_the_roll_are_declare_choices() {
     // damage (power 4: 2), declined for net (2 − 2 < 1/2).
     let mut a = unit("a", 1, Some(5), 0, &[]);
     a.keywords.boosts.push(Boost {
+        source: Default::default(),
         cost: 0,
         mine: Change {
             power: 3,

@@ -378,6 +378,7 @@ keyword_table! {
         add: |k, kw, _| {
             let x = n(kw);
             k.boosts.push(Boost {
+                source: BoostSource::Overload,
                 cost: 0,
                 mine: Change {
                     power: x.min(i32::MAX as u32) as i32,
@@ -388,7 +389,7 @@ keyword_table! {
                 text: format!("Overload {x}"),
             })
         },
-        lose: |k| k.boosts.retain(|b| !b.text.starts_with("Overload"));
+        lose: |k| k.boosts.retain(|b| b.source != BoostSource::Overload);
     /// Absorb X: prevent up to X damage (and gain that much power for the
     /// next attack).
     Absorb(u32) = "Absorb", Count, cumulative: true, when: Any,
@@ -982,6 +983,17 @@ impl Change {
     }
 }
 
+/// Where a [`Boost`] comes from: the Overload keyword (which a later
+/// Overload replaces), or another ability (a card's option, a scenario's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoostSource {
+    /// Overload X.
+    Overload,
+    /// Any other option before the roll.
+    #[default]
+    Ability,
+}
+
 /// An option a unit's owner may take before the roll of an attack the unit
 /// is in: `Pay 2 Force -> Vader gets +2 power and Stun 2 for this attack`;
 /// `When this unit attacks, you may give it +3 power for that attack. If you
@@ -989,6 +1001,8 @@ impl Change {
 /// `Pay 3 Force -> Disrupt an attack`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Boost {
+    /// Where it comes from: Overload, or another ability.
+    pub source: BoostSource,
     /// Force it costs.
     pub cost: u32,
     /// What it does to the unit itself.

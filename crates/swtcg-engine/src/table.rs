@@ -279,7 +279,7 @@ impl Param {
             Param::Overload => {
                 a.keywords
                     .boosts
-                    .retain(|b| !b.text.starts_with("Overload"));
+                    .retain(|b| b.source != crate::keywords::BoostSource::Overload);
                 if n > 0 {
                     a.keywords.add(&[crate::keywords::Ability {
                         keyword: crate::keywords::Keyword::Overload(n),

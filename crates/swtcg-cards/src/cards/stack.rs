@@ -1349,6 +1349,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
     }
     for b in boosts.iter().filter(|_| !no_activated) {
         keywords.boosts.push(crate::keywords::Boost {
+            source: Default::default(),
             cost: (b.cost as i32 + cost_change).max(0) as u32,
             mine: change_of(&b.to_me)?,
             theirs: change_of(&b.to_other)?,
@@ -1393,6 +1394,7 @@ fn reprice(abilities: &mut [Ability], change: i32) {
 /// An optional effect the unit takes for free (Overload, half dice).
 fn free_boost(e: &Effect, mine: crate::keywords::Change) -> crate::keywords::Boost {
     crate::keywords::Boost {
+        source: Default::default(),
         cost: 0,
         mine,
         theirs: Default::default(),
