@@ -32,7 +32,7 @@ import operator
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 from . import _native
 from ._errors import CardFileError, CardFileReadError, Error, ParameterError, RefusedError
@@ -63,6 +63,7 @@ __all__ = [
     "PlanResult",
     "Verification",
     "PARAMETERS",
+    "AttackParams",
 ]
 
 #: The parameters of an attack: (name, kind, side, doc), names in
@@ -71,6 +72,18 @@ PARAMETERS: list[tuple[str, str, str, str]] = [
     (name.replace("-", "_"), kind, side, doc) for name, kind, side, doc in _native.params()
 ]
 _NAMES = {p[0] for p in PARAMETERS}
+
+#: Every parameter of an attack as a ``TypedDict`` (all optional): the
+#: keyword arguments ``attack``, ``table``, ``verify`` and ``sample`` take,
+#: for annotating your own ``**params``.
+AttackParams = TypedDict(  # type: ignore[misc]
+    "AttackParams",
+    {
+        name: {"count": int, "signed": int, "health": int, "switch": bool, "word": str}.get(kind, Any)
+        for name, kind, _, _ in PARAMETERS
+    },
+    total=False,
+)
 
 
 def _bad(param: str, message: str, value: Any = None, kind: str = "syntax") -> ParameterError:

@@ -5,6 +5,8 @@ from fractions import Fraction
 from os import PathLike
 from typing import Any
 
+from typing_extensions import TypedDict, Unpack
+
 import numpy as np
 import numpy.typing as npt
 
@@ -89,188 +91,70 @@ class Verification:
     def to_dict(self) -> dict[str, Any]: ...
     def __bool__(self) -> bool: ...
 
-def attack(
-    *,
-    power: int | None = None,
-    accuracy: int | None = None,
-    armor: bool | None = None,
-    shields: int | None = None,
-    fury: int | None = None,
-    crit: int | None = None,
-    parry: int | None = None,
-    evade: int | None = None,
-    deflect: int | None = None,
-    health: int | None = None,
-    ferocity: bool | None = None,
-    stun: int | None = None,
-    lucky: int | None = None,
-    retaliate: int | None = None,
-    fortitude: bool | None = None,
-    defender_ferocity: bool | None = None,
-    counters: int | None = None,
-    defender_stun: int | None = None,
-    defender_lucky: int | None = None,
-    attacker_health: int | None = None,
-    attacker_counters: int | None = None,
-    attacker_armor: bool | None = None,
-    attacker_evade: int | None = None,
-    attacker_deflect: int | None = None,
-    attacker_fortitude: bool | None = None,
-    backfire: int | None = None,
-    riposte: int | None = None,
-    double_damage: bool | None = None,
-    overload: int | None = None,
-    absorb: int | None = None,
-    persuade: int | None = None,
-    resilience: int | None = None,
-    cunning: bool | None = None,
-    overkill: bool | None = None,
-    other_health: int | None = None,
-    lucky_policy: str | None = None,
-    lucky_order: str | None = None,
-    objective: str | None = None,
-    force_attacker: int | str | None = None,
-    force_defender: int | str | None = None,
-) -> AttackResult: ...
+class AttackParams(TypedDict, total=False):
+    """Every parameter of an attack (``swtcg_odds.PARAMETERS``), once: the
+    keyword arguments of ``attack``, ``table`` (which also takes ranges),
+    ``verify`` and ``sample``."""
+    power: int
+    accuracy: int
+    armor: bool
+    shields: int
+    fury: int
+    crit: int
+    parry: int
+    evade: int
+    deflect: int
+    health: int
+    ferocity: bool
+    stun: int
+    lucky: int
+    retaliate: int
+    fortitude: bool
+    defender_ferocity: bool
+    counters: int
+    defender_stun: int
+    defender_lucky: int
+    attacker_health: int
+    attacker_counters: int
+    attacker_armor: bool
+    attacker_evade: int
+    attacker_deflect: int
+    attacker_fortitude: bool
+    backfire: int
+    riposte: int
+    double_damage: bool
+    overload: int
+    absorb: int
+    persuade: int
+    resilience: int
+    cunning: bool
+    overkill: bool
+    other_health: int
+    lucky_policy: str
+    lucky_order: str
+    objective: str
+    force_attacker: int | str
+    force_defender: int | str
 
-def table(
-    *,
-    power: int | None = None,
-    accuracy: int | None = None,
-    armor: bool | None = None,
-    shields: int | None = None,
-    fury: int | None = None,
-    crit: int | None = None,
-    parry: int | None = None,
-    evade: int | None = None,
-    deflect: int | None = None,
-    health: int | None = None,
-    ferocity: bool | None = None,
-    stun: int | None = None,
-    lucky: int | None = None,
-    retaliate: int | None = None,
-    fortitude: bool | None = None,
-    defender_ferocity: bool | None = None,
-    counters: int | None = None,
-    defender_stun: int | None = None,
-    defender_lucky: int | None = None,
-    attacker_health: int | None = None,
-    attacker_counters: int | None = None,
-    attacker_armor: bool | None = None,
-    attacker_evade: int | None = None,
-    attacker_deflect: int | None = None,
-    attacker_fortitude: bool | None = None,
-    backfire: int | None = None,
-    riposte: int | None = None,
-    double_damage: bool | None = None,
-    overload: int | None = None,
-    absorb: int | None = None,
-    persuade: int | None = None,
-    resilience: int | None = None,
-    cunning: bool | None = None,
-    overkill: bool | None = None,
-    other_health: int | None = None,
-    lucky_policy: str | None = None,
-    lucky_order: str | None = None,
-    objective: str | None = None,
-    force_attacker: int | str | None = None,
-    force_defender: int | str | None = None,
-    as_frame: bool = False,
-) -> Any: ...
+def attack(**params: Unpack[AttackParams]) -> AttackResult: ...
+
+def table(*, as_frame: bool = False, **params: Unpack[AttackParams]) -> Any: ...
 
 def verify(
     counts: Mapping[int, int] | npt.NDArray[np.integer[Any]] | Iterable[int],
     *,
-    power: int | None = None,
-    accuracy: int | None = None,
-    armor: bool | None = None,
-    shields: int | None = None,
-    fury: int | None = None,
-    crit: int | None = None,
-    parry: int | None = None,
-    evade: int | None = None,
-    deflect: int | None = None,
-    health: int | None = None,
-    ferocity: bool | None = None,
-    stun: int | None = None,
-    lucky: int | None = None,
-    retaliate: int | None = None,
-    fortitude: bool | None = None,
-    defender_ferocity: bool | None = None,
-    counters: int | None = None,
-    defender_stun: int | None = None,
-    defender_lucky: int | None = None,
-    attacker_health: int | None = None,
-    attacker_counters: int | None = None,
-    attacker_armor: bool | None = None,
-    attacker_evade: int | None = None,
-    attacker_deflect: int | None = None,
-    attacker_fortitude: bool | None = None,
-    backfire: int | None = None,
-    riposte: int | None = None,
-    double_damage: bool | None = None,
-    overload: int | None = None,
-    absorb: int | None = None,
-    persuade: int | None = None,
-    resilience: int | None = None,
-    cunning: bool | None = None,
-    overkill: bool | None = None,
-    other_health: int | None = None,
-    lucky_policy: str | None = None,
-    lucky_order: str | None = None,
-    objective: str | None = None,
-    force_attacker: int | str | None = None,
-    force_defender: int | str | None = None,
     quantity: str = "defender_damage",
     alpha: float = 0.001,
+    **params: Unpack[AttackParams],
 ) -> Verification: ...
 
 def sample(
     trials: int,
     seed: int = 1,
     *,
-    power: int | None = None,
-    accuracy: int | None = None,
-    armor: bool | None = None,
-    shields: int | None = None,
-    fury: int | None = None,
-    crit: int | None = None,
-    parry: int | None = None,
-    evade: int | None = None,
-    deflect: int | None = None,
-    health: int | None = None,
-    ferocity: bool | None = None,
-    stun: int | None = None,
-    lucky: int | None = None,
-    retaliate: int | None = None,
-    fortitude: bool | None = None,
-    defender_ferocity: bool | None = None,
-    counters: int | None = None,
-    defender_stun: int | None = None,
-    defender_lucky: int | None = None,
-    attacker_health: int | None = None,
-    attacker_counters: int | None = None,
-    attacker_armor: bool | None = None,
-    attacker_evade: int | None = None,
-    attacker_deflect: int | None = None,
-    attacker_fortitude: bool | None = None,
-    backfire: int | None = None,
-    riposte: int | None = None,
-    double_damage: bool | None = None,
-    overload: int | None = None,
-    absorb: int | None = None,
-    persuade: int | None = None,
-    resilience: int | None = None,
-    cunning: bool | None = None,
-    overkill: bool | None = None,
-    other_health: int | None = None,
-    lucky_policy: str | None = None,
-    lucky_order: str | None = None,
-    objective: str | None = None,
-    force_attacker: int | str | None = None,
-    force_defender: int | str | None = None,
     quantity: str = "defender_damage",
     variant: str | None = None,
+    **params: Unpack[AttackParams],
 ) -> dict[int, int]: ...
 
 def scenario(

@@ -13,6 +13,10 @@ def test_the_stub_names_every_parameter():
         assert f"    {name}: " in text, name
     for fn in ("def attack(", "def table(", "def verify(", "def sample(", "def scenario(", "def plan(", "class Cards"):
         assert fn in text
+    # One parameter list, shared (issue 33): each parameter is written once.
+    for name, _, _, _ in swtcg_odds.PARAMETERS:
+        assert text.count(f"    {name}: ") == 1, name
+    assert text.count("**params: Unpack[AttackParams]") == 4
 
 
 def test_every_stubbed_member_exists():
