@@ -9,7 +9,7 @@
 use ndarray::{Array1, Array2};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -137,6 +137,45 @@ impl Law {
     }
 }
 
+/// Makes `fractions.Fraction`s from reduced rationals without Python's
+/// `Fraction.__new__` (which parses its arguments and takes their gcd
+/// again, about 2 µs each): the object is made bare and its two slots set.
+/// A `BigRational` is always reduced with a positive denominator, which is
+/// what a Fraction holds.
+struct Fractions<'py> {
+    py: Python<'py>,
+    new: Bound<'py, PyAny>,
+    class: Bound<'py, PyAny>,
+}
+
+impl<'py> Fractions<'py> {
+    fn new(py: Python<'py>) -> PyRes<Fractions<'py>> {
+        Ok(Fractions {
+            py,
+            new: py
+                .import("builtins")?
+                .getattr("object")?
+                .getattr("__new__")?,
+            class: py.import("fractions")?.getattr("Fraction")?,
+        })
+    }
+
+    /// An int, by the machine word when it fits.
+    fn int(&self, n: &BigInt) -> PyRes<Bound<'py, PyAny>> {
+        Ok(match n.to_i64() {
+            Some(v) => v.into_pyobject(self.py)?.into_any(),
+            None => n.into_pyobject(self.py)?.into_any(),
+        })
+    }
+
+    fn of(&self, r: &BigRational) -> PyRes<Bound<'py, PyAny>> {
+        let f = self.new.call1((&self.class,))?;
+        f.setattr(pyo3::intern!(self.py, "_numerator"), self.int(r.numer())?)?;
+        f.setattr(pyo3::intern!(self.py, "_denominator"), self.int(r.denom())?)?;
+        Ok(f)
+    }
+}
+
 /// A distribution of whole numbers with exact probabilities.
 ///
 /// `.pmf`, `.cdf` (P(X <= k)) and `.tail` (P(X >= k)) are dicts of int to
@@ -154,20 +193,37 @@ impl Distribution {
     #[getter]
     fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
+        let f = Fractions::new(py)?;
         for (k, p) in &self.law.pmf {
-            d.set_item(k, p.clone())?;
+            d.set_item(k, f.of(p)?)?;
         }
         Ok(d)
+    }
+
+    /// P(X = k) as integers over one denominator: `(weights, denominator)`,
+    /// `weights[i]` the numerator of the i-th outcome of `.pmf`, in order.
+    fn pmf_weights(&self) -> (Vec<(i64, BigInt)>, BigInt) {
+        let denom = self.law.pmf.iter().fold(BigInt::one(), |l, (_, p)| {
+            num_integer::Integer::lcm(&l, p.denom())
+        });
+        let weights = self
+            .law
+            .pmf
+            .iter()
+            .map(|(k, p)| (*k, p.numer() * (&denom / p.denom())))
+            .collect();
+        (weights, denom)
     }
 
     /// P(X <= k) for the same k.
     #[getter]
     fn cdf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
+        let f = Fractions::new(py)?;
         let mut acc = BigRational::zero();
         for (k, p) in &self.law.pmf {
             acc += p;
-            d.set_item(k, acc.clone())?;
+            d.set_item(k, f.of(&acc)?)?;
         }
         Ok(d)
     }
@@ -182,8 +238,9 @@ impl Distribution {
             acc += p;
             out.push((*k, acc.clone()));
         }
+        let f = Fractions::new(py)?;
         for (k, p) in out.into_iter().rev() {
-            d.set_item(k, p)?;
+            d.set_item(k, f.of(&p)?)?;
         }
         Ok(d)
     }
@@ -241,6 +298,7 @@ impl Distribution {
 
 /// One side's damage and P(discarded).
 #[pyclass(frozen, module = "swtcg_odds")]
+#[derive(Clone)]
 struct SideResult {
     damage: Distribution,
     discarded: Option<BigRational>,
@@ -256,6 +314,10 @@ impl SideResult {
     #[getter]
     fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
         self.damage.pmf(py)
+    }
+    /// P(damage = k) as integers over one denominator.
+    fn pmf_weights(&self) -> (Vec<(i64, BigInt)>, BigInt) {
+        self.damage.pmf_weights()
     }
     #[getter]
     fn cdf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
@@ -299,10 +361,24 @@ impl SideResult {
 #[pyclass(frozen, module = "swtcg_odds")]
 struct AttackResult {
     answer: AttackAnswer,
+    /// The two sides' laws, made once when first asked for (defender,
+    /// attacker).
+    sides: [std::sync::OnceLock<SideResult>; 2],
 }
 
 impl AttackResult {
-    fn side(&self, defender: bool) -> SideResult {
+    fn new(answer: AttackAnswer) -> AttackResult {
+        AttackResult {
+            answer,
+            sides: Default::default(),
+        }
+    }
+
+    fn side(&self, defender: bool) -> &SideResult {
+        self.sides[usize::from(!defender)].get_or_init(|| self.make_side(defender))
+    }
+
+    fn make_side(&self, defender: bool) -> SideResult {
         match &self.answer {
             AttackAnswer::Static { outcome, .. } => {
                 if defender {
@@ -344,17 +420,22 @@ impl AttackResult {
     /// The defender's side: its damage and P(discarded).
     #[getter]
     fn defender(&self) -> SideResult {
-        self.side(true)
+        self.side(true).clone()
     }
     /// The attacker's side.
     #[getter]
     fn attacker(&self) -> SideResult {
-        self.side(false)
+        self.side(false).clone()
     }
     /// P(damage to the defender = k).
     #[getter]
     fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
         self.side(true).damage.pmf(py)
+    }
+    /// P(damage to the defender = k) as integers over one denominator:
+    /// `([(k, weight), ...], denominator)`.
+    fn pmf_weights(&self) -> (Vec<(i64, BigInt)>, BigInt) {
+        self.side(true).damage.pmf_weights()
     }
     /// P(damage to the defender <= k).
     #[getter]
@@ -374,7 +455,7 @@ impl AttackResult {
     /// P(the defender is discarded), when its health is given.
     #[getter]
     fn p_discard(&self) -> Option<BigRational> {
-        self.side(true).discarded
+        self.side(true).discarded.clone()
     }
     /// The law of the hits of the final roll.
     #[getter]
@@ -466,7 +547,7 @@ fn attack_request(pairs: Vec<(String, String)>) -> swtcg_engine::error::Result<A
 #[pyfunction]
 fn attack(py: Python<'_>, pairs: Vec<(String, String)>) -> PyRes<AttackResult> {
     let answer = solve(py, move || attack_request(pairs)?.solve())?;
-    Ok(AttackResult { answer })
+    Ok(AttackResult::new(answer))
 }
 
 /// For the package's benchmark (`python/benches/bench.py`): the mean seconds of
@@ -525,9 +606,7 @@ fn scenario(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<Attack
         };
         s.solve()
     })?;
-    Ok(AttackResult {
-        answer: AttackAnswer::Game(Box::new(report)),
-    })
+    Ok(AttackResult::new(AttackAnswer::Game(Box::new(report))))
 }
 
 /// The result of a battle plan.
@@ -841,9 +920,7 @@ impl Cards {
             let switches = Switches::parse(&conditions)?;
             duel(&a, &d, &switches, arena, &Policy::default())?.solve()
         })?;
-        Ok(AttackResult {
-            answer: AttackAnswer::Game(Box::new(report)),
-        })
+        Ok(AttackResult::new(AttackAnswer::Game(Box::new(report))))
     }
     /// The rankings' rows of the selected cards (`all`, `set:ANH`, ...), as
     /// JSON.

@@ -150,3 +150,22 @@ def test_threads_give_the_same_answers():
     with ThreadPoolExecutor(4) as ex:
         got = list(ex.map(lambda kw: swtcg_odds.attack(**kw).mean, params))
     assert got == [swtcg_odds.attack(**kw).mean for kw in params]
+
+
+def test_fast_fractions_are_fractions_and_weights_are_exact():
+    # Issue 35: .pmf's Fractions are made without Fraction.__new__ (they are
+    # reduced already); each must be a Fraction like any other, and
+    # pmf_weights() the same law as integers over one denominator.
+    r = swtcg_odds.attack(power=40, crit=3, parry=2, lucky=1)
+    for law in (r.pmf, r.cdf, r.tail, r.attacker.pmf, r.defender.damage.pmf):
+        for k, f in law.items():
+            assert type(f) is Fraction
+            same = Fraction(f.numerator, f.denominator)
+            assert f == same and hash(f) == hash(same) and f.denominator > 0
+            assert f + 0 == same and f * 2 == same * 2 and str(f) == str(same)
+    assert sum(r.pmf.values()) == 1
+    weights, den = r.pmf_weights()
+    assert [k for k, _ in weights] == list(r.pmf)
+    assert sum(w for _, w in weights) == den
+    assert all(Fraction(w, den) == r.pmf[k] for k, w in weights)
+    assert r.defender.pmf_weights() == (weights, den)
