@@ -27,6 +27,7 @@ file that can't be read, also an ``OSError``; ``RefusedError``), each with
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import operator
 import os
@@ -217,52 +218,84 @@ def _values(param: str, v: Any) -> list[int]:
         raise _bad(param, f"expected whole numbers, got {type(v).__name__}", v) from None
 
 
-def table(*, as_frame: bool = False, **params: Any) -> list[dict[str, Any]] | Any:
+_CHOICES = {p[0] for p in PARAMETERS if p[2] == "choice"}
+_ORDER = {p[0]: i for i, p in enumerate(PARAMETERS)}
+
+
+def table(*, as_frame: bool = False, pmfs: bool = False, **params: Any) -> list[dict[str, Any]] | Any:
     """A table of attacks: each parameter an int or an iterable of ints (a range).
 
     Every combination is a row: the parameters, ``mean`` (the expected
     damage, a Fraction), ``mean_f64``, and ``p_discard``/``p_discard_f64``
-    when health is given. ``as_frame=True`` returns a pandas DataFrame
-    (pandas is needed only then).
+    when health is given; with ``pmfs=True``, ``pmf`` too (the law of the
+    damage, as ``attack().pmf``). Every parameter ``attack`` takes is
+    taken: the choices (``lucky_policy``, ``objective``, ``force_attacker``,
+    ...) each as one value, applied to every row. ``as_frame=True`` returns
+    a pandas DataFrame (pandas is needed only then).
     """
     axes = []
+    choices = {}
     for k, v in params.items():
         if k not in _NAMES:
             raise _bad(k, "is not a parameter of a table (see swtcg_odds.PARAMETERS)", kind="unknown")
         if v is None:
             continue
-        axes.append((k.replace("_", "-"), _values(k, v)))
-    names, rows = _native.table(axes)
-    keys = [n.replace("-", "_") for n in names]
+        if k in _CHOICES:
+            choices[k] = v
+        else:
+            axes.append((k, _values(k, v)))
+    if choices or pmfs:
+        # Row by row through `attack`, in the native table's order: the
+        # parameters in PARAMETERS' order, the last varying fastest.
+        axes.sort(key=lambda kv: _ORDER[kv[0]])
+        keys = [k for k, _ in axes]
+        rows = []
+        for combo in itertools.product(*[values for _, values in axes]):
+            r = attack(**dict(zip(keys, combo)), **choices)
+            rows.append((list(combo), r.mean, r.p_discard, r.pmf if pmfs else None))
+    else:
+        names, native = _native.table([(k.replace("_", "-"), v) for k, v in axes])
+        keys = [n.replace("-", "_") for n in names]
+        rows = [(values, mean, p, None) for values, mean, p in native]
     if as_frame:
         import pandas as pd
 
         columns: dict[str, list[Any]] = {k: [] for k in keys}
-        means, means_f, discards, discards_f = [], [], [], []
-        for values, mean, p in rows:
+        means, means_f, discards, discards_f, laws = [], [], [], [], []
+        for values, mean, p, pmf in rows:
             for k, v in zip(keys, values):
                 columns[k].append(v)
             means.append(mean)
             means_f.append(float(mean))
             discards.append(p)
             discards_f.append(None if p is None else float(p))
+            laws.append(pmf)
         columns.update(mean=means, mean_f64=means_f)
         if any(p is not None for p in discards):
             columns.update(p_discard=discards, p_discard_f64=discards_f)
+        if pmfs:
+            columns.update(pmf=laws)
         return pd.DataFrame(columns)
     out = []
-    for values, mean, p in rows:
+    for values, mean, p, pmf in rows:
         row: dict[str, Any] = dict(zip(keys, values))
         row["mean"] = mean
         row["mean_f64"] = float(mean)
         if p is not None:
             row["p_discard"] = p
             row["p_discard_f64"] = float(p)
+        if pmfs:
+            row["pmf"] = pmf
         out.append(row)
     return out
 
 
-table.__signature__ = _signature(extra=[inspect.Parameter("as_frame", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool)])
+table.__signature__ = _signature(
+    extra=[
+        inspect.Parameter("as_frame", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool),
+        inspect.Parameter("pmfs", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool),
+    ]
+)
 
 
 def _counts(counts: Any) -> list[tuple[int, int]]:

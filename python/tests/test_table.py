@@ -78,3 +78,25 @@ def test_matchups_stream_the_clis_rows(cli, fixtures):
     with pytest.raises(swtcg_odds.Error) as e:
         next(cards.matchups("set:NOPE", "all"))
     assert "set:NOPE" in str(e.value)
+
+
+def test_table_takes_every_attack_parameter_and_gives_pmfs():
+    # Issue 35: the row-by-row path (choices, pmfs) gives the native
+    # table's rows, in its order, and each row is attack()'s answer.
+    grid = dict(crit=range(0, 3), power=range(1, 6), health=4, lucky=[0, 1])
+    native = swtcg_odds.table(**grid)
+    with_pmfs = swtcg_odds.table(pmfs=True, **grid)
+    assert len(native) == len(with_pmfs) == 30
+    for a, b in zip(native, with_pmfs):
+        law = b.pop("pmf")
+        assert a == b
+        assert sum(law.values()) == 1
+        assert sum(k * p for k, p in law.items()) == a["mean"]
+    simple = swtcg_odds.table(power=range(2, 5), lucky=1, defender_lucky=1, lucky_policy="simple", pmfs=True)
+    assert len(simple) == 3
+    for row in simple:
+        r = swtcg_odds.attack(power=row["power"], lucky=1, defender_lucky=1, lucky_policy="simple")
+        assert row["mean"] == r.mean and row["pmf"] == r.pmf
+    # A choice changes the answer where it should: simple against optimal.
+    optimal = swtcg_odds.table(power=range(2, 5), lucky=1, defender_lucky=1)
+    assert [r["mean"] for r in optimal] != [r["mean"] for r in simple]
