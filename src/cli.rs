@@ -64,25 +64,91 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// The exact outcome of one attack.
-    Attack(AttackCmd),
+    Attack(Deferred<AttackCmd>),
     /// Expected damage and P(discard) over ranges of parameters (with no flags: a default table).
-    Table(TableCmd),
+    Table(Deferred<TableCmd>),
     /// Solves a scenario file exactly: units in the cards' wording, every choice played.
     #[command(after_help = SCENARIO_HELP)]
-    Scenario(ScenarioCmd),
+    Scenario(Deferred<ScenarioCmd>),
     /// Checks a simulator's counts against the exact law (exit 0: consistent, 1: disagrees).
-    Verify(VerifyCmd),
+    Verify(Deferred<VerifyCmd>),
     /// A seeded, reproducible Monte Carlo sample of an attack, as counts.
-    Sample(SampleCmd),
+    Sample(Deferred<SampleCmd>),
     /// Real cards from LackeyCCG set files: find them, check them, attack with them.
-    Cards(CardsCmd),
+    Cards(Deferred<CardsCmd>),
     /// Expected damage and P(discard) between sets of cards, both directions.
-    Matchups(MatchupsCmd),
+    Matchups(Deferred<MatchupsCmd>),
     /// A battle plan: several attacks in order against one defender, exactly.
     #[command(after_help = PLAN_HELP)]
-    Plan(PlanCmd),
+    Plan(Deferred<PlanCmd>),
     /// The web calculator: serves a page and its JSON API (see the README).
-    Serve(ServeCmd),
+    Serve(Deferred<ServeCmd>),
+}
+
+/// A subcommand's arguments, built only when that subcommand is parsed or
+/// its help shown (`Command::defer`): clap otherwise builds every
+/// subcommand's arguments at start-up, two thirds of the instructions of
+/// `--version` and of every command's start.
+#[derive(Debug)]
+struct Deferred<T>(T);
+
+impl<T> std::ops::Deref for Deferred<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// `cmd` with `T`'s arguments, keeping what the subcommand says of itself
+/// (its about and after-help, which a flattened struct's would replace).
+fn keep_own_words(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> clap::Command {
+    let about = cmd.get_about().cloned();
+    let long_about = cmd.get_long_about().cloned();
+    let after = cmd.get_after_help().cloned();
+    let mut cmd = add(cmd);
+    if let Some(a) = about {
+        cmd = cmd.about(a);
+    }
+    if let Some(a) = long_about {
+        cmd = cmd.long_about(a);
+    }
+    if let Some(a) = after {
+        cmd = cmd.after_help(a);
+    }
+    cmd
+}
+
+impl<T: Args> Args for Deferred<T> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|c| keep_own_words(c, T::augment_args))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|c| keep_own_words(c, T::augment_args_for_update))
+    }
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
+    fn from_arg_matches(m: &clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
+        T::from_arg_matches(m).map(Deferred)
+    }
+    fn from_arg_matches_mut(m: &mut clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
+        T::from_arg_matches_mut(m).map(Deferred)
+    }
+    fn update_from_arg_matches(
+        &mut self,
+        m: &clap::ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        self.0.update_from_arg_matches(m)
+    }
+    fn update_from_arg_matches_mut(
+        &mut self,
+        m: &mut clap::ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(m)
+    }
 }
 
 #[derive(Args, Debug)]
