@@ -944,7 +944,7 @@ fn matchups_cmd(
                 ),
                 None => format!("{shown} is unchanged, nothing was written"),
             };
-            Err(Error::new(e.kind(), format!("{e}; {kept}")))
+            Err(Error::new(e.kind(), format!("{}; {kept}", e.with_flags())))
         }
     }
 }
@@ -1380,7 +1380,7 @@ where
         },
         Err(e) => Ran {
             stdout: String::from_utf8_lossy(&out).into_owned(),
-            stderr: format!("error: {e}\n"),
+            stderr: format!("error: {}\n", e.with_flags()),
             status: error_status(&e),
         },
     }
@@ -1496,7 +1496,7 @@ pub fn main() -> ExitCode {
         Ok(status) => ExitCode::from(status),
         Err(_) if out.closed => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {}", shown(&e.to_string()));
+            let _ = writeln!(std::io::stderr(), "error: {}", shown(&e.with_flags()));
             ExitCode::from(error_status(&e))
         }
     }

@@ -677,3 +677,27 @@ fn an_error_is_small_and_keeps_its_cause() {
         Error::limit("x").caused_by(std::fmt::Error)
     );
 }
+
+/// Issue 33: an error's `Display` names a parameter as the library knows
+/// it; the command line adds its flag's `--` (`Error::with_flags`), the web
+/// page and Python name it from the origin.
+#[test]
+fn an_errors_display_knows_no_flags() {
+    let e = swtcg_odds::request::AttackRequest::from_pairs([("power", "-1")])
+        .and_then(|r| r.solve().map(|_| ()))
+        .unwrap_err();
+    assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Range);
+    assert_eq!(
+        e.origin(),
+        &swtcg_odds::error::Origin::Param {
+            param: "power".into(),
+            value: Some("-1".into())
+        }
+    );
+    let shown = e.to_string();
+    assert!(shown.starts_with("power -1: "), "{shown}");
+    assert!(!shown.contains("--"), "{shown}");
+    assert_eq!(e.with_flags(), format!("--{shown}"));
+    let ran = run_args(["swtcg-odds", "attack", "--power", "-1"]);
+    assert_eq!(ran.stderr, format!("error: --{shown}\n"));
+}

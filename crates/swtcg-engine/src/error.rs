@@ -194,8 +194,24 @@ impl fmt::Display for JsonCause {
 
 impl std::error::Error for JsonCause {}
 
+/// One line, where then what: a parameter named as the library knows it
+/// (`power 5: ...`). A front-end names it its own way: the command line as
+/// its flag ([`Error::with_flags`]), the web page by its field, Python by
+/// its keyword (both from [`Error::origin`] and [`Error::words`]).
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.line(false))
+    }
+}
+
+impl Error {
+    /// The message as a command line says it: a parameter as its flag
+    /// (`--power 5: ...`).
+    pub fn with_flags(&self) -> String {
+        self.line(true)
+    }
+
+    fn line(&self, flags: bool) -> String {
         let mut line = String::new();
         for a in &self.0.about {
             line.push_str(a);
@@ -203,7 +219,9 @@ impl fmt::Display for Error {
         }
         match &self.0.origin {
             Origin::Param { param, value } => {
-                line.push_str("--");
+                if flags {
+                    line.push_str("--");
+                }
                 line.push_str(param);
                 if let Some(v) = value {
                     line.push(' ');
@@ -241,7 +259,7 @@ impl fmt::Display for Error {
             Origin::Card { .. } | Origin::None => {}
         }
         line.push_str(&self.0.message);
-        f.write_str(&one_line(&line))
+        one_line(&line)
     }
 }
 
