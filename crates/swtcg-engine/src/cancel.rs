@@ -54,18 +54,32 @@ pub const POLL_EVERY: Duration = Duration::from_millis(50);
 /// assert!(!expired());
 /// ```
 pub fn with_poll<T>(stop: fn() -> bool, f: impl FnOnce() -> T) -> T {
-    let before = POLL.with(|p| p.get());
-    let was = EXPIRED.with(|e| e.get());
+    let _restore = Saved::now();
     POLL.with(|p| p.set(Some((stop, Instant::now()))));
-    struct Restore(Option<Poll>, bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            POLL.with(|p| p.set(self.0));
-            EXPIRED.with(|e| e.set(self.1));
-        }
-    }
-    let _restore = Restore(before, was);
     f()
+}
+
+/// This thread's deadline, question and expiry as they were, put back when
+/// dropped: a [`with_deadline`] or [`with_poll`] ends with its call, even
+/// when `f` panics.
+struct Saved(Option<Instant>, Option<Poll>, bool);
+
+impl Saved {
+    fn now() -> Saved {
+        Saved(
+            DEADLINE.with(|d| d.get()),
+            POLL.with(|p| p.get()),
+            EXPIRED.with(|e| e.get()),
+        )
+    }
+}
+
+impl Drop for Saved {
+    fn drop(&mut self) {
+        DEADLINE.with(|d| d.set(self.0));
+        POLL.with(|p| p.set(self.1));
+        EXPIRED.with(|e| e.set(self.2));
+    }
 }
 
 /// Runs `f` on this thread with a deadline `limit` from now: the engine's
@@ -73,17 +87,8 @@ pub fn with_poll<T>(stop: fn() -> bool, f: impl FnOnce() -> T) -> T {
 /// Deadlines nest: the earlier one holds.
 pub fn with_deadline<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
     let new = Instant::now() + limit;
-    let before = DEADLINE.with(|d| d.get());
-    let was = EXPIRED.with(|e| e.get());
-    DEADLINE.with(|d| d.set(Some(before.map_or(new, |b| b.min(new)))));
-    struct Restore(Option<Instant>, bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            DEADLINE.with(|d| d.set(self.0));
-            EXPIRED.with(|e| e.set(self.1));
-        }
-    }
-    let _restore = Restore(before, was);
+    let restore = Saved::now();
+    DEADLINE.with(|d| d.set(Some(restore.0.map_or(new, |b| b.min(new)))));
     f()
 }
 
