@@ -163,3 +163,156 @@ fn the_engines_modules_import_only_lower_ones() {
         }
     }
 }
+
+/// The engine's public face, drawn: every public item (functions, types,
+/// constants, modules, methods of public impls), listed by module in
+/// `tests/snapshots/engine-public.txt`, so that a change of the face is a
+/// reviewed diff (`UPDATE_EXPECT=1 cargo test --test it layering`). The
+/// README gives the count.
+#[test]
+fn the_engines_public_face_is_drawn() {
+    let src = Path::new(ROOT).join("crates/swtcg-engine/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let kinds = [
+        "fn", "struct", "enum", "const", "type", "trait", "mod", "static",
+    ];
+    let mut items = Vec::new();
+    // Whether a file's module is public all the way up: each parent
+    // declares it `pub mod name;`.
+    let public = |f: &Path| -> bool {
+        let rel = f.strip_prefix(&src).unwrap().with_extension("");
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .filter(|c| c != "mod")
+            .collect();
+        (0..parts.len()).all(|i| {
+            let parent = if i == 0 {
+                src.join("lib.rs")
+            } else {
+                let dir = src.join(parts[..i].join("/"));
+                let as_mod = dir.join("mod.rs");
+                if as_mod.exists() {
+                    as_mod
+                } else {
+                    dir.with_extension("rs")
+                }
+            };
+            parts[i] == "lib"
+                || code(&parent)
+                    .lines()
+                    .any(|l| l.trim() == format!("pub mod {};", parts[i]))
+        })
+    };
+    for f in &files {
+        if !public(f) {
+            continue;
+        }
+        let module = f
+            .strip_prefix(&src)
+            .unwrap()
+            .with_extension("")
+            .to_string_lossy()
+            .replace('/', "::")
+            .trim_end_matches("::mod")
+            .to_string();
+        let mut owner = String::new();
+        let mut in_test = false;
+        // An inline module: `Some(prefix)` when public, `None` when not
+        // (its items are not the engine's face).
+        let mut inline: Option<Option<String>> = None;
+        for line in code(f).lines() {
+            if line.starts_with("mod tests") || line.starts_with("#[cfg(test)]") {
+                in_test = true;
+            }
+            if in_test {
+                continue;
+            }
+            if line.starts_with('}') {
+                inline = None;
+            }
+            if line.ends_with('{')
+                && (line.starts_with("mod ") || line.starts_with("pub("))
+                && line.contains(" mod ")
+                || line.starts_with("mod ") && line.ends_with('{')
+            {
+                inline = Some(None);
+                continue;
+            }
+            if let Some(name) = line
+                .strip_prefix("pub mod ")
+                .and_then(|r| r.strip_suffix(" {"))
+            {
+                items.push(format!("{module}::{name} (mod)"));
+                inline = Some(Some(name.to_string()));
+                continue;
+            }
+            if let Some(inner) = &inline {
+                let Some(prefix) = inner else { continue };
+                if let Some(rest) = line.trim_start().strip_prefix("pub ") {
+                    let mut words = rest.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+                    if let (Some(kind), Some(name)) = (words.next(), words.find(|w| !w.is_empty()))
+                        && kinds.contains(&kind)
+                    {
+                        items.push(format!("{module}::{prefix}::{name} ({kind})"));
+                    }
+                }
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("impl") {
+                // `impl<T> Name<T> {` / `impl Trait for Name {`: its type.
+                let rest = rest.trim_start_matches(|c| c != ' ').trim();
+                let ty = rest.rsplit(" for ").next().unwrap_or(rest);
+                owner = ty.split(['<', ' ', '{']).next().unwrap_or("").to_string();
+            } else if !line.starts_with(' ') && !line.is_empty() && !line.starts_with('}') {
+                owner.clear();
+            }
+            let t = line.trim_start();
+            let Some(rest) = t.strip_prefix("pub ") else {
+                continue;
+            };
+            let rest = rest
+                .trim_start_matches("unsafe ")
+                .trim_start_matches("const fn")
+                .trim();
+            let mut words = rest.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+            let (Some(kind), Some(name)) = (words.next(), words.find(|w| !w.is_empty())) else {
+                continue;
+            };
+            let kind = if rest.starts_with("const fn") {
+                "fn"
+            } else {
+                kind
+            };
+            if !kinds.contains(&kind) {
+                continue;
+            }
+            let method = line.starts_with(' ') && !owner.is_empty();
+            items.push(if method {
+                format!("{module}::{owner}::{name} ({kind})")
+            } else {
+                format!("{module}::{name} ({kind})")
+            });
+        }
+    }
+    assert!(items.len() > 50, "{} items", items.len());
+    let text = format!("{} public items\n{}\n", items.len(), items.join("\n"));
+    let path = Path::new(ROOT).join("tests/snapshots/engine-public.txt");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&path, &text).unwrap();
+        return;
+    }
+    let kept = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_EXPECT=1 writes it)", path.display()));
+    if kept != text {
+        let old: BTreeSet<&str> = kept.lines().collect();
+        let new: BTreeSet<&str> = text.lines().collect();
+        panic!(
+            "the engine's public face changed: added {:?}, removed {:?} (review, then UPDATE_EXPECT=1 cargo test --test it layering)",
+            new.difference(&old).take(20).collect::<Vec<_>>(),
+            old.difference(&new).take(20).collect::<Vec<_>>()
+        );
+    }
+}
