@@ -12,6 +12,7 @@ mod fuzz;
 mod keywords;
 mod layering;
 mod matchups;
+mod messages;
 mod oracle_attack;
 mod oracle_policy;
 mod plan;
