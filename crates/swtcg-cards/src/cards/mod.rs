@@ -161,6 +161,24 @@ fn strip_print_tags(name: &str) -> &str {
     }
 }
 
+/// The text with its accents taken off (canonical decomposition, then
+/// the combining marks dropped: `Padmé` is `Padme`, `Ñ` is `N`): the one
+/// fold of text the card reader and the name matching share.
+///
+/// ```
+/// use swtcg_cards::cards::unaccented;
+/// assert_eq!(unaccented("Padmé Amidala"), "Padme Amidala");
+/// assert_eq!(unaccented("ÉÑö"), "ENo");
+/// ```
+pub fn unaccented(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    if text.is_ascii() {
+        return text.to_string();
+    }
+    text.nfd().filter(|c| !is_combining_mark(*c)).collect()
+}
+
 /// A name as compared: lowercased, accents taken off (`Padmé` is
 /// `padme`), every apostrophe (`’`, `‘`, `` ` ``, `´`) read as `'`, every
 /// dash as `-`, and runs of spaces as one.
@@ -171,11 +189,9 @@ fn strip_print_tags(name: &str) -> &str {
 /// assert_eq!(fold_name("Padmé Amidala"), "padme amidala");
 /// ```
 pub fn fold_name(name: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    use unicode_normalization::char::is_combining_mark;
     let mut out = String::with_capacity(name.len());
     let mut space = false;
-    for c in name.trim().nfd().filter(|c| !is_combining_mark(*c)) {
+    for c in unaccented(name.trim()).chars() {
         let c = match c {
             '\u{2018}' | '\u{2019}' | '\u{201b}' | '`' | '\u{b4}' | '\u{2032}' => '\'',
             '\u{201c}' | '\u{201d}' => '"',

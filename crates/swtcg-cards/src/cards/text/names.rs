@@ -161,14 +161,13 @@ pub fn self_names_with(name: &str, kinds: &str) -> Vec<String> {
     out
 }
 
+/// The text without accents (the crate's one fold, [`crate::cards::unaccented`]),
+/// and the files' `_` and `?` for a lost `é` (`Padm_`) read as `e`.
 pub(super) fn deaccent(s: &str) -> String {
-    s.chars()
+    crate::cards::unaccented(s)
+        .chars()
         .map(|c| match c {
-            'é' | 'è' | 'ê' | 'É' | '_' | '?' => 'e',
-            'á' | 'à' => 'a',
-            'í' => 'i',
-            'ó' => 'o',
-            'ú' => 'u',
+            '_' | '?' => 'e',
             c => c,
         })
         .collect()
