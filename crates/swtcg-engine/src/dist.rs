@@ -663,33 +663,22 @@ impl<W: Weight> Dist<W> {
 
     /// The distribution of `X + Y` for independent `X` (self) and `Y`.
     pub fn convolve(&self, other: &Self) -> Self {
-        let mut weights = vec![W::zero(); self.weights.len() + other.weights.len() - 1];
-        for (i, a) in self.weights.iter().enumerate() {
-            if a.is_zero() {
-                continue;
-            }
-            for (j, b) in other.weights.iter().enumerate() {
-                if !b.is_zero() {
-                    weights[i + j].add_assign_ref(&a.mul_ref(b));
-                }
-            }
-        }
-        let d = Dist {
-            offset: self.offset + other.offset,
-            weights,
-            denom: self.denom.mul_ref(&other.denom),
-        };
-        debug_assert!(d.sums_to_one());
-        d
+        self.convolve_until(other, || false).expect("never stopped")
     }
 
     /// [`Dist::convolve`], stopping early once the engine's deadline has
     /// passed ([`crate::cancel`]): then `Err(cancelled)`, never a wrong law.
     pub fn convolve_cancellable(&self, other: &Self) -> crate::error::Result<Self> {
+        self.convolve_until(other, crate::cancel::expired)
+            .ok_or_else(crate::error::Error::cancelled)
+    }
+
+    /// `X + Y`, asking `stop` every 16 rows: `None` once it says yes.
+    fn convolve_until(&self, other: &Self, stop: impl Fn() -> bool) -> Option<Self> {
         let mut weights = vec![W::zero(); self.weights.len() + other.weights.len() - 1];
         for (i, a) in self.weights.iter().enumerate() {
-            if i % 16 == 0 {
-                crate::cancel::check()?;
+            if i % 16 == 0 && stop() {
+                return None;
             }
             if a.is_zero() {
                 continue;
@@ -706,7 +695,7 @@ impl<W: Weight> Dist<W> {
             denom: self.denom.mul_ref(&other.denom),
         };
         debug_assert!(d.sums_to_one());
-        Ok(d)
+        Some(d)
     }
 
     /// The sum of `n` independent copies.
