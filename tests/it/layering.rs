@@ -299,20 +299,5 @@ fn the_engines_public_face_is_drawn() {
     }
     assert!(items.len() > 50, "{} items", items.len());
     let text = format!("{} public items\n{}\n", items.len(), items.join("\n"));
-    let path = Path::new(ROOT).join("tests/snapshots/engine-public.txt");
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(&path, &text).unwrap();
-        return;
-    }
-    let kept = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_EXPECT=1 writes it)", path.display()));
-    if kept != text {
-        let old: BTreeSet<&str> = kept.lines().collect();
-        let new: BTreeSet<&str> = text.lines().collect();
-        panic!(
-            "the engine's public face changed: added {:?}, removed {:?} (review, then UPDATE_EXPECT=1 cargo test --test it layering)",
-            new.difference(&old).take(20).collect::<Vec<_>>(),
-            old.difference(&new).take(20).collect::<Vec<_>>()
-        );
-    }
+    crate::snapshots::assert_snapshot("engine-public.txt", &text);
 }

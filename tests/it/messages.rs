@@ -4,36 +4,9 @@
 //! (`UPDATE_EXPECT=1 cargo test --test it messages`), and the other tests
 //! can assert on the kind and the origin.
 
-use std::path::Path;
+use crate::snapshots::assert_snapshot as pinned;
 use swtcg_odds::cli::run_args;
 use swtcg_odds::web::{State, handle};
-
-/// Compares `text` with the snapshot `name`, or writes it with
-/// `UPDATE_EXPECT=1`.
-fn pinned(name: &str, text: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(name);
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(&path, text).unwrap();
-        return;
-    }
-    let kept = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_EXPECT=1 writes it)", path.display()));
-    if kept != text {
-        let first = kept
-            .lines()
-            .zip(text.lines())
-            .find(|(a, b)| a != b)
-            .map_or_else(
-                || "(a line added or removed)".to_string(),
-                |(a, b)| format!("- {a}\n+ {b}"),
-            );
-        panic!(
-            "{name} differs from the messages; first difference:\n{first}\nreview with UPDATE_EXPECT=1 cargo test --test it messages, then git diff"
-        );
-    }
-}
 
 /// Bad command lines, one of each kind of error the command line says.
 const CLI: &[&[&str]] = &[

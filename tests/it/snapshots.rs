@@ -93,7 +93,7 @@ pub fn assert_snapshot(name: &str, actual: &str) {
         }
     }
     panic!(
-        "{} differs from the readings ({} lines against {}); first differences:\n{}\nreview with UPDATE_EXPECT=1 cargo test --test it snapshots, then git diff",
+        "{} differs ({} lines kept, {} now); first differences:\n{}\nreview with UPDATE_EXPECT=1 cargo test --test it, then git diff",
         path.display(),
         e.len(),
         a.len(),
