@@ -51,6 +51,11 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
+mod deferred;
+mod terminal;
+use deferred::Deferred;
+pub use terminal::terminal_safe;
+
 /// Exact odds for Star Wars TCG attacks: no sampling, exact fractions.
 #[derive(Parser, Debug)]
 #[command(name = "swtcg-odds", version, about)]
@@ -83,72 +88,6 @@ enum Command {
     Plan(Deferred<PlanCmd>),
     /// The web calculator: serves a page and its JSON API (see the README).
     Serve(Deferred<ServeCmd>),
-}
-
-/// A subcommand's arguments, built only when that subcommand is parsed or
-/// its help shown (`Command::defer`): clap otherwise builds every
-/// subcommand's arguments at start-up, two thirds of the instructions of
-/// `--version` and of every command's start.
-#[derive(Debug)]
-struct Deferred<T>(T);
-
-impl<T> std::ops::Deref for Deferred<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-/// `cmd` with `T`'s arguments, keeping what the subcommand says of itself
-/// (its about and after-help, which a flattened struct's would replace).
-fn keep_own_words(cmd: clap::Command, add: fn(clap::Command) -> clap::Command) -> clap::Command {
-    let about = cmd.get_about().cloned();
-    let long_about = cmd.get_long_about().cloned();
-    let after = cmd.get_after_help().cloned();
-    let mut cmd = add(cmd);
-    if let Some(a) = about {
-        cmd = cmd.about(a);
-    }
-    if let Some(a) = long_about {
-        cmd = cmd.long_about(a);
-    }
-    if let Some(a) = after {
-        cmd = cmd.after_help(a);
-    }
-    cmd
-}
-
-impl<T: Args> Args for Deferred<T> {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|c| keep_own_words(c, T::augment_args))
-    }
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        cmd.defer(|c| keep_own_words(c, T::augment_args_for_update))
-    }
-    fn group_id() -> Option<clap::Id> {
-        T::group_id()
-    }
-}
-
-impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
-    fn from_arg_matches(m: &clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
-        T::from_arg_matches(m).map(Deferred)
-    }
-    fn from_arg_matches_mut(m: &mut clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
-        T::from_arg_matches_mut(m).map(Deferred)
-    }
-    fn update_from_arg_matches(
-        &mut self,
-        m: &clap::ArgMatches,
-    ) -> std::result::Result<(), clap::Error> {
-        self.0.update_from_arg_matches(m)
-    }
-    fn update_from_arg_matches_mut(
-        &mut self,
-        m: &mut clap::ArgMatches,
-    ) -> std::result::Result<(), clap::Error> {
-        self.0.update_from_arg_matches_mut(m)
-    }
 }
 
 #[derive(Args, Debug)]
@@ -1423,33 +1362,6 @@ impl Write for Stdout {
             .flush()
             .inspect_err(|e| self.closed |= e.kind() == std::io::ErrorKind::BrokenPipe)
     }
-}
-
-/// Text as a terminal should show it: every control character but line
-/// ends and tabs (escape sequences, carriage returns, C1 controls such as
-/// CSI) written as `\u{1b}`, so that a card's text can't move the cursor,
-/// recolour the screen or set the window's title.
-///
-/// ```
-/// use swtcg_odds::cli::terminal_safe;
-/// assert_eq!(terminal_safe("Vader\u{1b}]0;pwned\u{7}\n"), "Vader\\u{1b}]0;pwned\\u{7}\n");
-/// assert_eq!(terminal_safe("a\tb\u{9b}2J"), "a\tb\\u{9b}2J");
-/// assert_eq!(terminal_safe("Padmé"), "Padmé");
-/// ```
-pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(unsafe_char) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            out.push_str(&c.escape_unicode().to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 /// The program: runs the command line, its output written to standard
