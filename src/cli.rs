@@ -86,6 +86,9 @@ enum Command {
     /// A battle plan: several attacks in order against one defender, exactly.
     #[command(after_help = PLAN_HELP)]
     Plan(Deferred<PlanCmd>),
+    /// The battle phase, exactly: who controls each arena once every unit has attacked.
+    #[command(after_help = BATTLE_HELP)]
+    Battle(Deferred<BattleCmd>),
     /// The web calculator: serves a page and its JSON API (see the README).
     Serve(Deferred<ServeCmd>),
 }
@@ -450,6 +453,27 @@ struct PlanCmd {
     /// Also draw P(total damage >= k) after each step to this SVG file.
     #[arg(long, value_name = "FILE")]
     plot: Option<String>,
+}
+
+/// Where `battle --help` sends a reader for the file's format.
+const BATTLE_HELP: &str = "The file's format (units with their side, arena and speed; the objective; the Force of each side): docs/battle.md in the repository. Example: examples/battles/throne-room.json.";
+
+#[derive(Args, Debug)]
+struct BattleCmd {
+    /// The battle file (JSON; its format: docs/battle.md).
+    file: String,
+    /// One JSON object, every probability a reduced fraction "num/den".
+    #[arg(long)]
+    json: bool,
+    /// With --json: the best choice in every state the battle reaches.
+    #[arg(long, requires = "json")]
+    policy: bool,
+    /// The bound on the states estimated before the solve (the file's "max_states").
+    #[arg(long, value_name = "N")]
+    max_states: Option<u64>,
+    /// Stop with an error after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT)]
+    time_limit: u64,
 }
 
 #[derive(Args, Debug)]
@@ -1184,6 +1208,29 @@ fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
     })
 }
 
+fn battle_cmd(cmd: &BattleCmd) -> Result<String> {
+    let mut battle = crate::cards::files::battle_from_file(&cmd.file)?;
+    if let Some(n) = cmd.max_states {
+        battle.max_states = n;
+    }
+    let report =
+        crate::cancel::with_deadline(std::time::Duration::from_secs(cmd.time_limit), || {
+            battle.solve()
+        })
+        .map_err(|e| {
+            if e.kind() == crate::error::ErrorKind::Cancelled {
+                e.at_param("time-limit", Some(&cmd.time_limit.to_string()))
+            } else {
+                e
+            }
+        })?;
+    Ok(if cmd.json {
+        to_json_text(&report.json(cmd.policy))
+    } else {
+        report.to_text()
+    })
+}
+
 /// Runs one parsed command line, writing its output to `out` (streamed
 /// where the command streams): its exit status (0, or 1 when `verify`
 /// finds the simulator wrong).
@@ -1219,6 +1266,7 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         Command::Sample(cmd) => sample_cmd(&cmd)?.into(),
         Command::Cards(cmd) => cards_cmd(&cmd, &cli.db, notes)?,
         Command::Plan(cmd) => plan_cmd(&cmd)?.into(),
+        Command::Battle(cmd) => battle_cmd(&cmd)?.into(),
         Command::Serve(cmd) => {
             let db = if cli.db.any() {
                 // The API names files relative to the --db given.

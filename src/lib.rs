@@ -23,8 +23,8 @@
 
 pub use swtcg_cards::{cards, matchups};
 pub use swtcg_engine::{
-    attack, cancel, dice, dist, error, files, input, keywords, plan, policy, report, request,
-    sample, scenario, table, unit, verify, words,
+    attack, battle, cancel, dice, dist, error, files, input, keywords, plan, policy, report,
+    request, sample, scenario, table, unit, verify, words,
 };
 
 pub mod cli;

@@ -12,7 +12,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// before it.
 const ENGINE_ORDER: &[&str] = &[
     "error", "input", "cancel", "dist", "dice", "keywords", "unit", "attack", "policy", "report",
-    "files", "scenario", "plan", "table", "sample", "verify", "words", "request",
+    "files", "scenario", "plan", "battle", "table", "sample", "verify", "words", "request",
 ];
 
 /// The engine's dependencies: numeric crates and serde, nothing else.

@@ -4,6 +4,7 @@
 //! `shared` checks the full shared card files beside the repository; its
 //! tests are ignored here and run by `.ci/run` by name.
 
+mod battle;
 mod cards;
 mod cli;
 mod common;

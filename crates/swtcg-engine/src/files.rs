@@ -217,6 +217,11 @@ pub trait CardUnits {
     fn pair(&self, attacker: &Self::Spec, defender: &Self::Spec) -> Result<Paired>;
     /// Another unit of a scenario, facing `facing`.
     fn other(&self, unit: &Self::Spec, facing: &Self::Spec) -> Result<(Unit, Vec<Applied>)>;
+    /// Where a unit's card puts it: the arenas its type line allows, and
+    /// its printed speed (none for a unit given by its numbers).
+    fn placement(&self, _unit: &Self::Spec) -> (Vec<crate::unit::Arena>, Option<u32>) {
+        (Vec::new(), None)
+    }
 }
 
 /// No card database: units are given by their numbers.

@@ -32,6 +32,7 @@
 pub mod words;
 
 pub mod attack;
+pub mod battle;
 pub mod cancel;
 pub mod dice;
 pub mod dist;

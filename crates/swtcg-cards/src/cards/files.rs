@@ -21,6 +21,7 @@ use crate::keywords::Ability;
 use crate::plan::Plan;
 use crate::scenario::Scenario;
 use crate::unit::Unit;
+use swtcg_engine::battle::{Battle, BattleFile};
 
 /// A unit read from a file, before it meets its opponent.
 pub enum Spec<'db> {
@@ -89,6 +90,20 @@ impl<'db> CardUnits for DbUnits<'db> {
 
     fn other(&self, u: &Spec<'db>, facing: &Spec<'db>) -> Result<(Unit, Vec<Applied>)> {
         other_unit(u, facing)
+    }
+
+    /// A card's arenas and the printed speed of its top card.
+    fn placement(&self, u: &Spec<'db>) -> (Vec<Arena>, Option<u32>) {
+        match u {
+            Spec::Plain(_) => (Vec::new(), None),
+            Spec::Card { piece, .. } => {
+                let top = piece.top();
+                (
+                    top.arenas.clone(),
+                    top.speed.as_ref().and_then(|s| s.value()),
+                )
+            }
+        }
     }
 }
 
@@ -293,4 +308,35 @@ pub fn plan_from_json_with_cards(text: &str, db: &CardDb) -> Result<Plan> {
     let parsed = PlanFile::parse(text, "plan")?;
     no_db(&parsed.db)?;
     Plan::from_parts(parsed, &DbUnits { db })
+}
+
+/// Reads a battle from JSON text read from `file`, its `"db"` relative to
+/// `base`.
+pub fn battle_from_json_in(
+    text: &str,
+    file: &str,
+    base: Option<&std::path::Path>,
+) -> Result<Battle> {
+    let parsed = BattleFile::parse(text, file)?;
+    match &parsed.db {
+        Some(paths) => {
+            let db = load_db(paths, base)?;
+            Battle::from_parts(parsed, &DbUnits { db: &db })
+        }
+        None => Battle::from_parts(parsed, &NoCards),
+    }
+}
+
+/// Reads a battle file (its `"db"` relative to its folder).
+pub fn battle_from_file(path: &str) -> Result<Battle> {
+    let base = std::path::Path::new(path).parent();
+    battle_from_json_in(&read_file(path)?, path, base)
+}
+
+/// Reads a battle from JSON text whose `"card"` units come from `db` (a
+/// `"db"` in the text is refused).
+pub fn battle_from_json_with_cards(text: &str, db: &CardDb) -> Result<Battle> {
+    let parsed = BattleFile::parse(text, "battle")?;
+    no_db(&parsed.db)?;
+    Battle::from_parts(parsed, &DbUnits { db })
 }

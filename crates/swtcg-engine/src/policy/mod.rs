@@ -829,6 +829,13 @@ impl Game {
         )
     }
 
+    /// The Force each side has left once the choices of `declared` are
+    /// paid (before the damage steps, whose spending the attack's tallies
+    /// hold), by [`side_index`].
+    pub(crate) fn force_after(&self, declared: &Declared) -> [Option<u32>; 2] {
+        self.setup(declared).force
+    }
+
     /// Solves one declared attack.
     fn solve_declared(&self, declared: &Declared) -> Result<(AttackSolution, Vec<Unit>)> {
         let setup = self.setup(declared);

@@ -1,0 +1,589 @@
+//! The battle phase against a brute-force game tree written apart from the
+//! solver: plain recursion over the units' turns, every target and every
+//! decline, and every face of every die of every attack. The units have
+//! power, health, speed, Armor, Critical Hit, Stun and a free Retaliate:
+//! enough to carry counters and lost power from attack to attack, to hurt
+//! the attacker back, and to make the order of attacks matter.
+//!
+//! Then the properties: one attack is `attack`, a fixed order against one
+//! defender is `plan`, a unit added never lowers its side's P(control); a
+//! sampler playing the solved policy passes `verify`, and one playing a
+//! worse policy fails it.
+
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use std::collections::{BTreeMap, HashMap};
+use swtcg_odds::battle::{Battle, BattleReport};
+use swtcg_odds::dist::Dist;
+use swtcg_odds::unit::Arena;
+
+#[derive(Clone, Debug)]
+struct U {
+    dark: bool,
+    speed: u32,
+    power: u32,
+    health: u32,
+    armor: bool,
+    crit: u32,
+    stun: u32,
+    retaliate: u32,
+}
+
+fn r(n: i64) -> BigRational {
+    BigRational::from_integer(n.into())
+}
+
+/// The battle file of units `us`, all in the Character arena.
+fn file(us: &[U], objective: &str) -> String {
+    let units: Vec<String> = us
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            let mut kw = Vec::new();
+            if u.armor {
+                kw.push("\"Armor\"".to_string());
+            }
+            if u.crit > 0 {
+                kw.push(format!("\"Critical Hit {}\"", u.crit));
+            }
+            if u.stun > 0 {
+                kw.push(format!("\"Stun {}\"", u.stun));
+            }
+            if u.retaliate > 0 {
+                kw.push(format!("\"Retaliate {}\"", u.retaliate));
+            }
+            format!(
+                r#"{{"name": "U{i}", "side": "{}", "arena": "Character", "speed": {}, "power": {}, "health": {}, "keywords": [{}]}}"#,
+                if u.dark { "dark" } else { "light" },
+                u.speed,
+                u.power,
+                u.health,
+                kw.join(", ")
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"units": [{}], "objective": "{objective}"}}"#,
+        units.join(", ")
+    )
+}
+
+/// Every face of `n` dice, by recursion: the number of faces at least
+/// `need`, whether a 6 showed, and how many ways.
+fn faces(n: u32, need: u32) -> BTreeMap<(u32, bool), u64> {
+    fn go(n: u32, need: u32, hits: u32, six: bool, out: &mut BTreeMap<(u32, bool), u64>) {
+        if n == 0 {
+            *out.entry((hits, six)).or_default() += 1;
+            return;
+        }
+        for f in 1..=6 {
+            go(n - 1, need, hits + u32::from(f >= need), six || f == 6, out);
+        }
+    }
+    let mut out = BTreeMap::new();
+    go(n, need, 0, false, &mut out);
+    out
+}
+
+/// A choice: a unit, and its target (none: it declines).
+type Opt = (usize, Option<usize>);
+
+/// A state of the brute force: counters, power lost, and who has acted.
+type S = (Vec<u32>, Vec<u32>, Vec<bool>);
+
+/// What a state is worth: each side's objective, the counters on each
+/// side's units, then (not compared) each unit's P(in play at the end).
+type V = Vec<BigRational>;
+
+struct Brute<'a> {
+    us: &'a [U],
+    control: bool,
+    memo: HashMap<S, V>,
+}
+
+impl Brute<'_> {
+    fn alive(&self, s: &S, k: usize) -> bool {
+        s.0[k] < self.us[k].health
+    }
+
+    fn end(&self, s: &S) -> V {
+        let n = self.us.len();
+        let live = |dark: bool| (0..n).any(|k| self.us[k].dark == dark && self.alive(s, k));
+        let lost = |dark: bool| {
+            (0..n)
+                .filter(|&k| self.us[k].dark == dark && !self.alive(s, k))
+                .count() as i64
+        };
+        let (d, l) = (live(true), live(false));
+        let obj = if self.control {
+            [r(i64::from(d && !l)), r(i64::from(l && !d))]
+        } else {
+            [r(lost(false) - lost(true)), r(lost(true) - lost(false))]
+        };
+        let ctr = |dark: bool| {
+            r((0..n)
+                .filter(|&k| self.us[k].dark == dark)
+                .map(|k| i64::from(s.0[k]))
+                .sum())
+        };
+        let mut v = vec![obj[0].clone(), obj[1].clone(), ctr(true), ctr(false)];
+        v.extend((0..n).map(|k| r(i64::from(self.alive(s, k)))));
+        v
+    }
+
+    /// The options of the side to move, in the solver's documented order:
+    /// each tied unit (in file order) at each target (in file order), then
+    /// each tied unit declining. `None`: the battle is over.
+    fn options(&self, s: &S) -> Option<(usize, Vec<Opt>)> {
+        let n = self.us.len();
+        let enemies = |k: usize| {
+            (0..n)
+                .filter(|&j| self.us[j].dark != self.us[k].dark && self.alive(s, j))
+                .collect::<Vec<_>>()
+        };
+        let able: Vec<usize> = (0..n)
+            .filter(|&k| self.alive(s, k) && !s.2[k] && !enemies(k).is_empty())
+            .collect();
+        let top = able.iter().map(|&k| self.us[k].speed).max()?;
+        let dark_tied = able
+            .iter()
+            .any(|&k| self.us[k].speed == top && self.us[k].dark);
+        let tied: Vec<usize> = able
+            .into_iter()
+            .filter(|&k| self.us[k].speed == top && self.us[k].dark == dark_tied)
+            .collect();
+        let mut out = Vec::new();
+        for &c in &tied {
+            for t in enemies(c) {
+                out.push((c, Some(t)));
+            }
+        }
+        out.extend(tied.iter().map(|&c| (c, None)));
+        Some((if dark_tied { 0 } else { 1 }, out))
+    }
+
+    /// The law of the state after unit `a` attacks unit `t`: the attack
+    /// dice, then the target's Retaliate dice, every face enumerated.
+    fn attack(&self, s: &S, a: usize, t: usize) -> Vec<(S, BigRational)> {
+        let (ua, ut) = (&self.us[a], &self.us[t]);
+        let dice = ua.power.saturating_sub(s.1[a]);
+        let attack = faces(dice, if ut.armor { 5 } else { 4 });
+        let back = faces(ut.retaliate, if ua.armor { 5 } else { 4 });
+        let den = r(6i64.pow(dice + ut.retaliate));
+        let mut out: BTreeMap<S, BigRational> = BTreeMap::new();
+        for (&(hits, six), &w1) in &attack {
+            for (&(back_hits, _), &w2) in &back {
+                let mut n = s.clone();
+                n.2[a] = true;
+                let dmg = hits + if six { ua.crit } else { 0 };
+                let placed = dmg.min(ut.health - s.0[t]);
+                n.0[t] += placed;
+                if placed > 0 {
+                    n.1[t] += ua.stun;
+                }
+                let back_placed = back_hits.min(ua.health - n.0[a]);
+                n.0[a] += back_placed;
+                if back_placed > 0 {
+                    n.1[a] += ut.stun;
+                }
+                *out.entry(n).or_insert_with(BigRational::zero) += r((w1 * w2) as i64) / &den;
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    fn choice(&mut self, s: &S, (c, t): (usize, Option<usize>)) -> V {
+        let next = match t {
+            Some(t) => self.attack(s, c, t),
+            None => {
+                let mut n = s.clone();
+                n.2[c] = true;
+                vec![(n, BigRational::one())]
+            }
+        };
+        let mut total: V = vec![BigRational::zero(); 4 + self.us.len()];
+        for (n, p) in next {
+            let v = self.value(&n);
+            for (x, y) in total.iter_mut().zip(&v) {
+                *x += y * &p;
+            }
+        }
+        total
+    }
+
+    fn value(&mut self, s: &S) -> V {
+        if let Some(v) = self.memo.get(s) {
+            return v.clone();
+        }
+        let v = match self.options(s) {
+            None => self.end(s),
+            Some((me, options)) => {
+                let mut best: Option<V> = None;
+                for o in options {
+                    let v = self.choice(s, o);
+                    let key = |v: &V| (v[me].clone(), v[2 + (1 - me)].clone(), -v[2 + me].clone());
+                    if best.as_ref().is_none_or(|b| key(&v) > key(b)) {
+                        best = Some(v);
+                    }
+                }
+                best.unwrap()
+            }
+        };
+        self.memo.insert(s.clone(), v.clone());
+        v
+    }
+}
+
+/// The brute force's root values, and its first options' values for the
+/// side to move.
+fn brute(us: &[U], control: bool) -> (V, Vec<BigRational>) {
+    let mut b = Brute {
+        us,
+        control,
+        memo: HashMap::new(),
+    };
+    let n = us.len();
+    let s: S = (vec![0; n], vec![0; n], vec![false; n]);
+    let root = b.value(&s);
+    let firsts = match b.options(&s) {
+        None => Vec::new(),
+        Some((me, options)) => options
+            .into_iter()
+            .map(|o| b.choice(&s, o)[me].clone())
+            .collect(),
+    };
+    (root, firsts)
+}
+
+/// A small seeded generator (the tests' cases must not depend on the
+/// solver).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(n)) as u32
+    }
+}
+
+fn random_units(g: &mut Lcg, dark: usize, light: usize) -> Vec<U> {
+    let mut us = Vec::new();
+    for k in 0..dark + light {
+        us.push(U {
+            dark: k < dark,
+            speed: 10 * (1 + g.below(2)),
+            power: 1 + g.below(3),
+            health: 1 + g.below(3),
+            armor: g.below(4) == 0,
+            crit: if g.below(3) == 0 { 1 } else { 0 },
+            stun: if g.below(4) == 0 { 1 } else { 0 },
+            retaliate: if g.below(4) == 0 { 1 } else { 0 },
+        });
+    }
+    // The dice of one attack stay few: power + Retaliate at most 4.
+    us
+}
+
+fn solve(us: &[U], objective: &str) -> BattleReport {
+    Battle::from_json(&file(us, objective))
+        .unwrap()
+        .solve()
+        .unwrap()
+}
+
+fn fraction(f: &swtcg_odds::dist::Fraction) -> BigRational {
+    f.0.clone()
+}
+
+#[test]
+fn battles_agree_with_a_brute_force_game_tree() {
+    let mut g = Lcg(34);
+    let mut cases = 0;
+    for (dark, light) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
+        for _ in 0..12 {
+            let us = random_units(&mut g, dark, light);
+            for control in [true, false] {
+                let objective = if control {
+                    "control"
+                } else {
+                    "discard-difference"
+                };
+                let report = solve(&us, objective);
+                let (root, firsts) = brute(&us, control);
+                let what = format!("{objective} {us:?}");
+                assert_eq!(report.value[0], root[0], "dark's value: {what}");
+                assert_eq!(report.value[1], root[1], "light's value: {what}");
+                let fates = report.units();
+                assert_eq!(fates.len(), us.len(), "a fate for every unit");
+                for (k, f) in fates.iter().enumerate() {
+                    assert_eq!(fraction(&f.survives), root[4 + k], "U{k} survives: {what}");
+                }
+                let json = report.json(false);
+                let first = json.first.as_ref();
+                assert_eq!(first.map_or(0, |f| f.options.len()), firsts.len(), "{what}");
+                if let Some(f) = &report.first {
+                    let values: Vec<BigRational> =
+                        f.options.iter().map(|o| o.value.clone()).collect();
+                    assert_eq!(values, firsts, "first options: {what}");
+                }
+                if control {
+                    let c = report.arena(Arena::Character);
+                    assert_eq!(fraction(&c.dark), root[0], "{what}");
+                    assert_eq!(fraction(&c.light), root[1], "{what}");
+                    let total = fraction(&c.dark)
+                        + fraction(&c.light)
+                        + fraction(&c.contested)
+                        + fraction(&c.empty);
+                    assert_eq!(total, BigRational::one(), "{what}");
+                }
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 96);
+}
+
+#[test]
+fn a_battle_of_one_attack_is_that_attack() {
+    for (kw, power, health) in [
+        ("\"Critical Hit 2\"", 4, 5),
+        ("\"Lucky 1\", \"Accuracy 1\"", 3, 3),
+        ("\"Fury 1\"", 2, 3),
+    ] {
+        let text = format!(
+            r#"{{"units": [{{"name": "A", "side": "dark", "arena": "Space", "speed": 60, "power": {power}, "health": 5, "keywords": [{kw}]}},
+                          {{"name": "D", "side": "light", "arena": "Space", "speed": 10, "power": 0, "health": {health}, "keywords": ["Parry 1"]}}]}}"#
+        );
+        let report = Battle::from_json(&text).unwrap().solve().unwrap();
+        // The same attack as a scenario (Lucky is a choice: a game).
+        let scenario = swtcg_odds::scenario::Scenario::from_json(&format!(
+            r#"{{"attacker": {{"name": "A", "power": {power}, "health": 5, "keywords": [{kw}]}},
+                "defender": {{"name": "D", "power": 0, "health": {health}, "keywords": ["Parry 1"]}}}}"#
+        ))
+        .unwrap()
+        .solve()
+        .unwrap();
+        let p = scenario.discarded(1);
+        assert!(
+            p > BigRational::zero(),
+            "{kw}: a case where the attack matters"
+        );
+        assert_eq!(report.arena(Arena::Space).dark.0, p, "{kw}");
+        assert_eq!(report.value[0], p, "{kw}");
+    }
+}
+
+#[test]
+fn a_fixed_order_against_one_defender_is_that_plan() {
+    // Speeds fix the order; the defender hits back with nothing, so every
+    // attacker attacks (declining never helps).
+    let battle = Battle::from_json(
+        r#"{"units": [
+          {"name": "A", "side": "dark", "arena": "Ground", "speed": 50, "power": 3, "health": 3, "keywords": ["Critical Hit 1"]},
+          {"name": "B", "side": "dark", "arena": "Ground", "speed": 40, "power": 2, "health": 2, "keywords": ["Accuracy 1"]},
+          {"name": "C", "side": "dark", "arena": "Ground", "speed": 30, "power": 4, "health": 2},
+          {"name": "D", "side": "light", "arena": "Ground", "speed": 10, "power": 0, "health": 7, "keywords": ["Armor", "Parry 1"]}]}"#,
+    )
+    .unwrap();
+    let report = battle.solve().unwrap();
+    let plan = swtcg_odds::plan::Plan::from_json(
+        r#"{"defender": {"name": "D", "power": 0, "health": 7, "keywords": ["Armor", "Parry 1"]},
+            "attackers": [{"name": "A", "power": 3, "health": 3, "keywords": ["Critical Hit 1"]},
+                          {"name": "B", "power": 2, "health": 2, "keywords": ["Accuracy 1"]},
+                          {"name": "C", "power": 4, "health": 2}]}"#,
+    )
+    .unwrap()
+    .solve()
+    .unwrap();
+    let p = plan.steps.last().unwrap().defender_discarded.clone();
+    assert!(p > BigRational::zero());
+    assert_eq!(report.arena(Arena::Ground).dark.0, p);
+    let d = report.units().into_iter().find(|u| u.name == "D").unwrap();
+    assert_eq!(
+        d.expected_counters.0,
+        plan.total_damage.map(|x| x.min(7)).mean()
+    );
+}
+
+#[test]
+fn a_unit_added_never_lowers_its_sides_control() {
+    let mut g = Lcg(7);
+    let mut compared = 0;
+    for _ in 0..25 {
+        let us = random_units(&mut g, 1, 2);
+        let before = solve(&us, "control");
+        let mut more = us.clone();
+        let mut extra = random_units(&mut g, 1, 0).remove(0);
+        extra.dark = true;
+        more.insert(1, extra);
+        let after = solve(&more, "control");
+        assert!(
+            after.value[0] >= before.value[0],
+            "dark's P(control) fell from {} to {} when adding a unit: {more:?}",
+            before.value[0],
+            after.value[0]
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 25);
+}
+
+/// Plays the battle `report` solved with dice from a seeded generator,
+/// choosing by `choose` (the solved policy, or another): the control of
+/// the Character arena, as 0 dark, 1 light, 2 contested, 3 empty.
+fn sample(
+    us: &[U],
+    report: &BattleReport,
+    runs: u32,
+    worse: bool,
+    g: &mut Lcg,
+) -> BTreeMap<i64, u64> {
+    // The solved choice of every state the battle reaches, by what it
+    // holds: counters of the units in play, and who has acted.
+    let policy: HashMap<(BTreeMap<String, u32>, Vec<String>), String> = report
+        .json(true)
+        .policy
+        .unwrap()
+        .into_iter()
+        .map(|e| ((e.counters, e.done), e.choice))
+        .collect();
+    let b = Brute {
+        us,
+        control: true,
+        memo: HashMap::new(),
+    };
+    let mut counts = BTreeMap::new();
+    for _ in 0..runs {
+        let n = us.len();
+        let mut s: S = (vec![0; n], vec![0; n], vec![false; n]);
+        while let Some((_, options)) = b.options(&s) {
+            let key = (
+                (0..n)
+                    .filter(|&k| b.alive(&s, k))
+                    .map(|k| (format!("U{k}"), s.0[k]))
+                    .collect(),
+                (0..n)
+                    .filter(|&k| b.alive(&s, k) && s.2[k])
+                    .map(|k| format!("U{k}"))
+                    .collect(),
+            );
+            let words = |(c, t): (usize, Option<usize>)| match t {
+                Some(t) => format!("U{c} attacks U{t}"),
+                None => format!("U{c} declines to attack"),
+            };
+            let (c, t) = if worse {
+                // Declines whenever it may.
+                *options.iter().find(|o| o.1.is_none()).unwrap()
+            } else {
+                let chosen = policy
+                    .get(&key)
+                    .expect("the policy covers every state reached");
+                *options.iter().find(|&&o| &words(o) == chosen).unwrap()
+            };
+            match t {
+                None => s.2[c] = true,
+                Some(t) => {
+                    // One outcome drawn from the brute force's exact law.
+                    let law = b.attack(&s, c, t);
+                    let den: u64 = 6u64.pow(us[c].power.saturating_sub(s.1[c]) + us[t].retaliate);
+                    let mut x = u64::from(g.below(den as u32));
+                    let mut next = law[0].0.clone();
+                    for (n2, p) in &law {
+                        let w = (p * r(den as i64)).to_integer().try_into().unwrap_or(0u64);
+                        if x < w {
+                            next = n2.clone();
+                            break;
+                        }
+                        x -= w;
+                    }
+                    s = next;
+                }
+            }
+        }
+        let live = |dark: bool| (0..us.len()).any(|k| us[k].dark == dark && b.alive(&s, k));
+        let outcome = match (live(true), live(false)) {
+            (true, false) => 0,
+            (false, true) => 1,
+            (true, true) => 2,
+            (false, false) => 3,
+        };
+        *counts.entry(outcome).or_default() += 1;
+    }
+    counts
+}
+
+#[test]
+fn a_sampler_playing_the_solved_policy_passes_verify_and_a_worse_one_fails() {
+    let us = vec![
+        U {
+            dark: true,
+            speed: 20,
+            power: 3,
+            health: 2,
+            armor: false,
+            crit: 1,
+            stun: 0,
+            retaliate: 0,
+        },
+        U {
+            dark: true,
+            speed: 10,
+            power: 2,
+            health: 2,
+            armor: false,
+            crit: 0,
+            stun: 1,
+            retaliate: 0,
+        },
+        U {
+            dark: false,
+            speed: 20,
+            power: 2,
+            health: 2,
+            armor: true,
+            crit: 0,
+            stun: 0,
+            retaliate: 1,
+        },
+        U {
+            dark: false,
+            speed: 10,
+            power: 3,
+            health: 1,
+            armor: false,
+            crit: 0,
+            stun: 0,
+            retaliate: 0,
+        },
+    ];
+    let report = solve(&us, "control");
+    let c = report.arena(Arena::Character);
+    let law = Dist::from_pairs(
+        [c.dark, c.light, c.contested, c.empty]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                // Over 6^16, a multiple of every attack's denominator.
+                let w = &p.0 * r(6i64.pow(16));
+                assert!(w.is_integer());
+                let w = w.to_integer();
+                (
+                    i as i64,
+                    swtcg_odds::dist::Num::big(w.to_biguint().unwrap()),
+                )
+            }),
+        swtcg_odds::dist::Num::big(num_bigint::BigUint::from(6u64.pow(16))),
+    );
+    assert!(law.sums_to_one(), "the four outcomes cover the battle");
+    let mut g = Lcg(2026);
+    let good = sample(&us, &report, 20_000, false, &mut g);
+    assert_eq!(good.values().sum::<u64>(), 20_000);
+    let v = swtcg_odds::verify::check(&law, &good, 0.001).unwrap();
+    assert!(v.consistent(), "the solved policy's samples: {good:?}");
+    let bad = sample(&us, &report, 20_000, true, &mut g);
+    let v = swtcg_odds::verify::check(&law, &bad, 0.001).unwrap();
+    assert!(!v.consistent(), "a policy declining every attack: {bad:?}");
+}
