@@ -35,11 +35,12 @@
 //! ```
 
 use crate::attack::Side;
-use crate::dist::{Fraction, ratio};
+use crate::dist::{Fraction, Weight};
 use crate::error::{Error, Result, quote};
 use crate::files::{Applied, CardUnits, DbPaths, NoCards, UnitFile};
 use crate::policy::{ForceBudget, Game, Policy, solve};
 use crate::unit::{Arena, Unit};
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
@@ -51,11 +52,13 @@ use std::rc::Rc;
 pub const MAX_BATTLE_UNITS: usize = 16;
 /// The default bound on a battle's estimated states
 /// ([`Battle::estimate_states`]); a file raises it with `"max_states"`, the
-/// command line with `--max-states`.
-pub const MAX_BATTLE_STATES: u64 = 20_000_000;
-/// Most states a battle may really solve, whatever its bound: the memory of
-/// one state's values is a few hundred bytes.
-pub const MAX_SOLVED_STATES: u64 = 5_000_000;
+/// command line with `--max-states`. The estimate is a product over the
+/// units, and the battles measured reach 1 in 10^4 to 10^5 of it
+/// (README, "Battles").
+pub const MAX_BATTLE_STATES: u64 = 100_000_000_000;
+/// Most states a battle may really solve, whatever its bound (checked as it
+/// goes): the memory of one state's values is a few hundred bytes.
+pub const MAX_SOLVED_STATES: u64 = 4_000_000;
 
 /// The two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -244,6 +247,9 @@ pub struct Battle {
     pub force: [Option<u32>; 2],
     /// The bound on the estimated states.
     pub max_states: u64,
+    /// Every unit of an arena takes part in each attack there (a check of
+    /// [`Battle::taking_part`] in tests).
+    every_unit_takes_part: bool,
     /// `(unit, text)` of keywords ignored under `ignore_unknown`.
     pub ignored: Vec<(String, String)>,
     /// Conditions of the cards applied.
@@ -282,14 +288,18 @@ const NOT_MODELLED: &[Unmodelled] = &[
 ];
 
 /// Whether unit `u`'s keywords reach units of the attack other than the
-/// attacker and the defender (then every unit of the arena takes part in
-/// each attack).
+/// attacker and the defender (then other units of the arena take part in
+/// each attack: [`Battle::taking_part`]).
 fn reaches_others(u: &Unit) -> bool {
+    u.keywords.intercept || reaches_past_intercept(u)
+}
+
+/// [`reaches_others`] by a keyword other than Intercept.
+fn reaches_past_intercept(u: &Unit) -> bool {
     let k = &u.keywords;
     k.overkill
         || k.deflect > 0
         || !k.paid_deflects.is_empty()
-        || k.intercept
         || k.redirect
         || k.intimidation
         || k.inspiration
@@ -462,6 +472,7 @@ impl Battle {
                 ForceBudget::or_default(f.light),
             ],
             max_states: file.max_states.unwrap_or(MAX_BATTLE_STATES),
+            every_unit_takes_part: false,
             ignored,
             applied,
             waiting,
@@ -520,6 +531,43 @@ impl Battle {
                     .filter_map(move |row| row[k].as_ref().map(|p| &p.1)),
             )
             .chain(self.bystanders[k].iter().flatten())
+    }
+
+    /// The units taking part in unit `a`'s attack on unit `t` in state `s`:
+    /// the two, and the other units of the arena in play whose presence can
+    /// change the attack. When no unit of the arena has a keyword reaching
+    /// past the attacker and the defender ([`reaches_others`]), none; when
+    /// the only such keyword is Intercept, the defending side's units that
+    /// can intercept; otherwise every one (at most
+    /// [`crate::attack::MAX_UNITS`] in all).
+    fn taking_part(&self, s: &State, a: usize, t: usize) -> Result<Vec<usize>> {
+        let arena = self.units[a].arena;
+        let others: Vec<usize> = (0..self.units.len())
+            .filter(|&k| k != a && k != t && self.units[k].arena == arena && self.alive(s, k))
+            .collect();
+        let involved = || [a, t].into_iter().chain(others.iter().copied());
+        let mut out = vec![a, t];
+        if self.every_unit_takes_part {
+            out.extend(&others);
+        } else if !involved().any(|k| self.versions(k).any(reaches_others)) {
+            return Ok(out);
+        } else if !involved().any(|k| self.versions(k).any(reaches_past_intercept)) {
+            out.extend(others.iter().copied().filter(|&k| {
+                self.units[k].player != self.units[a].player
+                    && self.versions(k).any(|v| v.keywords.intercept)
+            }));
+        } else {
+            out.extend(&others);
+        }
+        if out.len() > crate::attack::MAX_UNITS {
+            return Err(Error::not_modelled(format!(
+                "battle: {} units of the {} arena take part in one attack (a keyword reaches other units: Overkill, Deflect, Intercept, ...); one attack takes at most {}",
+                out.len(),
+                arena.name(),
+                crate::attack::MAX_UNITS
+            )));
+        }
+        Ok(out)
     }
 
     /// The state the battle starts in.
@@ -611,7 +659,7 @@ impl Battle {
     /// What a final state is worth ([`Values`]): each player's objective,
     /// the counters on each player's units, and the Force each has left.
     fn final_value(&self, s: &State) -> Values {
-        let n = |x: i64| BigRational::from_integer(x.into());
+        let n = Sixths::int;
         let objective = match self.objective {
             BattleObjective::Control | BattleObjective::ControlTwo => {
                 let mut held = [0i64; 2];
@@ -685,7 +733,7 @@ impl Battle {
         };
         let start = self.start();
         let full = solver.value(&start)?;
-        let value = [full[0].clone(), full[1].clone()];
+        let value = [full[0].ratio(), full[1].ratio()];
         // The first decision, each alternative valued for its chooser.
         let mut first = None;
         if let Some((player, units)) = self.turn(&start) {
@@ -694,8 +742,8 @@ impl Battle {
                 let v = solver.choice_value(&start, c)?;
                 options.push(FirstOption {
                     choice: c,
-                    value: v[player.index()].clone(),
-                    values: [v[0].clone(), v[1].clone()],
+                    value: v[player.index()].ratio(),
+                    values: [v[0].ratio(), v[1].ratio()],
                 });
             }
             first = Some(FirstDecision {
@@ -735,6 +783,10 @@ fn pays_force(u: &Unit) -> bool {
         || !k.tolls.is_empty()
 }
 
+/// The largest power of 6 an attack's law may be over (its dice, re-rolls
+/// included, are far fewer).
+const MAX_EXP: u32 = 400;
+
 /// Force left, as a state holds it: [`UNLIMITED`] for no limit.
 const UNLIMITED: u32 = u32::MAX;
 /// Most Force a state tracks (more is as good as unlimited within bounds).
@@ -770,26 +822,101 @@ struct Effect {
     force: [u32; 2],
 }
 
+/// An exact number `num / 6^exp`: every probability of a battle is an
+/// integer weight over a power of 6 (each outcome is a sequence of die
+/// faces), so sums and comparisons need no gcd.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Sixths {
+    num: BigInt,
+    exp: u32,
+}
+
+/// `6^k`, computed once per `k`.
+fn pow6(k: u32) -> BigInt {
+    thread_local! {
+        static POWERS: std::cell::RefCell<Vec<BigInt>> = std::cell::RefCell::new(vec![BigInt::one()]);
+    }
+    POWERS.with(|p| {
+        let mut p = p.borrow_mut();
+        while p.len() <= k as usize {
+            let next = p.last().expect("6^0 is there") * 6u32;
+            p.push(next);
+        }
+        p[k as usize].clone()
+    })
+}
+
+impl Sixths {
+    fn int(x: i64) -> Sixths {
+        Sixths {
+            num: BigInt::from(x),
+            exp: 0,
+        }
+    }
+
+    /// `self += x * w / 6^wexp`.
+    fn add_product(&mut self, x: &Sixths, w: &BigInt, wexp: u32) {
+        if x.num.is_zero() || w.is_zero() {
+            return;
+        }
+        let e = x.exp + wexp;
+        if e > self.exp {
+            if !self.num.is_zero() {
+                self.num *= pow6(e - self.exp);
+            }
+            self.exp = e;
+        }
+        let mut term = &x.num * w;
+        if self.exp > e {
+            term *= pow6(self.exp - e);
+        }
+        self.num += term;
+    }
+
+    fn cmp(&self, other: &Sixths) -> std::cmp::Ordering {
+        use std::cmp::Ordering::Equal;
+        match self.exp.cmp(&other.exp) {
+            Equal => self.num.cmp(&other.num),
+            std::cmp::Ordering::Less => (&self.num * pow6(other.exp - self.exp)).cmp(&other.num),
+            std::cmp::Ordering::Greater => self.num.cmp(&(&other.num * pow6(self.exp - other.exp))),
+        }
+    }
+
+    fn ratio(&self) -> BigRational {
+        BigRational::new(self.num.clone(), pow6(self.exp))
+    }
+}
+
 /// What a state is worth under the solved play, in expectation: each
 /// player's objective (by [`Player::index`]), the counters on the Dark
 /// Side's units and on the Light Side's, and the Force left to each.
-type Values = [BigRational; 6];
+type Values = [Sixths; 6];
+
+fn zero_values() -> Values {
+    std::array::from_fn(|_| Sixths::int(0))
+}
 
 /// Whether player `me` prefers values `a` to `b`: a higher objective; on a
 /// tie, as players break ties in an attack (docs/rules.md): more counters on
 /// the other side's units, then fewer on its own, then more Force left; on a
 /// tie of all, the earlier choice (`b`) stays.
 fn prefers(me: usize, a: &Values, b: &Values) -> bool {
+    use std::cmp::Ordering::{Equal, Greater};
     let o = 1 - me;
-    let key = |v: &Values| {
-        (
-            v[me].clone(),
-            v[2 + o].clone(),
-            -v[2 + me].clone(),
-            v[4 + me].clone(),
-        )
-    };
-    key(a) > key(b)
+    let order = a[me]
+        .cmp(&b[me])
+        .then_with(|| a[2 + o].cmp(&b[2 + o]))
+        .then_with(|| b[2 + me].cmp(&a[2 + me]))
+        .then_with(|| a[4 + me].cmp(&b[4 + me]));
+    order != Equal && order == Greater
+}
+
+/// The exact law of one attack: each effect with its integer weight over
+/// `6^exp`.
+#[derive(Debug)]
+struct Law {
+    exp: u32,
+    outcomes: Vec<(Effect, BigInt)>,
 }
 
 /// A solved state: what it is worth, and the choice made.
@@ -805,7 +932,7 @@ type AttackKey = (usize, usize, Vec<(usize, u16, u16)>, [u32; 2]);
 struct Solver<'a> {
     battle: &'a Battle,
     memo: HashMap<State, Node>,
-    attacks: HashMap<AttackKey, Rc<Vec<(Effect, BigRational)>>>,
+    attacks: HashMap<AttackKey, Rc<Law>>,
     limit: u64,
 }
 
@@ -815,10 +942,10 @@ struct Solver<'a> {
 struct Forward {
     /// `(final state, units discarded in the first attack that discarded
     /// any, probability)`.
-    finals: Vec<(State, u32, BigRational)>,
+    finals: Vec<(State, u32, Sixths)>,
     /// Each state reached where a choice is made, its chooser, choice and
     /// values, and the probability of reaching it.
-    decisions: Vec<(State, Player, Choice, Values, BigRational)>,
+    decisions: Vec<(State, Player, Choice, Values, Sixths)>,
 }
 
 impl Solver<'_> {
@@ -863,27 +990,30 @@ impl Solver<'_> {
 
     /// The value of choice `c` in state `s`.
     fn choice_value(&mut self, s: &State, c: Choice) -> Result<Values> {
-        let mut total: Values = std::array::from_fn(|_| BigRational::zero());
-        for (next, p) in self.next(s, c)? {
-            let v = self.value(&next)?;
-            for i in 0..total.len() {
-                total[i] += &v[i] * &p;
+        let mut total = zero_values();
+        let (exp, next) = self.next(s, c)?;
+        for (n, w) in next {
+            let v = self.value(&n)?;
+            for (t, x) in total.iter_mut().zip(&v) {
+                t.add_product(x, &w, exp);
             }
         }
         Ok(total)
     }
 
-    /// The law of the state after choice `c` in state `s`.
-    fn next(&mut self, s: &State, c: Choice) -> Result<Vec<(State, BigRational)>> {
+    /// The law of the state after choice `c` in state `s`: each next
+    /// state with its weight over `6^exp`, and `exp`.
+    fn next(&mut self, s: &State, c: Choice) -> Result<(u32, Vec<(State, BigInt)>)> {
         match c {
             Choice::Decline(a) => {
                 let mut n = s.clone();
                 n.done |= 1 << a;
-                Ok(vec![(n, BigRational::one())])
+                Ok((0, vec![(n, BigInt::one())]))
             }
             Choice::Attack(a, t) => {
                 let law = self.attack(s, a, t)?;
-                Ok(law
+                let next = law
+                    .outcomes
                     .iter()
                     .map(|(e, p)| {
                         let mut n = s.clone();
@@ -895,33 +1025,16 @@ impl Solver<'_> {
                         n.force = e.force;
                         (n, p.clone())
                     })
-                    .collect())
+                    .collect();
+                Ok((law.exp, next))
             }
         }
     }
 
     /// The exact law of unit `a` attacking unit `t` in state `s`.
-    fn attack(&mut self, s: &State, a: usize, t: usize) -> Result<Rc<Vec<(Effect, BigRational)>>> {
+    fn attack(&mut self, s: &State, a: usize, t: usize) -> Result<Rc<Law>> {
         let b = self.battle;
-        let arena = b.units[a].arena;
-        let mut taking_part = vec![a, t];
-        let others: Vec<usize> = (0..b.units.len())
-            .filter(|&k| k != a && k != t && b.units[k].arena == arena && b.alive(s, k))
-            .collect();
-        let reach = [a, t]
-            .iter()
-            .chain(&others)
-            .any(|&k| b.versions(k).any(reaches_others));
-        if others.len() + 2 <= crate::attack::MAX_UNITS {
-            taking_part.extend(&others);
-        } else if reach {
-            return Err(Error::not_modelled(format!(
-                "battle: {} units in the {} arena with a keyword reaching other units of an attack (Overkill, Deflect, Intercept, ...); one attack takes at most {} units",
-                others.len() + 2,
-                arena.name(),
-                crate::attack::MAX_UNITS
-            )));
-        }
+        let taking_part = b.taking_part(s, a, t)?;
         let pa = b.units[a].player;
         let force = [s.force[pa.index()], s.force[pa.other().index()]];
         let key: AttackKey = (
@@ -970,8 +1083,18 @@ impl Solver<'_> {
         };
         let out = solve(&game)?;
         let after = game.force_after(&out.declared);
-        let mut effects: BTreeMap<Effect, BigRational> = BTreeMap::new();
-        let denom = out.solution.tallies.denom().clone();
+        let mut effects: BTreeMap<Effect, BigInt> = BTreeMap::new();
+        let denom = BigInt::from(out.solution.tallies.denom().to_big());
+        // The weights over a power of 6 (each outcome is a sequence of die
+        // faces, so its denominator divides one).
+        let exp = (0..=MAX_EXP)
+            .find(|&k| (pow6(k) % &denom).is_zero())
+            .ok_or_else(|| {
+                Error::not_modelled(format!(
+                    "battle: an attack's law has the denominator {denom}, which divides no power of 6 up to 6^{MAX_EXP}"
+                ))
+            })?;
+        let scale = pow6(exp) / &denom;
         for (tally, w) in out.solution.tallies.entries() {
             let mut eff = Vec::new();
             for (m, &k) in taking_part.iter().enumerate() {
@@ -1000,9 +1123,12 @@ impl Solver<'_> {
             force[pa.index()] = left(0);
             force[pa.other().index()] = left(1);
             let e = Effect { units: eff, force };
-            *effects.entry(e).or_insert_with(BigRational::zero) += ratio(w, &denom);
+            *effects.entry(e).or_insert_with(BigInt::zero) += BigInt::from(w.to_big()) * &scale;
         }
-        let law = Rc::new(effects.into_iter().collect::<Vec<_>>());
+        let law = Rc::new(Law {
+            exp,
+            outcomes: effects.into_iter().collect(),
+        });
         self.attacks.insert(key, law.clone());
         Ok(law)
     }
@@ -1012,8 +1138,8 @@ impl Solver<'_> {
         let b = self.battle;
         // Ordered by the number of units that have acted, which every
         // choice raises: a state is expanded once all its ways in are in.
-        let mut frontier: BTreeMap<(u32, State, u32), BigRational> = BTreeMap::new();
-        frontier.insert((0, start.clone(), 0), BigRational::one());
+        let mut frontier: BTreeMap<(u32, State, u32), Sixths> = BTreeMap::new();
+        frontier.insert((0, start.clone(), 0), Sixths::int(1));
         let mut finals = Vec::new();
         let mut decisions = Vec::new();
         while let Some(((_, s, first), p)) = frontier.pop_first() {
@@ -1026,7 +1152,8 @@ impl Solver<'_> {
             let node = &self.memo[&s];
             let c = node.best.expect("a turn has a choice");
             decisions.push((s.clone(), player, c, node.value.clone(), p.clone()));
-            for (next, q) in self.next(&s, c)? {
+            let (exp, next) = self.next(&s, c)?;
+            for (next, q) in next {
                 let mut f = first;
                 if f == 0 {
                     for k in 0..b.units.len() {
@@ -1035,9 +1162,10 @@ impl Solver<'_> {
                         }
                     }
                 }
-                *frontier
+                frontier
                     .entry((next.done.count_ones(), next, f))
-                    .or_insert_with(BigRational::zero) += &p * q;
+                    .or_insert_with(|| Sixths::int(0))
+                    .add_product(&p, &q, exp);
             }
         }
         Ok(Forward { finals, decisions })
@@ -1222,12 +1350,8 @@ impl BattleReport {
     /// Who controls arena `a` at the end.
     pub fn arena(&self, a: Arena) -> ArenaControl {
         let b = &self.battle;
-        let mut p = [
-            BigRational::zero(),
-            BigRational::zero(),
-            BigRational::zero(),
-            BigRational::zero(),
-        ];
+        let one = BigInt::one();
+        let mut p: [Sixths; 4] = std::array::from_fn(|_| Sixths::int(0));
         for (s, _, q) in &self.forward.finals {
             let has = |pl: Player| {
                 b.units
@@ -1241,9 +1365,9 @@ impl BattleReport {
                 (true, true) => 2,
                 (false, false) => 3,
             };
-            p[i] += q;
+            p[i].add_product(q, &one, 0);
         }
-        let [dark, light, contested, empty] = p.map(Fraction);
+        let [dark, light, contested, empty] = p.map(|x| Fraction(x.ratio()));
         ArenaControl {
             dark,
             light,
@@ -1255,7 +1379,8 @@ impl BattleReport {
     /// P(each player controls two or more of the arenas given).
     pub fn control_two(&self) -> [BigRational; 2] {
         let b = &self.battle;
-        let mut out = [BigRational::zero(), BigRational::zero()];
+        let one = BigInt::one();
+        let mut out = [Sixths::int(0), Sixths::int(0)];
         for (s, _, q) in &self.forward.finals {
             let mut held = [0; 2];
             for a in b.arenas() {
@@ -1265,11 +1390,11 @@ impl BattleReport {
             }
             for i in 0..2 {
                 if held[i] >= 2 {
-                    out[i] += q;
+                    out[i].add_product(q, &one, 0);
                 }
             }
         }
-        out
+        out.map(|x| x.ratio())
     }
 
     /// Every unit's fate.
@@ -1279,18 +1404,19 @@ impl BattleReport {
             .iter()
             .enumerate()
             .map(|(k, u)| {
-                let mut survives = BigRational::zero();
-                let mut counters = BigRational::zero();
-                let mut first = BigRational::zero();
+                let one = BigInt::one();
+                let [mut survives, mut counters, mut first] =
+                    std::array::from_fn(|_| Sixths::int(0));
                 for (s, f, q) in &self.forward.finals {
                     if b.alive(s, k) {
-                        survives += q;
+                        survives.add_product(q, &one, 0);
                     }
-                    counters += q * BigRational::from_integer(i64::from(s.counters[k]).into());
+                    counters.add_product(q, &BigInt::from(s.counters[k]), 0);
                     if f & (1 << k) != 0 {
-                        first += q;
+                        first.add_product(q, &one, 0);
                     }
                 }
+                let [survives, counters, first] = [survives, counters, first].map(|x| x.ratio());
                 UnitFate {
                     name: u.unit.name.clone(),
                     side: u.player,
@@ -1354,8 +1480,8 @@ impl BattleReport {
                     force: force_words(s.force.map(|f| (f != UNLIMITED).then_some(f))),
                     player: *player,
                     choice: b.choice_words(*c),
-                    value: Fraction(v[player.index()].clone()),
-                    reached: Fraction(p.clone()),
+                    value: Fraction(v[player.index()].ratio()),
+                    reached: Fraction(p.ratio()),
                 }
             })
             .collect()
@@ -1515,4 +1641,66 @@ impl BattleReport {
 /// control; every objective's value as a decimal.
 fn fmt_value(r: &BigRational) -> String {
     format!("{:.4}", crate::dist::to_f64(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attacks of a battle whose units have keywords reaching other
+    /// units take only the units that can matter ([`Battle::taking_part`]):
+    /// the same battle with every unit of the arena in every attack solves
+    /// to the same values, fates and first options.
+    #[test]
+    fn attacks_take_only_the_units_that_can_matter() {
+        let cases = [
+            // Intercept only: the defending side's interceptors.
+            r#"{"units": [
+              {"name": "A", "side": "dark", "arena": "Character", "speed": 50, "power": 3, "health": 3, "keywords": ["Pay 1 Force -> Intercept"]},
+              {"name": "B", "side": "dark", "arena": "Character", "speed": 30, "power": 2, "health": 2},
+              {"name": "C", "side": "light", "arena": "Character", "speed": 40, "power": 3, "health": 2, "keywords": ["Pay 0 Force -> Intercept"]},
+              {"name": "D", "side": "light", "arena": "Character", "speed": 40, "power": 2, "health": 3, "keywords": ["Critical Hit 1"]}]}"#,
+            // Overkill and Deflect: everyone.
+            r#"{"units": [
+              {"name": "A", "side": "dark", "arena": "Ground", "speed": 50, "power": 4, "health": 3, "keywords": ["Overkill"]},
+              {"name": "B", "side": "dark", "arena": "Ground", "speed": 20, "power": 2, "health": 2},
+              {"name": "C", "side": "light", "arena": "Ground", "speed": 40, "power": 2, "health": 1, "keywords": ["Pay 1 Force -> Deflect 1"]},
+              {"name": "D", "side": "light", "arena": "Ground", "speed": 30, "power": 2, "health": 2}]}"#,
+            // No keyword reaching others: the two alone.
+            r#"{"units": [
+              {"name": "A", "side": "dark", "arena": "Space", "speed": 50, "power": 3, "health": 3, "keywords": ["Stun 1", "Retaliate 1"]},
+              {"name": "B", "side": "dark", "arena": "Space", "speed": 40, "power": 2, "health": 2, "keywords": ["Armor"]},
+              {"name": "C", "side": "light", "arena": "Space", "speed": 40, "power": 3, "health": 3, "keywords": ["Lucky 1"]},
+              {"name": "D", "side": "light", "arena": "Space", "speed": 10, "power": 2, "health": 2}]}"#,
+        ];
+        for (i, text) in cases.iter().enumerate() {
+            let some = Battle::from_json(text).unwrap();
+            let mut all = some.clone();
+            all.every_unit_takes_part = true;
+            let (x, y) = (some.solve().unwrap(), all.solve().unwrap());
+            assert_eq!(x.value, y.value, "case {i}");
+            let fates = |r: &BattleReport| {
+                r.units()
+                    .into_iter()
+                    .map(|u| (u.survives.0, u.expected_counters.0))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(fates(&x), fates(&y), "case {i}");
+            let firsts = |r: &BattleReport| {
+                r.first
+                    .as_ref()
+                    .unwrap()
+                    .options
+                    .iter()
+                    .map(|o| o.values.clone())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(firsts(&x), firsts(&y), "case {i}");
+            // The check checks something: fewer attacks solved with fewer
+            // units, except where every unit can matter.
+            if i != 1 {
+                assert!(x.attacks_solved < y.attacks_solved, "case {i}");
+            }
+        }
+    }
 }
