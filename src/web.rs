@@ -777,6 +777,21 @@ pub const ROUTES: &[Route] = &[
     },
     Route {
         method: "POST",
+        path: "/api/battle",
+        queues: true,
+        handler: |a| {
+            a.json_only()?;
+            let t = no_files(a.body)?;
+            let b = match &a.state.db {
+                Some(db) => crate::cards::files::battle_from_json_with_cards(t, db)?,
+                None => crate::battle::Battle::from_json(t)?,
+            };
+            let policy = a.query("policy") == "1";
+            Ok(Response::json(&b.solve()?.json(policy)))
+        },
+    },
+    Route {
+        method: "POST",
         path: "/api/combine",
         queues: true,
         handler: |a| combine(a.body, a.format),

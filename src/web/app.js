@@ -127,6 +127,7 @@ function pageState() {
   for (const a of S.attacks) q.append("combine", a);
   if ($("#combine-how").value !== "convolve") q.set("how", $("#combine-how").value);
   if ($("#scenario-text").value !== SCENARIO) q.set("scenario", $("#scenario-text").value);
+  if ($("#battle-text").value !== BATTLE) q.set("battle", $("#battle-text").value);
   const a = $("#card-att").value.trim(), d = $("#card-def").value.trim();
   if (a) q.set("attacker", a);
   if (d) q.set("defender", d);
@@ -140,11 +141,12 @@ function loadPage(q) {
   S.attacks = q.getAll("combine");
   $("#combine-how").value = q.get("how") === "plan" ? "plan" : "convolve";
   $("#scenario-text").value = q.get("scenario") || SCENARIO;
+  $("#battle-text").value = q.get("battle") || BATTLE;
   $("#card-att").value = q.get("attacker") || "";
   $("#card-def").value = q.get("defender") || "";
   S.conditions = new Set(q.getAll("condition"));
   drawAttacks();
-  showMode(["compare", "combine", "cards", "scenario"].includes(q.get("mode")) && (q.get("mode") !== "cards" || S.hasDb) ? q.get("mode") : "attack");
+  showMode(["compare", "combine", "cards", "scenario", "battle"].includes(q.get("mode")) && (q.get("mode") !== "cards" || S.hasDb) ? q.get("mode") : "attack");
 }
 
 // The attack a page opens with when its link holds none.
@@ -156,7 +158,7 @@ function urlState() {
   if (q.get("armor") === "1") q.set("armor", "true");
   // A mode of the attack form (attack, compare, combine) opened without an
   // attack gets the default one, never an empty form.
-  const formMode = !["cards", "scenario"].includes(q.get("mode"));
+  const formMode = !["cards", "scenario", "battle"].includes(q.get("mode"));
   if (formMode && !S.params.some((p) => q.has(p.name))) for (const [k, v] of new URLSearchParams(DEFAULT_ATTACK)) q.set(k, v);
   return q;
 }
@@ -237,6 +239,7 @@ const MODES = {
   compare: { request: compareRequest, render: renderCompare },
   combine: { request: combineRequest, render: renderCombine },
   scenario: { request: scenarioRequest, render: renderScenario },
+  battle: { request: battleRequest, render: renderBattle },
   cards: { request: cardsRequest, render: renderCards },
 };
 
@@ -501,6 +504,50 @@ function renderScenario(j) {
   }).join("")}</table></div>` + $("#tables").innerHTML;
 }
 
+// ---- Battle --------------------------------------------------------------------
+
+// The battle the tab opens with: two units a side in the Character arena.
+const BATTLE = JSON.stringify({
+  units: [
+    { name: "Vader", side: "dark", arena: "Character", speed: 50, power: 4, health: 4, keywords: ["Critical Hit 1"] },
+    { name: "Trooper", side: "dark", arena: "Character", speed: 30, power: 2, health: 2 },
+    { name: "Luke", side: "light", arena: "Character", speed: 50, power: 4, health: 4, keywords: ["Parry 1"] },
+    { name: "Han", side: "light", arena: "Character", speed: 40, power: 3, health: 3, keywords: ["Lucky 1"] },
+  ],
+  objective: "discard-difference",
+}, null, 1);
+
+function battleRequest() {
+  let body;
+  try { body = JSON.parse($("#battle-text").value); } catch (e) { throw new Error("The battle is not JSON: " + e.message); }
+  return solve("/api/battle", body);
+}
+
+// The answer first: who controls each arena and the best first attack;
+// then every alternative of the first decision, and every unit's fate by
+// arena and side.
+function renderBattle(j) {
+  const s = [];
+  for (const [arena, c] of Object.entries(j.arenas)) {
+    s.push(card("control-" + arena + "-dark", arena + ": P(dark controls)", pct(c.dark), c.dark, "head"));
+    s.push(card("control-" + arena + "-light", arena + ": P(light controls)", pct(c.light), c.light, "head"));
+  }
+  if (j.first) s.push(card("first", "Best first attack (" + j.first.player + ")", j.first.best, j.first.options[0].value, "head"));
+  else s.push(card("first", "First attack", "none", null, "head", "no arena has units of both sides"));
+  if (Object.keys(j.arenas).length > 1) for (const side of ["dark", "light"]) s.push(card("two-" + side, "P(" + side + " controls two arenas)", pct(j.control_two[side]), j.control_two[side], "minor"));
+  for (const [arena, c] of Object.entries(j.arenas)) {
+    s.push(card("contested-" + arena, arena + ": P(contested)", pct(c.contested), c.contested, "minor"));
+    s.push(card("empty-" + arena, arena + ": P(empty)", pct(c.empty), c.empty, "minor"));
+  }
+  s.push(card("value", "Objective (" + j.objective + "), dark", frac(j.value).toFixed(4), j.value, "minor"));
+  $("#summary").innerHTML = s.join("");
+  $("#bar").textContent = j.first ? "Best: " + j.first.best : "No attack";
+  $("#charts").innerHTML = "";
+  const first = j.first ? `<h2 class="sub">First decision (${esc(j.first.player)})</h2><div class="scroll" tabindex="0" role="region" aria-label="First decision"><table id="first-table"><tr><th>choice</th><th>value</th><th>exact</th></tr>${j.first.options.map((o) => `<tr><td>${esc(o.choice)}</td><td>${frac(o.value).toFixed(4)}</td><td data-exact="${esc(o.value)}">${exactEl(o.value)}</td></tr>`).join("")}</table></div>` : "";
+  const units = `<h2 class="sub">Each unit</h2><div class="scroll" tabindex="0" role="region" aria-label="Each unit"><table id="battle-units"><tr><th>unit</th><th>survives</th><th>E[ctrs]</th><th>first out</th></tr>${j.units.map((u) => `<tr><td>${esc(u.name)}<br><small>${esc(u.side)}, ${esc(u.arena)}</small></td><td data-exact="${esc(u.survives)}">${pct(u.survives)}</td><td data-exact="${esc(u.expected_counters)}">${frac(u.expected_counters).toFixed(3)}</td><td data-exact="${esc(u.discarded_first)}">${pct(u.discarded_first)}</td></tr>`).join("")}</table></div>`;
+  $("#tables").innerHTML = first + units;
+}
+
 // ---- Cards ---------------------------------------------------------------------
 
 function cardsRequest() {
@@ -606,8 +653,9 @@ function setMode(m) {
 function showMode(m) {
   S.mode = m;
   document.querySelectorAll("#tabs button").forEach((b) => { b.classList.toggle("on", b.dataset.mode === m); b.setAttribute("aria-pressed", String(b.dataset.mode === m)); });
-  $("#attack-inputs").classList.toggle("hidden", m === "cards" || m === "scenario");
+  $("#attack-inputs").classList.toggle("hidden", m === "cards" || m === "scenario" || m === "battle");
   $("#scenario-inputs").classList.toggle("hidden", m !== "scenario");
+  $("#battle-inputs").classList.toggle("hidden", m !== "battle");
   $("#cards-inputs").classList.toggle("hidden", m !== "cards");
   $("#compare-controls").classList.toggle("hidden", m !== "compare");
   $("#combine-controls").classList.toggle("hidden", m !== "combine");
@@ -629,7 +677,7 @@ async function main() {
   $("#add-attack").addEventListener("click", () => { S.attacks.push(state().toString()); drawAttacks(); run(true); });
   $("#combine-how").addEventListener("change", () => run(true));
   $("#card-q").addEventListener("input", searchChanged);
-  for (const id of ["#card-att", "#card-def", "#scenario-text"]) $(id).addEventListener("input", changed);
+  for (const id of ["#card-att", "#card-def", "#scenario-text", "#battle-text"]) $(id).addEventListener("input", changed);
   document.querySelectorAll("[data-export]").forEach((b) => b.addEventListener("click", async () => {
     let t;
     try { t = await exportText(b.dataset.export); } catch (e) { showError(e); return; }

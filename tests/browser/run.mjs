@@ -368,6 +368,27 @@ try {
   check(scenarioUrl.includes("mode=scenario") && scenarioUrl.includes("scenario="), `scenario URL ${scenarioUrl}`);
   report.scenario_mean = sm;
 
+  // A battle: the control of the arena and the best first attack come
+  // first, seen, with the command line's exact values.
+  await page.click("nav button[data-mode='battle']");
+  await page.$eval("#battle-text", (el, v) => { el.value = v; el.dispatchEvent(new Event("input")); }, expected.battle.text);
+  await settle(page);
+  for (const side of ["dark", "light"]) {
+    const v = await exactOf(page, `control-Character-${side}`);
+    check(v === expected.battle[side], `battle: P(${side} controls) ${v} != ${expected.battle[side]}`);
+    const box = await seen(page, `#summary .card[data-key='control-Character-${side}']`);
+    check(inScreen(box), `battle: P(${side} controls) is not seen: ${JSON.stringify(box)}`);
+  }
+  const best = await seen(page, "#summary .card[data-key='first'] b");
+  check(inScreen(best) && best.text === expected.battle.best, `battle: best first attack ${JSON.stringify(best)} != ${expected.battle.best}`);
+  const options = await page.$$eval("#first-table tr", (trs) => trs.slice(1).map((tr) => tr.cells[2].dataset.exact));
+  check(JSON.stringify(options) === JSON.stringify(expected.battle.options), `battle: first options ${JSON.stringify(options)}`);
+  const battleUrl = await page.evaluate(() => location.search);
+  check(battleUrl.includes("mode=battle") && battleUrl.includes("battle="), `battle URL ${battleUrl}`);
+  report.battle_best = best.text;
+  await page.click("nav button[data-mode='scenario']");
+  await settle(page);
+
   // Honest charts: the P(>= k) chart's drawn value at each integer k,
   // read back from the SVG's geometry (the step path's height above the
   // 0% line, over the 0%-100% span), equals the exact tail, on a
@@ -423,6 +444,7 @@ try {
     compare: compareSearch,
     combine: await page.evaluate(() => { const q = new URLSearchParams(location.search); q.set("mode", "combine"); return "?" + q; }),
     scenario: scenarioUrl,
+    battle: battleUrl,
   };
   if (expected.card) links.cards = "?" + new URLSearchParams({ mode: "cards", attacker: expected.card.attacker, defender: expected.card.defender });
   const view = await browser.newPage();
@@ -435,7 +457,7 @@ try {
       const box = await seen(view, "#summary > *");
       check(inScreen(box), `${mode} at ${w}: the first result ${JSON.stringify(box)} is not seen in the first screen`);
       check(!(await seen(view, "#error"))?.shown || (await view.$eval("#error", (e) => e.textContent.trim() === "")), `${mode} at ${w}: an error on opening: ${await view.$eval("#error", (e) => e.textContent)}`);
-      if (mode !== "compare") {
+      if (mode !== "compare" && mode !== "battle") {
         const chart = await seen(view, "#charts svg");
         check(chart && chart.shown && chart.top < chart.vh, `${mode} at ${w}: the chart is not seen in the first screen (${JSON.stringify(chart)})`);
       }

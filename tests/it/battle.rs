@@ -587,3 +587,241 @@ fn a_sampler_playing_the_solved_policy_passes_verify_and_a_worse_one_fails() {
     let v = swtcg_odds::verify::check(&law, &bad, 0.001).unwrap();
     assert!(!v.consistent(), "a policy declining every attack: {bad:?}");
 }
+
+/// A battle of the units given (JSON unit objects), solved.
+fn battle(units: &str) -> BattleReport {
+    Battle::from_json(&format!(r#"{{"units": [{units}]}}"#))
+        .unwrap()
+        .solve()
+        .unwrap()
+}
+
+fn first_choices(r: &BattleReport) -> Vec<String> {
+    r.json(false)
+        .first
+        .map(|f| f.options.into_iter().map(|o| o.choice).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn arenas_are_fought_space_then_ground_then_character() {
+    // The Character units are the fastest, yet the Space arena is fought
+    // first, then Ground.
+    let r = battle(
+        r#"{"name": "C1", "side": "dark", "arena": "Character", "speed": 90, "power": 1, "health": 1},
+           {"name": "C2", "side": "light", "arena": "Character", "speed": 90, "power": 1, "health": 1},
+           {"name": "G1", "side": "light", "arena": "Ground", "speed": 20, "power": 1, "health": 1},
+           {"name": "G2", "side": "dark", "arena": "Ground", "speed": 10, "power": 1, "health": 1},
+           {"name": "S1", "side": "light", "arena": "Space", "speed": 10, "power": 1, "health": 1},
+           {"name": "S2", "side": "dark", "arena": "Space", "speed": 5, "power": 1, "health": 1}"#,
+    );
+    let json = r.json(true);
+    assert_eq!(json.first.as_ref().unwrap().best, "S1 attacks S2");
+    // The order of the first choice made in each arena, along the play.
+    let policy = json.policy.unwrap();
+    let mut order = Vec::new();
+    for e in &policy {
+        let arena = &e.choice[..1];
+        if !order.contains(&arena.to_string()) {
+            order.push(arena.to_string());
+        }
+    }
+    assert_eq!(order, ["S", "G", "C"]);
+    assert_eq!(json.arenas.len(), 3);
+    // Two arenas or more given: the default objective is control-two.
+    assert_eq!(json.objective, "control-two");
+}
+
+#[test]
+fn the_fastest_attacks_first_and_the_dark_side_wins_a_tie() {
+    let tie = battle(
+        r#"{"name": "L", "side": "light", "arena": "Character", "speed": 50, "power": 1, "health": 1},
+           {"name": "D", "side": "dark", "arena": "Character", "speed": 50, "power": 1, "health": 1}"#,
+    );
+    assert_eq!(tie.json(false).first.unwrap().player.word(), "dark");
+    let faster = battle(
+        r#"{"name": "L", "side": "light", "arena": "Character", "speed": 60, "power": 1, "health": 1},
+           {"name": "D", "side": "dark", "arena": "Character", "speed": 50, "power": 1, "health": 1}"#,
+    );
+    assert_eq!(faster.json(false).first.unwrap().player.word(), "light");
+    // A player's tied units: it picks which attacks first (and its target).
+    let two = battle(
+        r#"{"name": "D1", "side": "dark", "arena": "Character", "speed": 50, "power": 1, "health": 2},
+           {"name": "D2", "side": "dark", "arena": "Character", "speed": 50, "power": 2, "health": 2},
+           {"name": "L", "side": "light", "arena": "Character", "speed": 50, "power": 1, "health": 2}"#,
+    );
+    assert_eq!(
+        first_choices(&two)
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>(),
+        [
+            "D1 attacks L",
+            "D2 attacks L",
+            "D1 declines to attack",
+            "D2 declines to attack"
+        ]
+        .map(String::from)
+        .into_iter()
+        .collect()
+    );
+}
+
+#[test]
+fn a_unit_may_decline_to_attack() {
+    // Attacking C, whose Retaliate 6 discards a 1-health attacker 1 - (1/2)^6
+    // of the time, loses the arena more often than waiting: D declines.
+    let r = Battle::from_json(
+        r#"{"units": [
+          {"name": "D", "side": "dark", "arena": "Character", "speed": 50, "power": 1, "health": 1},
+          {"name": "C", "side": "light", "arena": "Character", "speed": 10, "power": 0, "health": 6, "keywords": ["Retaliate 6"]}],
+          "objective": "discard-difference"}"#,
+    )
+    .unwrap()
+    .solve()
+    .unwrap();
+    let first = r.json(false).first.unwrap();
+    assert_eq!(first.best, "D declines to attack");
+    assert_eq!(first.options[0].value.to_string(), "0/1");
+    assert!(first.options[1].value.0 < BigRational::zero());
+    assert_eq!(r.units()[0].survives.0, BigRational::one());
+}
+
+#[test]
+fn a_discarded_unit_attacks_no_more() {
+    // D always hits (Accuracy 3) and discards L before L attacks.
+    let r = battle(
+        r#"{"name": "D", "side": "dark", "arena": "Character", "speed": 50, "power": 1, "health": 1, "keywords": ["Accuracy 3"]},
+           {"name": "L", "side": "light", "arena": "Character", "speed": 40, "power": 6, "health": 1}"#,
+    );
+    assert_eq!(r.units()[0].survives.0, BigRational::one());
+    assert_eq!(r.units()[1].survives.0, BigRational::zero());
+    assert_eq!(r.units()[1].discarded_first.0, BigRational::one());
+    assert_eq!(
+        r.json(true).policy.unwrap().len(),
+        1,
+        "one choice made in all"
+    );
+}
+
+#[test]
+fn stun_lowers_power_until_the_end_of_the_battle() {
+    // D always hits L for 1 (Accuracy 3); Stun 2 takes L's 2 dice: D
+    // survives L's attack. Without Stun, L's 2 dice hit 3/4 of the time.
+    let with = battle(
+        r#"{"name": "D", "side": "dark", "arena": "Character", "speed": 50, "power": 1, "health": 1, "keywords": ["Accuracy 3", "Stun 2"]},
+           {"name": "L", "side": "light", "arena": "Character", "speed": 40, "power": 2, "health": 5}"#,
+    );
+    assert_eq!(with.units()[0].survives.0, BigRational::one());
+    let without = battle(
+        r#"{"name": "D", "side": "dark", "arena": "Character", "speed": 50, "power": 1, "health": 1, "keywords": ["Accuracy 3"]},
+           {"name": "L", "side": "light", "arena": "Character", "speed": 40, "power": 2, "health": 5}"#,
+    );
+    assert_eq!(without.units()[0].survives.0, r(1) / r(4));
+}
+
+#[test]
+fn force_is_shared_across_the_battle() {
+    // L evades 2 of each attack while the Light Side's Force lasts: two
+    // attackers of 2 always-hitting dice; L has health 2, so it survives
+    // only if it evades both attacks.
+    let with_force = |f: &str| {
+        Battle::from_json(&format!(
+            r#"{{"units": [
+              {{"name": "D1", "side": "dark", "arena": "Character", "speed": 50, "power": 2, "health": 9, "keywords": ["Accuracy 3"]}},
+              {{"name": "D2", "side": "dark", "arena": "Character", "speed": 40, "power": 2, "health": 9, "keywords": ["Accuracy 3"]}},
+              {{"name": "L", "side": "light", "arena": "Character", "speed": 10, "power": 0, "health": 2, "keywords": ["Pay 2 Force -> Evade 2"]}}],
+              "force": {{"light": {f}}}}}"#
+        ))
+        .unwrap()
+        .solve()
+        .unwrap()
+        .units()[2]
+            .survives
+            .0
+            .clone()
+    };
+    // 4 Force: both attacks evaded; 2 for the battle: only the first.
+    assert_eq!(with_force("4"), BigRational::one());
+    assert_eq!(with_force("\"unlimited\""), BigRational::one());
+    assert_eq!(
+        with_force("2"),
+        BigRational::zero(),
+        "2 Force pays one Evade, not two"
+    );
+    assert_eq!(with_force("0"), BigRational::zero());
+}
+
+#[test]
+fn ties_of_the_objective_go_to_more_damage_to_the_other_side() {
+    // D can't take the arena (L has health 9): control ties at 0 whatever
+    // D does; it attacks the unit it damages most (the one without Armor)
+    // rather than decline.
+    let r = battle(
+        r#"{"name": "D", "side": "dark", "arena": "Character", "speed": 50, "power": 3, "health": 9},
+           {"name": "L1", "side": "light", "arena": "Character", "speed": 10, "power": 0, "health": 9, "keywords": ["Armor"]},
+           {"name": "L2", "side": "light", "arena": "Character", "speed": 10, "power": 0, "health": 9}"#,
+    );
+    let first = r.json(false).first.unwrap();
+    assert!(first.options.iter().all(|o| o.value.0.is_zero()));
+    assert_eq!(first.best, "D attacks L2");
+}
+
+#[test]
+fn keywords_a_battle_does_not_model_are_refused_by_name() {
+    for kw in ["Bombard 2", "Tenacity 2", "Focus 1", "Persuade 1"] {
+        let e = Battle::from_json(&format!(
+            r#"{{"units": [{{"name": "D", "side": "dark", "arena": "Space", "speed": 50, "power": 2, "health": 2, "keywords": ["{kw}"]}},
+                          {{"name": "L", "side": "light", "arena": "Space", "speed": 10, "power": 1, "health": 1}}]}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::NotModelled, "{kw}");
+    }
+}
+
+#[test]
+fn bad_battle_files_get_one_clear_error() {
+    use swtcg_odds::error::ErrorKind;
+    for (text, kind) in [
+        (r#"{"units": []}"#, ErrorKind::Limit),
+        (
+            r#"{"units": [{"name": "D", "side": "grey", "arena": "Space", "speed": 1, "power": 1, "health": 1}]}"#,
+            ErrorKind::Syntax,
+        ),
+        (
+            r#"{"units": [{"name": "D", "side": "dark", "arena": "Moon", "speed": 1, "power": 1, "health": 1}]}"#,
+            ErrorKind::Unknown,
+        ),
+        (
+            r#"{"units": [{"name": "D", "side": "dark", "arena": "Space", "power": 1, "health": 1}]}"#,
+            ErrorKind::Missing,
+        ),
+        (
+            r#"{"units": [{"name": "D", "side": "dark", "arena": "Space", "speed": 1, "power": 1}]}"#,
+            ErrorKind::Missing,
+        ),
+        (
+            r#"{"units": [{"name": "D", "side": "dark", "arena": "Space", "speed": 1, "power": 1, "health": 1}], "objective": "control-two"}"#,
+            ErrorKind::Conflict,
+        ),
+        (
+            r#"{"units": [{"name": "D", "side": "dark", "arena": "Space", "speed": 1, "power": 1, "health": 1},
+                          {"name": "D", "side": "light", "arena": "Space", "speed": 1, "power": 1, "health": 1}]}"#,
+            ErrorKind::Conflict,
+        ),
+    ] {
+        let e = Battle::from_json(text).unwrap_err();
+        assert_eq!(e.kind(), kind, "{text}: {e}");
+        assert!(!e.to_string().contains('\n'), "one line: {e}");
+    }
+    // A battle past its bound is refused before it starts, with the knob.
+    let mut b = Battle::from_json(
+        r#"{"units": [{"name": "D", "side": "dark", "arena": "Space", "speed": 1, "power": 3, "health": 9},
+                      {"name": "L", "side": "light", "arena": "Space", "speed": 1, "power": 3, "health": 9}], "max_states": 10}"#,
+    )
+    .unwrap();
+    let e = b.solve().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Limit);
+    assert!(b.estimate_states() > 10);
+    b.max_states = b.estimate_states();
+    assert!(b.solve().is_ok());
+}

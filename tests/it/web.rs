@@ -567,7 +567,20 @@ fn browser_tests() {
         &run_args(["swtcg-odds", "scenario", &scenario_file, "--json"]).stdout,
     )
     .unwrap();
+    // A battle, as the battle command solves it.
+    let battle_file = format!("{root}/examples/battles/duel.json");
+    let battle_text = std::fs::read_to_string(&battle_file).unwrap();
+    let battle: serde_json::Value =
+        serde_json::from_str(&run_args(["swtcg-odds", "battle", &battle_file, "--json"]).stdout)
+            .unwrap();
     let expected = serde_json::json!({
+        "battle": {
+            "text": battle_text,
+            "dark": battle["arenas"]["Character"]["dark"],
+            "light": battle["arenas"]["Character"]["light"],
+            "best": battle["first"]["best"],
+            "options": battle["first"]["options"].as_array().unwrap().iter().map(|o| o["value"].clone()).collect::<Vec<_>>(),
+        },
         "default_mean": default["defender_damage"]["mean"],
         "mean": typed["defender_damage"]["mean"],
         "p_discard": typed["defender_discarded"],
