@@ -148,6 +148,13 @@ def plan(
     plan_json: str | None = None,
     cards: Cards | None = None,
 ) -> PlanResult: ...
+def battle(
+    spec: Mapping[str, Any] | str | PathLike[str] | None = None,
+    *,
+    battle_json: str | None = None,
+    cards: Cards | None = None,
+    policy: bool = False,
+) -> dict[str, Any]: ...
 
 class Cards:
     @classmethod

@@ -673,6 +673,22 @@ fn plan(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<PlanResult
     Ok(PlanResult { report })
 }
 
+/// A battle file's JSON, solved: the answer as `battle --json` writes it
+/// (with every state's choice when `policy`).
+#[pyfunction]
+#[pyo3(signature = (text, cards=None, policy=false))]
+fn battle(py: Python<'_>, text: String, cards: Option<&Cards>, policy: bool) -> PyRes<String> {
+    let db = cards.map(|c| &*c.db);
+    let report = solve(py, move || {
+        let b = match db {
+            Some(db) => swtcg_cards::cards::files::battle_from_json_with_cards(&text, db)?,
+            None => swtcg_engine::battle::Battle::from_json(&text)?,
+        };
+        b.solve()
+    })?;
+    Ok(swtcg_engine::report::to_json_text(&report.json(policy)))
+}
+
 /// A table: each parameter with its values; returns the parameters' names
 /// and the rows as (values, mean, P(discard) or None).
 #[pyfunction]
@@ -1038,6 +1054,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(params, m)?)?;
     m.add_function(wrap_pyfunction!(scenario, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(battle, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(sample, m)?)?;

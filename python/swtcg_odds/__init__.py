@@ -49,6 +49,7 @@ __all__ = [
     "attack",
     "scenario",
     "plan",
+    "battle",
     "table",
     "verify",
     "sample",
@@ -203,6 +204,56 @@ def plan(
     one, or its JSON text as ``plan_json=``."""
     text = _json_text("plan", spec, plan_json)
     return _native.plan(text, cards._db if cards is not None else None)
+
+
+def _exact(node: Any, key: str | None = None) -> Any:
+    """The battle's JSON with every probability and value (``"n/d"``) as a
+    Fraction; the Force (a number or ``"unlimited"``) stays as written."""
+    if isinstance(node, dict):
+        return {k: (v if k == "force" else _exact(v, k)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_exact(v, key) for v in node]
+    if isinstance(node, str) and key in _FRACTION_KEYS:
+        return Fraction(node)
+    return node
+
+
+_FRACTION_KEYS = {
+    "dark",
+    "light",
+    "contested",
+    "empty",
+    "value",
+    "other",
+    "survives",
+    "expected_counters",
+    "discarded_first",
+    "reached",
+}
+
+
+def battle(
+    spec: Mapping[str, Any] | str | os.PathLike | None = None,
+    *,
+    battle_json: str | None = None,
+    cards: Cards | None = None,
+    policy: bool = False,
+) -> dict[str, Any]:
+    """Solves a battle phase exactly: a dict in the battle file's format
+    (docs/battle.md), a path to one, or its JSON text as ``battle_json=``.
+
+    Returns the answer of ``battle --json`` as a dict, every probability and
+    value an exact ``Fraction``: ``arenas`` (per arena, P(dark controls),
+    P(light controls), P(contested), P(empty)), ``control_two``, ``value``
+    and ``values``, ``first`` (the first decision, each alternative with its
+    value, the best first), ``units`` (each unit's P(survives), expected
+    counters and P(discarded first)), ``states``; with ``policy=True``,
+    ``policy``: the best choice in every state the battle reaches. Units may
+    be ``{"card": "Name", "side": "dark"}`` when ``cards`` is given.
+    """
+    text = _json_text("battle", spec, battle_json)
+    answer = _native.battle(text, cards._db if cards is not None else None, policy)
+    return _exact(json.loads(answer))
 
 
 def _values(param: str, v: Any) -> list[int]:

@@ -2,7 +2,10 @@
 enumeration of dice agrees with them on small cases."""
 
 import itertools
+import json
 import random
+
+import pytest
 from fractions import Fraction
 
 import swtcg_odds
@@ -169,3 +172,25 @@ def test_fast_fractions_are_fractions_and_weights_are_exact():
     assert sum(w for _, w in weights) == den
     assert all(Fraction(w, den) == r.pmf[k] for k, w in weights)
     assert r.defender.pmf_weights() == (weights, den)
+
+
+def test_battle_is_the_commands_answer_with_fractions(fixtures, cli):
+    root = fixtures.parent.parent
+    path = root / "examples" / "battles" / "duel.json"
+    b = swtcg_odds.battle(path, policy=True)
+    want = cli("battle", str(path), "--json", "--policy")
+    c = b["arenas"]["Character"]
+    assert all(isinstance(c[k], Fraction) for k in ("dark", "light", "contested", "empty"))
+    assert sum(c.values()) == 1
+    for k in ("dark", "light", "contested", "empty"):
+        assert c[k] == Fraction(want["arenas"]["Character"][k])
+    assert b["first"]["best"] == want["first"]["best"]
+    assert [o["value"] for o in b["first"]["options"]] == [Fraction(o["value"]) for o in want["first"]["options"]]
+    assert b["force"] == {"dark": "4", "light": "4"}
+    assert len(b["units"]) == 4 and len(b["policy"]) == len(want["policy"])
+    # A dict solves as its file does; JSON text goes in battle_json=.
+    spec = json.loads(path.read_text())
+    assert swtcg_odds.battle(spec)["values"] == b["values"]
+    assert swtcg_odds.battle(battle_json=path.read_text())["value"] == b["value"]
+    with pytest.raises(swtcg_odds.Error):
+        swtcg_odds.battle({"units": []})
