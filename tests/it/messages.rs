@@ -40,6 +40,14 @@ const CLI: &[&[&str]] = &[
     &["verify", "--counts", "/no/such.json", "--power", "3"],
     &["sample", "--power", "3", "--trials", "0"],
     &["serve", "--host", "192.0.2.1", "--port", "0"],
+    &["battle", "/no/such/battle.json"],
+    &["battle", "tests/fixtures/battles/bombard.json"],
+    &[
+        "battle",
+        "examples/battles/duel.json",
+        "--max-states",
+        "100",
+    ],
 ];
 
 #[test]
@@ -71,6 +79,12 @@ const WEB: &[(&str, &str, &str)] = &[
         "{\"attacker\": {\"name\": \"A\", \"power\": 3}}",
     ),
     ("POST", "/api/plan", "[]"),
+    ("POST", "/api/battle", "{\"units\": []}"),
+    (
+        "POST",
+        "/api/battle",
+        "{\"units\": [{\"name\": \"D\", \"side\": \"grey\"}]}",
+    ),
     (
         "POST",
         "/api/combine",

@@ -42,11 +42,21 @@ use crate::policy::{ForceBudget, Game, Policy, solve};
 use crate::unit::{Arena, Unit};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::Zero;
 use serde::{Deserialize, Serialize};
+use sixths::{Int, Packed, Sixths, pow6};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::rc::Rc;
+
+mod sixths;
+
+/// Most health a unit of a battle may have (a state holds its counters in
+/// a byte).
+pub const MAX_BATTLE_HEALTH: u32 = 255;
+/// Most power a unit of a battle may have (the power it loses to Stun is
+/// held in a byte, so that it is exact up to 255).
+pub const MAX_BATTLE_POWER: u32 = 100;
 
 /// Most units one battle may have (all arenas).
 pub const MAX_BATTLE_UNITS: usize = 16;
@@ -250,6 +260,9 @@ pub struct Battle {
     /// Every unit of an arena takes part in each attack there (a check of
     /// [`Battle::taking_part`] in tests).
     every_unit_takes_part: bool,
+    /// How each unit's keywords reach other units of an attack, over all
+    /// its versions.
+    reach: Vec<Reach>,
     /// `(unit, text)` of keywords ignored under `ignore_unknown`.
     pub ignored: Vec<(String, String)>,
     /// Conditions of the cards applied.
@@ -287,14 +300,21 @@ const NOT_MODELLED: &[Unmodelled] = &[
     }),
 ];
 
-/// Whether unit `u`'s keywords reach units of the attack other than the
-/// attacker and the defender (then other units of the arena take part in
-/// each attack: [`Battle::taking_part`]).
-fn reaches_others(u: &Unit) -> bool {
-    u.keywords.intercept || reaches_past_intercept(u)
+/// How a unit's keywords reach units of an attack other than the attacker
+/// and the defender (then other units of the arena take part in each
+/// attack: [`Battle::taking_part`]).
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    /// It has an ability paid with Force.
+    pays: bool,
+    /// It has Intercept.
+    intercepts: bool,
+    /// A keyword other than Intercept reaches other units.
+    past_intercept: bool,
 }
 
-/// [`reaches_others`] by a keyword other than Intercept.
+/// Whether a keyword other than Intercept reaches units of the attack other
+/// than the attacker and the defender.
 fn reaches_past_intercept(u: &Unit) -> bool {
     let k = &u.keywords;
     k.overkill
@@ -429,6 +449,14 @@ impl Battle {
                     quote(name)
                 )));
             }
+            if b.unit.health.is_some_and(|h| h > MAX_BATTLE_HEALTH)
+                || b.unit.power > MAX_BATTLE_POWER
+            {
+                return Err(Error::range(format!(
+                    "battle: unit '{}': a battle's units have health up to {MAX_BATTLE_HEALTH} and power up to {MAX_BATTLE_POWER}",
+                    quote(name)
+                )));
+            }
             if b.unit.health.is_none() {
                 return Err(Error::missing(format!(
                     "battle: unit '{}' needs its health (a battle discards units)",
@@ -461,7 +489,7 @@ impl Battle {
             )));
         }
         let f = file.force.unwrap_or_default();
-        Ok(Battle {
+        let mut battle = Battle {
             units,
             pairs,
             bystanders,
@@ -473,10 +501,19 @@ impl Battle {
             ],
             max_states: file.max_states.unwrap_or(MAX_BATTLE_STATES),
             every_unit_takes_part: false,
+            reach: Vec::new(),
             ignored,
             applied,
             waiting,
-        })
+        };
+        battle.reach = (0..battle.units.len())
+            .map(|k| Reach {
+                pays: battle.versions(k).any(pays_force),
+                intercepts: battle.versions(k).any(|v| v.keywords.intercept),
+                past_intercept: battle.versions(k).any(reaches_past_intercept),
+            })
+            .collect();
+        Ok(battle)
     }
 
     /// The arenas that have units when the battle starts, in the order they
@@ -549,12 +586,11 @@ impl Battle {
         let mut out = vec![a, t];
         if self.every_unit_takes_part {
             out.extend(&others);
-        } else if !involved().any(|k| self.versions(k).any(reaches_others)) {
+        } else if !involved().any(|k| self.reach[k].intercepts || self.reach[k].past_intercept) {
             return Ok(out);
-        } else if !involved().any(|k| self.versions(k).any(reaches_past_intercept)) {
+        } else if !involved().any(|k| self.reach[k].past_intercept) {
             out.extend(others.iter().copied().filter(|&k| {
-                self.units[k].player != self.units[a].player
-                    && self.versions(k).any(|v| v.keywords.intercept)
+                self.units[k].player != self.units[a].player && self.reach[k].intercepts
             }));
         } else {
             out.extend(&others);
@@ -570,15 +606,40 @@ impl Battle {
         Ok(out)
     }
 
+    /// State `s` with what can no longer matter forgotten, so that states
+    /// that differ only there are solved once: the power lost to Stun by a
+    /// unit that has attacked (only an attacker's power counts in an
+    /// attack) or is discarded, and whether a discarded unit had attacked.
+    fn canonical(&self, mut s: State) -> State {
+        for k in 0..self.units.len() {
+            if !self.alive(&s, k) {
+                s.done &= !(1 << k);
+                s.stun[k] = 0;
+            } else if s.done & (1 << k) != 0 {
+                s.stun[k] = 0;
+            }
+        }
+        s
+    }
+
+    /// How far a state is in the battle: the units that have attacked or
+    /// are discarded. Every choice raises it (its unit attacks or declines,
+    /// and discarded units stay discarded).
+    fn progress(&self, s: &State) -> u32 {
+        (0..self.units.len())
+            .filter(|&k| s.done & (1 << k) != 0 || !self.alive(s, k))
+            .count() as u32
+    }
+
     /// The state the battle starts in.
     fn start(&self) -> State {
+        let mut counters = [0; MAX_BATTLE_UNITS];
+        for (c, b) in counters.iter_mut().zip(&self.units) {
+            *c = b.unit.counters.min(u32::from(u8::MAX)) as u8;
+        }
         State {
-            counters: self
-                .units
-                .iter()
-                .map(|b| b.unit.counters.min(u16::MAX as u32) as u16)
-                .collect(),
-            stun: vec![0; self.units.len()],
+            counters,
+            stun: [0; MAX_BATTLE_UNITS],
             done: 0,
             force: self
                 .force
@@ -727,8 +788,8 @@ impl Battle {
         }
         let mut solver = Solver {
             battle: self,
-            memo: HashMap::new(),
-            attacks: HashMap::new(),
+            memo: HashMap::default(),
+            attacks: HashMap::default(),
             limit: self.max_states.min(MAX_SOLVED_STATES),
         };
         let start = self.start();
@@ -802,12 +863,13 @@ pub enum Choice {
 }
 
 /// Where a battle stands between attacks.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct State {
     /// Counters on each unit.
-    counters: Vec<u16>,
-    /// Power each unit has lost to Stun.
-    stun: Vec<u16>,
+    counters: [u8; MAX_BATTLE_UNITS],
+    /// Power each unit has lost to Stun (at most 255: more than any
+    /// battle unit's power, [`MAX_BATTLE_POWER`], can lose).
+    stun: [u8; MAX_BATTLE_UNITS],
     /// Bit `k`: unit `k` has attacked or declined to.
     done: u32,
     /// Force left to each player ([`UNLIMITED`] for no limit).
@@ -815,76 +877,12 @@ struct State {
 }
 
 /// What one attack changes: `(unit, its counters, power it lost)` for each
-/// unit of the attack, and the Force left to each player.
+/// unit of the attack, and the Force each player spent (less what it
+/// gained), by [`Player::index`].
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Effect {
-    units: Vec<(usize, u16, u16)>,
-    force: [u32; 2],
-}
-
-/// An exact number `num / 6^exp`: every probability of a battle is an
-/// integer weight over a power of 6 (each outcome is a sequence of die
-/// faces), so sums and comparisons need no gcd.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Sixths {
-    num: BigInt,
-    exp: u32,
-}
-
-/// `6^k`, computed once per `k`.
-fn pow6(k: u32) -> BigInt {
-    thread_local! {
-        static POWERS: std::cell::RefCell<Vec<BigInt>> = std::cell::RefCell::new(vec![BigInt::one()]);
-    }
-    POWERS.with(|p| {
-        let mut p = p.borrow_mut();
-        while p.len() <= k as usize {
-            let next = p.last().expect("6^0 is there") * 6u32;
-            p.push(next);
-        }
-        p[k as usize].clone()
-    })
-}
-
-impl Sixths {
-    fn int(x: i64) -> Sixths {
-        Sixths {
-            num: BigInt::from(x),
-            exp: 0,
-        }
-    }
-
-    /// `self += x * w / 6^wexp`.
-    fn add_product(&mut self, x: &Sixths, w: &BigInt, wexp: u32) {
-        if x.num.is_zero() || w.is_zero() {
-            return;
-        }
-        let e = x.exp + wexp;
-        if e > self.exp {
-            if !self.num.is_zero() {
-                self.num *= pow6(e - self.exp);
-            }
-            self.exp = e;
-        }
-        let mut term = &x.num * w;
-        if self.exp > e {
-            term *= pow6(self.exp - e);
-        }
-        self.num += term;
-    }
-
-    fn cmp(&self, other: &Sixths) -> std::cmp::Ordering {
-        use std::cmp::Ordering::Equal;
-        match self.exp.cmp(&other.exp) {
-            Equal => self.num.cmp(&other.num),
-            std::cmp::Ordering::Less => (&self.num * pow6(other.exp - self.exp)).cmp(&other.num),
-            std::cmp::Ordering::Greater => self.num.cmp(&(&other.num * pow6(self.exp - other.exp))),
-        }
-    }
-
-    fn ratio(&self) -> BigRational {
-        BigRational::new(self.num.clone(), pow6(self.exp))
-    }
+    units: Vec<(usize, u8, u8)>,
+    spent: [i64; 2],
 }
 
 /// What a state is worth under the solved play, in expectation: each
@@ -916,23 +914,55 @@ fn prefers(me: usize, a: &Values, b: &Values) -> bool {
 #[derive(Debug)]
 struct Law {
     exp: u32,
-    outcomes: Vec<(Effect, BigInt)>,
+    outcomes: Vec<(Effect, Int)>,
 }
 
 /// A solved state: what it is worth, and the choice made.
 struct Node {
-    value: Values,
+    value: Packed,
     best: Option<Choice>,
 }
 
 /// The key of an attack's law: attacker, target, and the units taking part
 /// with their counters and Stun, and the Force of both players.
-type AttackKey = (usize, usize, Vec<(usize, u16, u16)>, [u32; 2]);
+type AttackKey = (usize, usize, Vec<(usize, u8, u8)>, [u32; 2]);
+
+/// A fast hash for the solver's keys (small integers, never chosen by an
+/// adversary: the keys are the battle's own states): FxHash's mix.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Fast = std::hash::BuildHasherDefault<FxHasher>;
 
 struct Solver<'a> {
     battle: &'a Battle,
-    memo: HashMap<State, Node>,
-    attacks: HashMap<AttackKey, Rc<Law>>,
+    memo: HashMap<State, Node, Fast>,
+    attacks: HashMap<AttackKey, Rc<Law>, Fast>,
     limit: u64,
 }
 
@@ -945,22 +975,19 @@ struct Forward {
     finals: Vec<(State, u32, Sixths)>,
     /// Each state reached where a choice is made, its chooser, choice and
     /// values, and the probability of reaching it.
-    decisions: Vec<(State, Player, Choice, Values, Sixths)>,
+    decisions: Vec<(State, Player, Choice, Sixths, Sixths)>,
 }
 
 impl Solver<'_> {
     /// The value of state `s` for each player under both players' best play.
     fn value(&mut self, s: &State) -> Result<Values> {
         if let Some(n) = self.memo.get(s) {
-            return Ok(n.value.clone());
+            return Ok(n.value.unpack());
         }
         crate::cancel::check()?;
         let b = self.battle;
-        let node = match b.turn(s) {
-            None => Node {
-                value: b.final_value(s),
-                best: None,
-            },
+        let (v, best) = match b.turn(s) {
+            None => (b.final_value(s), None),
             Some((player, units)) => {
                 let me = player.index();
                 let mut best: Option<(Choice, Values)> = None;
@@ -971,10 +998,7 @@ impl Solver<'_> {
                     }
                 }
                 let (c, value) = best.expect("a turn has a choice");
-                Node {
-                    value,
-                    best: Some(c),
-                }
+                (value, Some(c))
             }
         };
         if self.memo.len() as u64 >= self.limit {
@@ -983,8 +1007,11 @@ impl Solver<'_> {
                 self.limit
             )));
         }
-        let v = node.value.clone();
-        self.memo.insert(s.clone(), node);
+        let node = Node {
+            value: Packed::pack(&v),
+            best,
+        };
+        self.memo.insert(*s, node);
         Ok(v)
     }
 
@@ -1003,12 +1030,12 @@ impl Solver<'_> {
 
     /// The law of the state after choice `c` in state `s`: each next
     /// state with its weight over `6^exp`, and `exp`.
-    fn next(&mut self, s: &State, c: Choice) -> Result<(u32, Vec<(State, BigInt)>)> {
+    fn next(&mut self, s: &State, c: Choice) -> Result<(u32, Vec<(State, Int)>)> {
         match c {
             Choice::Decline(a) => {
-                let mut n = s.clone();
+                let mut n = *s;
                 n.done |= 1 << a;
-                Ok((0, vec![(n, BigInt::one())]))
+                Ok((0, vec![(self.battle.canonical(n), Int::ONE)]))
             }
             Choice::Attack(a, t) => {
                 let law = self.attack(s, a, t)?;
@@ -1022,8 +1049,12 @@ impl Solver<'_> {
                             n.counters[k] = counters;
                             n.stun[k] = stun;
                         }
-                        n.force = e.force;
-                        (n, p.clone())
+                        for (f, spent) in n.force.iter_mut().zip(e.spent) {
+                            if *f != UNLIMITED {
+                                *f = (i64::from(*f) - spent).clamp(0, i64::from(MAX_FORCE)) as u32;
+                            }
+                        }
+                        (self.battle.canonical(n), p.clone())
                     })
                     .collect();
                 Ok((law.exp, next))
@@ -1037,6 +1068,13 @@ impl Solver<'_> {
         let taking_part = b.taking_part(s, a, t)?;
         let pa = b.units[a].player;
         let force = [s.force[pa.index()], s.force[pa.other().index()]];
+        // The Force of a side none of whose units here can pay for
+        // anything does not change the attack: one law serves every value.
+        let pays = |p: Player| {
+            taking_part
+                .iter()
+                .any(|&k| b.units[k].player == p && b.reach[k].pays)
+        };
         let key: AttackKey = (
             a,
             t,
@@ -1044,7 +1082,10 @@ impl Solver<'_> {
                 .iter()
                 .map(|&k| (k, s.counters[k], s.stun[k]))
                 .collect(),
-            force,
+            [
+                if pays(pa) { force[0] } else { 0 },
+                if pays(pa.other()) { force[1] } else { 0 },
+            ],
         );
         if let Some(law) = self.attacks.get(&key) {
             return Ok(law.clone());
@@ -1088,13 +1129,13 @@ impl Solver<'_> {
         // The weights over a power of 6 (each outcome is a sequence of die
         // faces, so its denominator divides one).
         let exp = (0..=MAX_EXP)
-            .find(|&k| (pow6(k) % &denom).is_zero())
+            .find(|&k| (pow6(k).big() % &denom).is_zero())
             .ok_or_else(|| {
                 Error::not_modelled(format!(
                     "battle: an attack's law has the denominator {denom}, which divides no power of 6 up to 6^{MAX_EXP}"
                 ))
             })?;
-        let scale = pow6(exp) / &denom;
+        let scale = pow6(exp).big() / &denom;
         for (tally, w) in out.solution.tallies.entries() {
             let mut eff = Vec::new();
             for (m, &k) in taking_part.iter().enumerate() {
@@ -1114,20 +1155,30 @@ impl Solver<'_> {
                 }
                 eff.push((
                     k,
-                    counters.min(u16::MAX as u32) as u16,
-                    stun.min(u16::MAX as u32) as u16,
+                    counters.min(u32::from(u8::MAX)) as u8,
+                    stun.min(u32::from(u8::MAX)) as u8,
                 ));
             }
-            let left = |x: usize| after[x].map_or(UNLIMITED, |f| f.saturating_sub(tally.spent[x]));
-            let mut force = s.force;
-            force[pa.index()] = left(0);
-            force[pa.other().index()] = left(1);
-            let e = Effect { units: eff, force };
+            // Force spent, by side of the attack (gains count negative).
+            let spent = |x: usize| match after[x] {
+                None => 0,
+                Some(f) => i64::from(force[x]) - i64::from(f.saturating_sub(tally.spent[x])),
+            };
+            let mut by_player = [0i64; 2];
+            by_player[pa.index()] = spent(0);
+            by_player[pa.other().index()] = spent(1);
+            let e = Effect {
+                units: eff,
+                spent: by_player,
+            };
             *effects.entry(e).or_insert_with(BigInt::zero) += BigInt::from(w.to_big()) * &scale;
         }
         let law = Rc::new(Law {
             exp,
-            outcomes: effects.into_iter().collect(),
+            outcomes: effects
+                .into_iter()
+                .map(|(e, w)| (e, Int::from_big(w)))
+                .collect(),
         });
         self.attacks.insert(key, law.clone());
         Ok(law)
@@ -1139,7 +1190,7 @@ impl Solver<'_> {
         // Ordered by the number of units that have acted, which every
         // choice raises: a state is expanded once all its ways in are in.
         let mut frontier: BTreeMap<(u32, State, u32), Sixths> = BTreeMap::new();
-        frontier.insert((0, start.clone(), 0), Sixths::int(1));
+        frontier.insert((b.progress(start), *start, 0), Sixths::int(1));
         let mut finals = Vec::new();
         let mut decisions = Vec::new();
         while let Some(((_, s, first), p)) = frontier.pop_first() {
@@ -1151,7 +1202,8 @@ impl Solver<'_> {
             self.value(&s)?;
             let node = &self.memo[&s];
             let c = node.best.expect("a turn has a choice");
-            decisions.push((s.clone(), player, c, node.value.clone(), p.clone()));
+            let mine = node.value.unpack()[player.index()].clone();
+            decisions.push((s, player, c, mine, p.clone()));
             let (exp, next) = self.next(&s, c)?;
             for (next, q) in next {
                 let mut f = first;
@@ -1163,7 +1215,7 @@ impl Solver<'_> {
                     }
                 }
                 frontier
-                    .entry((next.done.count_ones(), next, f))
+                    .entry((b.progress(&next), next, f))
                     .or_insert_with(|| Sixths::int(0))
                     .add_product(&p, &q, exp);
             }
@@ -1350,7 +1402,7 @@ impl BattleReport {
     /// Who controls arena `a` at the end.
     pub fn arena(&self, a: Arena) -> ArenaControl {
         let b = &self.battle;
-        let one = BigInt::one();
+        let one = Int::ONE;
         let mut p: [Sixths; 4] = std::array::from_fn(|_| Sixths::int(0));
         for (s, _, q) in &self.forward.finals {
             let has = |pl: Player| {
@@ -1379,7 +1431,7 @@ impl BattleReport {
     /// P(each player controls two or more of the arenas given).
     pub fn control_two(&self) -> [BigRational; 2] {
         let b = &self.battle;
-        let one = BigInt::one();
+        let one = Int::ONE;
         let mut out = [Sixths::int(0), Sixths::int(0)];
         for (s, _, q) in &self.forward.finals {
             let mut held = [0; 2];
@@ -1404,14 +1456,14 @@ impl BattleReport {
             .iter()
             .enumerate()
             .map(|(k, u)| {
-                let one = BigInt::one();
+                let one = Int::ONE;
                 let [mut survives, mut counters, mut first] =
                     std::array::from_fn(|_| Sixths::int(0));
                 for (s, f, q) in &self.forward.finals {
                     if b.alive(s, k) {
                         survives.add_product(q, &one, 0);
                     }
-                    counters.add_product(q, &BigInt::from(s.counters[k]), 0);
+                    counters.add_product(q, &Int::small(i128::from(s.counters[k])), 0);
                     if f & (1 << k) != 0 {
                         first.add_product(q, &one, 0);
                     }
@@ -1480,7 +1532,7 @@ impl BattleReport {
                     force: force_words(s.force.map(|f| (f != UNLIMITED).then_some(f))),
                     player: *player,
                     choice: b.choice_words(*c),
-                    value: Fraction(v[player.index()].ratio()),
+                    value: Fraction(v.ratio()),
                     reached: Fraction(p.ratio()),
                 }
             })
