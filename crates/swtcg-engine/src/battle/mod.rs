@@ -1043,7 +1043,7 @@ impl Solver<'_> {
                     .outcomes
                     .iter()
                     .map(|(e, p)| {
-                        let mut n = s.clone();
+                        let mut n = *s;
                         n.done |= 1 << a;
                         for &(k, counters, stun) in &e.units {
                             n.counters[k] = counters;
