@@ -63,8 +63,8 @@ pub const MAX_BATTLE_UNITS: usize = 16;
 /// The default bound on a battle's estimated states
 /// ([`Battle::estimate_states`]); a file raises it with `"max_states"`, the
 /// command line with `--max-states`. The estimate is a product over the
-/// units, and the battles measured reach 1 in 10^4 to 10^5 of it
-/// (README, "Battles").
+/// units, and the battles measured reach 1 in 10 (the smallest) to 1 in
+/// 10^5 of it (README, "Battles").
 pub const MAX_BATTLE_STATES: u64 = 100_000_000_000;
 /// Most states a battle may really solve, whatever its bound (checked as it
 /// goes): the memory of one state's values is a few hundred bytes.
@@ -523,10 +523,13 @@ impl Battle {
     }
 
     /// An upper bound on the states the solve can reach, counted before it
-    /// starts: the product over units of the counters each can end with,
-    /// the power it can lose to Stun (when an enemy of its arena has Stun),
-    /// whether it has attacked, and over sides of the Force each can have
-    /// left (when it has an ability to pay for).
+    /// starts: the product over units of the counters each can end with and
+    /// the power it can lose to Stun (when an enemy of its arena has Stun);
+    /// over arenas, of the sets of units that can have attacked (the units
+    /// faster than the speed whose turn it is, and any of the units of that
+    /// speed: the sum over speeds of 2 to the number of units of that
+    /// speed); and over sides, of the Force each can have left (when it has
+    /// an ability to pay for).
     pub fn estimate_states(&self) -> u64 {
         let mut states: u64 = 1;
         for (k, b) in self.units.iter().enumerate() {
@@ -539,10 +542,18 @@ impl Battle {
             });
             let power = self.versions(k).map(|v| v.power).max().unwrap_or(0) as u64;
             let stun = if stunned { power + 1 } else { 1 };
-            states = states
-                .saturating_mul(counters)
-                .saturating_mul(stun)
-                .saturating_mul(2);
+            states = states.saturating_mul(counters).saturating_mul(stun);
+        }
+        for a in self.arenas() {
+            let mut speeds: BTreeMap<u32, u32> = BTreeMap::new();
+            for b in self.units.iter().filter(|b| b.arena == a) {
+                *speeds.entry(b.speed).or_default() += 1;
+            }
+            let done: u64 = speeds
+                .values()
+                .map(|&n| 1u64.checked_shl(n).unwrap_or(u64::MAX))
+                .fold(0, u64::saturating_add);
+            states = states.saturating_mul(done);
         }
         for p in Player::BOTH {
             let pays = self
