@@ -465,8 +465,8 @@ struct BattleCmd {
     /// One JSON object, every probability a reduced fraction "num/den".
     #[arg(long)]
     json: bool,
-    /// With --json: the best choice in every state the battle reaches.
-    #[arg(long, requires = "json")]
+    /// The JSON object with the best choice in every state the battle reaches.
+    #[arg(long)]
     policy: bool,
     /// The bound on the states estimated before the solve (the file's "max_states").
     #[arg(long, value_name = "N")]
@@ -1224,7 +1224,7 @@ fn battle_cmd(cmd: &BattleCmd) -> Result<String> {
                 e
             }
         })?;
-    Ok(if cmd.json {
+    Ok(if cmd.json || cmd.policy {
         to_json_text(&report.json(cmd.policy))
     } else {
         report.to_text()

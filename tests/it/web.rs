@@ -1291,6 +1291,7 @@ fn each_route_is_listed_once_and_served() {
             "/api/attack",
             "/api/scenario",
             "/api/plan",
+            "/api/battle",
             "/api/combine",
             "/api/cards/attack",
             "/api/cards/check",

@@ -790,6 +790,12 @@ impl Battle {
 
     /// Solves the battle exactly.
     pub fn solve(&self) -> Result<BattleReport> {
+        self.solve_with(&mut |_| {})
+    }
+
+    /// [`Battle::solve`], telling `progress` how far it is: after each
+    /// alternative of the first decision, and every 4,096 states solved.
+    pub fn solve_with(&self, progress: &mut dyn FnMut(BattleProgress)) -> Result<BattleReport> {
         let estimate = self.estimate_states();
         if estimate > self.max_states {
             return Err(Error::limit(format!(
@@ -802,15 +808,18 @@ impl Battle {
             memo: HashMap::default(),
             attacks: HashMap::default(),
             limit: self.max_states.min(MAX_SOLVED_STATES),
+            progress,
+            first: (0, 0),
         };
         let start = self.start();
-        let full = solver.value(&start)?;
-        let value = [full[0].ratio(), full[1].ratio()];
-        // The first decision, each alternative valued for its chooser.
+        // The first decision, each alternative valued for its chooser
+        // (solved first, so that progress counts them).
         let mut first = None;
         if let Some((player, units)) = self.turn(&start) {
             let mut options = Vec::new();
-            for c in self.choices(&start, &units) {
+            let choices = self.choices(&start, &units);
+            for (i, &c) in choices.iter().enumerate() {
+                solver.first = (i, choices.len());
                 let v = solver.choice_value(&start, c)?;
                 options.push(FirstOption {
                     choice: c,
@@ -818,12 +827,17 @@ impl Battle {
                     values: [v[0].ratio(), v[1].ratio()],
                 });
             }
+            solver.first = (choices.len(), choices.len());
+            solver.tell();
+            solver.value(&start)?;
             first = Some(FirstDecision {
                 player,
                 best: solver.memo[&start].best.expect("a turn has a choice"),
                 options,
             });
         }
+        let full = solver.value(&start)?;
+        let value = [full[0].ratio(), full[1].ratio()];
         let forward = solver.forward(&start)?;
         Ok(BattleReport {
             battle: self.clone(),
@@ -975,6 +989,20 @@ struct Solver<'a> {
     memo: HashMap<State, Node, Fast>,
     attacks: HashMap<AttackKey, Rc<Law>, Fast>,
     limit: u64,
+    progress: &'a mut dyn FnMut(BattleProgress),
+    /// The alternatives of the first decision solved, of how many.
+    first: (usize, usize),
+}
+
+/// How far a battle's solve is.
+#[derive(Clone, Copy, Debug)]
+pub struct BattleProgress {
+    /// States solved so far.
+    pub states: u64,
+    /// Alternatives of the first decision solved.
+    pub first_done: usize,
+    /// Alternatives of the first decision.
+    pub first_total: usize,
 }
 
 /// The law of the end of a battle under the solved play, and what was
@@ -990,6 +1018,14 @@ struct Forward {
 }
 
 impl Solver<'_> {
+    fn tell(&mut self) {
+        (self.progress)(BattleProgress {
+            states: self.memo.len() as u64,
+            first_done: self.first.0,
+            first_total: self.first.1,
+        });
+    }
+
     /// The value of state `s` for each player under both players' best play.
     fn value(&mut self, s: &State) -> Result<Values> {
         if let Some(n) = self.memo.get(s) {
@@ -1012,6 +1048,9 @@ impl Solver<'_> {
                 (value, Some(c))
             }
         };
+        if self.memo.len() % 4096 == 4095 {
+            self.tell();
+        }
         if self.memo.len() as u64 >= self.limit {
             return Err(Error::limit(format!(
                 "battle: more than {} states solved (raise \"max_states\" or --max-states, up to {MAX_SOLVED_STATES})",
@@ -1709,6 +1748,25 @@ fn fmt_value(r: &BigRational) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Progress is told after each alternative of the first decision, and
+    /// ends with all of them solved.
+    #[test]
+    fn progress_counts_the_first_decisions_alternatives() {
+        let b = Battle::from_json(
+            r#"{"units": [
+              {"name": "A", "side": "dark", "arena": "Character", "speed": 50, "power": 3, "health": 3},
+              {"name": "C", "side": "light", "arena": "Character", "speed": 40, "power": 3, "health": 2},
+              {"name": "D", "side": "light", "arena": "Character", "speed": 40, "power": 2, "health": 3}]}"#,
+        )
+        .unwrap();
+        let mut told = Vec::new();
+        b.solve_with(&mut |p| told.push((p.first_done, p.first_total)))
+            .unwrap();
+        // A attacks C, attacks D, or declines.
+        assert_eq!(told.last(), Some(&(3, 3)));
+        assert!(told.iter().all(|&(d, t)| t == 3 && d <= 3));
+    }
 
     /// The attacks of a battle whose units have keywords reaching other
     /// units take only the units that can matter ([`Battle::taking_part`]):
