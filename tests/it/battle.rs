@@ -768,7 +768,7 @@ fn ties_of_the_objective_go_to_more_damage_to_the_other_side() {
 
 #[test]
 fn keywords_a_battle_does_not_model_are_refused_by_name() {
-    for kw in ["Bombard 2", "Tenacity 2", "Focus 1", "Persuade 1"] {
+    for kw in ["Tenacity 2", "Focus 1", "Persuade 1", "Absorb 1"] {
         let e = Battle::from_json(&format!(
             r#"{{"units": [{{"name": "D", "side": "dark", "arena": "Space", "speed": 50, "power": 2, "health": 2, "keywords": ["{kw}"]}},
                           {{"name": "L", "side": "light", "arena": "Space", "speed": 10, "power": 1, "health": 1}}]}}"#
@@ -824,4 +824,74 @@ fn bad_battle_files_get_one_clear_error() {
     assert!(b.estimate_states() > 10);
     b.max_states = b.estimate_states();
     assert!(b.solve().is_ok());
+}
+
+#[test]
+fn an_attack_from_another_arena_is_made_in_its_own_arenas_turn() {
+    // The ship (Space) bombards the trooper (Ground) with 2 dice in the
+    // Space turn: 3/4 it is discarded. Retaliate doesn't work against an
+    // attack from another arena, so the ship is never damaged. The
+    // trooper can't attack the ship back (no Ion Cannon).
+    let b = battle(
+        r#"{"name": "Ship", "side": "dark", "arena": "Space", "speed": 10, "power": 6, "health": 5, "keywords": ["Bombard 2"]},
+           {"name": "Trooper", "side": "light", "arena": "Ground", "speed": 90, "power": 3, "health": 1, "keywords": ["Retaliate 4"]}"#,
+    );
+    let json = b.json(true);
+    assert_eq!(json.first.as_ref().unwrap().best, "Ship attacks Trooper");
+    let ground = b.arena(Arena::Ground);
+    assert_eq!(ground.empty.0, r(3) / r(4));
+    assert_eq!(ground.light.0, r(1) / r(4));
+    assert_eq!(b.arena(Arena::Space).dark.0, BigRational::one());
+    assert_eq!(b.units()[0].expected_counters.0, BigRational::zero());
+    assert_eq!(json.policy.unwrap().len(), 1, "the trooper has no target");
+    // Both arenas given: P(dark controls two) = 0 (it has no Ground unit);
+    // light holds Ground 1/4 of the time, and never Space.
+    assert_eq!(b.control_two(), [BigRational::zero(), BigRational::zero()]);
+}
+
+#[test]
+fn an_attack_from_another_arena_is_the_engines_remote_attack() {
+    // Ion Cannon 3 from Ground at a Space unit with Retaliate and a Deflect:
+    // the battle's one attack is the scenario's attack from another arena.
+    let r = Battle::from_json(
+        r#"{"units": [
+          {"name": "Gun", "side": "light", "arena": "Ground", "speed": 30, "power": 1, "health": 4, "keywords": ["Ion Cannon 3", "Critical Hit 1"]},
+          {"name": "Fighter", "side": "dark", "arena": "Space", "speed": 10, "power": 0, "health": 3, "keywords": ["Retaliate 2", "Deflect 1"]}],
+          "objective": "control"}"#,
+    )
+    .unwrap()
+    .solve()
+    .unwrap();
+    let mut gun = swtcg_odds::unit::Unit::from_card_text(
+        "Gun",
+        3,
+        Some(4),
+        &["Ion Cannon 3", "Critical Hit 1"],
+    )
+    .unwrap();
+    gun.from_another_arena = true;
+    let fighter = swtcg_odds::unit::Unit::from_card_text(
+        "Fighter",
+        0,
+        Some(3),
+        &["Retaliate 2", "Deflect 1"],
+    )
+    .unwrap();
+    let game = swtcg_odds::policy::Game::new(
+        vec![gun, fighter],
+        vec![
+            swtcg_odds::attack::Side::Attacking,
+            swtcg_odds::attack::Side::Defending,
+        ],
+        swtcg_odds::policy::Policy::default(),
+    );
+    let out = swtcg_odds::policy::solve(&game).unwrap();
+    let discarded = out.solution.tallies.prob(|t| t.damage[1] >= 3);
+    assert!(discarded > BigRational::zero());
+    assert_eq!(r.arena(Arena::Space).empty.0, discarded);
+    assert_eq!(
+        r.units()[0].survives.0,
+        BigRational::one(),
+        "nothing reaches the gun"
+    );
 }

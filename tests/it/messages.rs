@@ -41,7 +41,7 @@ const CLI: &[&[&str]] = &[
     &["sample", "--power", "3", "--trials", "0"],
     &["serve", "--host", "192.0.2.1", "--port", "0"],
     &["battle", "/no/such/battle.json"],
-    &["battle", "tests/fixtures/battles/bombard.json"],
+    &["battle", "tests/fixtures/battles/tenacity.json"],
     &[
         "battle",
         "examples/battles/duel.json",

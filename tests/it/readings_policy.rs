@@ -718,3 +718,60 @@ fn a_defender_discarded_anyway_still_prevents() {
         assert!(law.prob(k) > zero, "P(damage = {k}) = 0: {:?}", law.pmf());
     }
 }
+
+#[test]
+fn an_intercept_is_paid_from_the_defending_sides_force() {
+    // G's Intercept costs 3 Force. Played for discards, the defending side
+    // intercepts with G (health 9) to save D (health 1), when it can pay.
+    let with_force = |f: u32| {
+        let game = Game {
+            units: vec![
+                unit("A", 4, Some(3), 0, &[]),
+                unit("D", 1, Some(1), 0, &[]),
+                unit("G", 1, Some(9), 0, &["Pay 3 Force -> Intercept"]),
+            ],
+            sides: vec![Side::Attacking, Side::Defending, Side::Defending],
+            policy: Policy {
+                objective: Objective::Discard,
+                ..Policy::default()
+            },
+            force: [Some(4), Some(f)],
+        };
+        solve(&game).unwrap()
+    };
+    let paid = with_force(3);
+    assert_eq!(paid.declared.defending, 2, "3 Force pays G's Intercept");
+    assert_eq!(paid.declared.intercept_paid, 3);
+    let unpaid = with_force(2);
+    assert_eq!(
+        unpaid.declared.defending, 1,
+        "2 Force can't pay it: D defends"
+    );
+    assert_eq!(unpaid.solution.value, q(15, 16));
+    // A Retaliate bought after the Intercept comes out of what is left:
+    // with 4 Force, G intercepts and its 2-Force Retaliate can't follow.
+    let mut g = unit(
+        "G",
+        1,
+        Some(9),
+        0,
+        &["Pay 3 Force -> Intercept", "Pay 2 Force -> Retaliate 3"],
+    );
+    g.name = "G".into();
+    let game = Game {
+        units: vec![
+            unit("A", 4, Some(3), 0, &[]),
+            unit("D", 1, Some(1), 0, &[]),
+            g,
+        ],
+        sides: vec![Side::Attacking, Side::Defending, Side::Defending],
+        policy: Policy {
+            objective: Objective::Discard,
+            ..Policy::default()
+        },
+        force: [Some(4), Some(4)],
+    };
+    let out = solve(&game).unwrap();
+    assert_eq!(out.declared.defending, 2);
+    assert!(out.declared.retaliates.is_empty(), "{:?}", out.declared);
+}

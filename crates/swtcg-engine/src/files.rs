@@ -217,6 +217,17 @@ pub trait CardUnits {
     fn pair(&self, attacker: &Self::Spec, defender: &Self::Spec) -> Result<Paired>;
     /// Another unit of a scenario, facing `facing`.
     fn other(&self, unit: &Self::Spec, facing: &Self::Spec) -> Result<(Unit, Vec<Applied>)>;
+    /// The attacker and the defender as they face each other in `arena`,
+    /// the defender's (for an attack from another arena: Bombard, Ion
+    /// Cannon, Barrage).
+    fn pair_in(
+        &self,
+        attacker: &Self::Spec,
+        defender: &Self::Spec,
+        _arena: crate::unit::Arena,
+    ) -> Result<Paired> {
+        self.pair(attacker, defender)
+    }
     /// Where a unit's card puts it: the arenas its type line allows, and
     /// its printed speed (none for a unit given by its numbers).
     fn placement(&self, _unit: &Self::Spec) -> (Vec<crate::unit::Arena>, Option<u32>) {

@@ -347,7 +347,15 @@ keyword_table! {
         add: |k, _, _| k.fortitude = true, lose: |k| k.fortitude = false;
     /// Intercept: may become the defender of an attack on its side.
     Intercept = "Intercept", None, cumulative: false, when: Defending,
-        add: |k, _, _| k.intercept = true, lose: |k| k.intercept = false;
+        add: |k, _, a| {
+            let cost = a.force().unwrap_or(0);
+            k.intercept_cost = if k.intercept { k.intercept_cost.min(cost) } else { cost };
+            k.intercept = true
+        },
+        lose: |k| {
+            k.intercept = false;
+            k.intercept_cost = 0
+        };
     /// Precision (old name Elude): can't be intercepted.
     Precision = "Precision" | "Elude", None, cumulative: false, when: Attacking,
         add: |k, _, _| k.precision = true, lose: |k| k.precision = false;
@@ -829,6 +837,9 @@ pub struct Keywords {
     pub overkill: bool,
     /// Intercept: may become the defender of an attack on its side.
     pub intercept: bool,
+    /// The Force its Intercept costs (the cheapest of its Intercepts; 0 for
+    /// one without a Force cost, or costing X).
+    pub intercept_cost: u32,
     /// Precision (Elude): this unit's attacks can't be intercepted.
     pub precision: bool,
     /// Foresight: the effect gained on guessing the hits of this unit's attack.

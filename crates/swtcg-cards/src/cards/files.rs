@@ -85,7 +85,11 @@ impl<'db> CardUnits for DbUnits<'db> {
     }
 
     fn pair(&self, a: &Spec<'db>, d: &Spec<'db>) -> Result<Paired> {
-        pair_specs(a, d)
+        pair_specs(a, d, None)
+    }
+
+    fn pair_in(&self, a: &Spec<'db>, d: &Spec<'db>, arena: Arena) -> Result<Paired> {
+        pair_specs(a, d, Some(arena))
     }
 
     fn other(&self, u: &Spec<'db>, facing: &Spec<'db>) -> Result<(Unit, Vec<Applied>)> {
@@ -156,11 +160,14 @@ fn finish(mut u: Unit, s: &Spec) -> Result<Unit> {
 
 /// The attacker and defender of a file, paired: conditions the cards decide
 /// applied, those the file switches on applied, and what waits.
-fn pair_specs(a: &Spec, d: &Spec) -> Result<Paired> {
+fn pair_specs(a: &Spec, d: &Spec, arena: Option<Arena>) -> Result<Paired> {
     if let (Spec::Plain(x), Spec::Plain(y)) = (a, d) {
         return Ok(((**x).clone(), (**y).clone(), Vec::new(), Vec::new()));
     }
-    let arena = arena_of(a, d)?;
+    let arena = match arena {
+        Some(a) => a,
+        None => arena_of(a, d)?,
+    };
     let mut switches = Switches::default();
     for (s, is_att) in [(a, true), (d, false)] {
         if let Spec::Card { conditions, .. } = s {

@@ -19,7 +19,8 @@
 //!   highest speed go first; among one player's tied units, that player
 //!   chooses;
 //! - the attacking unit's player picks an enemy unit of the arena as its
-//!   target, or declines to attack with it;
+//!   target (or of the arena its Bombard, Ion Cannon or Barrage reaches),
+//!   or declines to attack with it;
 //! - a discarded unit leaves at once; Stun lowers power until the end of the
 //!   battle; Force spent in one attack is gone for the rest of the battle.
 //!
@@ -289,15 +290,6 @@ const NOT_MODELLED: &[Unmodelled] = &[
     ("Surge (power until the end of the turn)", |u| {
         u.keywords.surge > 0
     }),
-    ("Bombard (an attack on another arena)", |u| {
-        u.keywords.bombard > 0
-    }),
-    ("Ion Cannon (an attack on another arena)", |u| {
-        u.keywords.ion_cannon > 0
-    }),
-    ("Barrage (an attack on another arena)", |u| {
-        u.keywords.barrage > 0
-    }),
 ];
 
 /// How a unit's keywords reach units of an attack other than the attacker
@@ -311,6 +303,27 @@ struct Reach {
     intercepts: bool,
     /// A keyword other than Intercept reaches other units.
     past_intercept: bool,
+}
+
+/// The arena a unit may attack from another arena: Ground with Bombard,
+/// Space with Ion Cannon, Character with Barrage.
+fn other_arena(u: &Unit) -> Option<Arena> {
+    let k = &u.keywords;
+    [
+        (k.bombard, Arena::Ground),
+        (k.ion_cannon, Arena::Space),
+        (k.barrage, Arena::Character),
+    ]
+    .into_iter()
+    .find(|(x, _)| *x > 0)
+    .map(|(_, a)| a)
+}
+
+/// The power a unit given by its numbers attacks another arena with: the X
+/// of its Bombard, Ion Cannon or Barrage.
+fn cross_power(u: &Unit) -> u32 {
+    let k = &u.keywords;
+    k.bombard.max(k.ion_cannon).max(k.barrage)
 }
 
 /// Whether a keyword other than Intercept reaches units of the attack other
@@ -415,11 +428,18 @@ impl Battle {
         }
         for i in 0..n {
             for j in 0..n {
-                if i == j || placed[i].1 != placed[j].1 {
+                let remote = placed[i].1 != placed[j].1;
+                if i == j || (remote && other_arena(&units[i].unit) != Some(placed[j].1)) {
                     continue;
                 }
                 if placed[i].0 != placed[j].0 {
-                    let (a, d, ap, w) = cards.pair(&specs[i], &specs[j])?;
+                    let (mut a, d, ap, w) = cards.pair_in(&specs[i], &specs[j], placed[j].1)?;
+                    if remote && !a.from_another_arena {
+                        // Given by its numbers: it attacks there with the
+                        // X of its Bombard, Ion Cannon or Barrage.
+                        a.power = cross_power(&a);
+                        a.from_another_arena = true;
+                    }
                     for x in ap {
                         if !applied.contains(&x) {
                             applied.push(x);
@@ -431,6 +451,9 @@ impl Battle {
                         }
                     }
                     pairs[i][j] = Some((a, d));
+                }
+                if remote {
+                    continue;
                 }
                 let (u, ap) = cards.other(&specs[i], &specs[j])?;
                 for x in ap {
@@ -589,7 +612,9 @@ impl Battle {
     /// can intercept; otherwise every one (at most
     /// [`crate::attack::MAX_UNITS`] in all).
     fn taking_part(&self, s: &State, a: usize, t: usize) -> Result<Vec<usize>> {
-        let arena = self.units[a].arena;
+        // The attack is in the defender's arena (an attack from another
+        // arena too).
+        let arena = self.units[t].arena;
         let others: Vec<usize> = (0..self.units.len())
             .filter(|&k| k != a && k != t && self.units[k].arena == arena && self.alive(s, k))
             .collect();
@@ -700,7 +725,7 @@ impl Battle {
         let b = &self.units[k];
         (0..self.units.len()).filter(move |&j| {
             let e = &self.units[j];
-            e.player != b.player && e.arena == b.arena && self.alive(s, j)
+            e.player != b.player && self.alive(s, j) && self.pairs[k][j].is_some()
         })
     }
 
@@ -1146,9 +1171,12 @@ impl Solver<'_> {
         let mut units = vec![att, def];
         for &k in &taking_part[2..] {
             let facing = if b.units[k].player != pa { a } else { t };
+            // Facing an attacker from another arena, a unit is read as it
+            // stands beside the defender.
             units.push(
                 b.bystanders[k][facing]
                     .clone()
+                    .or_else(|| b.bystanders[k][t].clone())
                     .expect("units of one arena face each other"),
             );
         }

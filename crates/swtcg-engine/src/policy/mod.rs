@@ -371,6 +371,10 @@ pub struct Declared {
     /// Adapt texts chosen: (arena index of the unit, index into its
     /// `adapt`).
     pub adapt: Vec<(usize, usize)>,
+    /// The Force the defending side paid for the defending unit's Intercept
+    /// (0 when the declared defender defends, or a Redirect moved the
+    /// attack).
+    pub intercept_paid: u32,
 }
 
 /// A committed Deflect (up to an amount, at a unit or none; or held) and
@@ -434,6 +438,19 @@ impl Game {
             sides,
             policy,
             force: DEFAULT_BUDGETS,
+        }
+    }
+
+    /// The Force the defending side pays for unit `d` to defend: its
+    /// Intercept's cost when it intercepts (nothing for the declared
+    /// defender, or a unit a Redirect may move the attack to).
+    pub fn intercept_price(&self, d: usize) -> u32 {
+        let precision = self.units[ATTACKER].keywords.precision;
+        let shielded = self.units[d].keywords.evade >= crate::unit::MAX_VALUE;
+        if d == DEFENDER || (!precision && self.units[DEFENDER].keywords.redirect && !shielded) {
+            0
+        } else {
+            self.units[d].keywords.intercept_cost
         }
     }
 
@@ -582,6 +599,9 @@ impl Game {
         let mut start = Tally::default();
         let mut cancelled = false;
         let d = declared.defending;
+        if let Some(f) = force[side_index(self.sides[d])].as_mut() {
+            *f = f.saturating_sub(declared.intercept_paid);
+        }
         for (u, rs) in [
             (DEFENDER, &declared.declared_retaliates),
             (d, &declared.retaliates),
@@ -804,6 +824,9 @@ impl Game {
         };
         // Force paid at the declare step, and in the damage steps.
         let mut paid = 0u64;
+        if side_index(self.sides[declared.defending]) == me {
+            paid += u64::from(declared.intercept_paid);
+        }
         for &(u, b) in &declared.boosts {
             if side_index(self.sides[u]) == me {
                 paid += u64::from(self.units[u].keywords.boosts[b].cost);
@@ -894,6 +917,13 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
     game.check()?;
     let mut best: Option<GameOutcome> = None;
     for d in game.defenders() {
+        // An interceptor's side pays its Intercept first: one it can't pay
+        // for doesn't intercept.
+        let price = game.intercept_price(d);
+        if game.force[1].is_some_and(|f| f < price) {
+            continue;
+        }
+        let defending_force = game.force[1].map(|f| f - price);
         let mut best_att: Option<GameOutcome> = None;
         for (ab, aa) in game
             .boost_sets(ATTACKER, game.force[0])
@@ -906,11 +936,11 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
         {
             let mut options = Vec::new();
             let mut best_resp: Option<(Declared, AttackSolution, Vec<Unit>)> = None;
-            for (first, rs, rcost) in game.retaliate_plans(d, game.force[1]) {
+            for (first, rs, rcost) in game.retaliate_plans(d, defending_force) {
                 let rk = &game.units[d].keywords.retaliates;
                 let fk = &game.units[DEFENDER].keywords.retaliates;
                 for (db, da) in game
-                    .boost_sets(d, game.force[1].map(|l| l - rcost))
+                    .boost_sets(d, defending_force.map(|l| l - rcost))
                     .into_iter()
                     .flat_map(|b| {
                         game.adapt_choices(d)
@@ -938,6 +968,7 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
                             .map(|&b| (ATTACKER, b))
                             .chain(db.iter().map(|&b| (d, b)))
                             .collect(),
+                        intercept_paid: price,
                     };
                     crate::cancel::check()?;
                     let (sol, units) = game.solve_declared(&declared)?;
