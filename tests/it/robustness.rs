@@ -429,15 +429,19 @@ fn the_reader_is_bounded_and_linear_in_its_input() {
     }
     // Within them: four times the text (4x to 16x of a phrase, close to
     // the bound) takes at most about four times the time (a quadratic
-    // reading took 7x), and twice the cards twice the time. Best of five, against a machine's noise.
-    let time = |text: &str| {
-        (0..5)
-            .map(|_| {
+    // reading took 7x), and twice the cards twice the time. The best of
+    // nine rounds, the three texts timed in turn in each round, so that a
+    // busy spell of the machine slows all three alike.
+    let times = |texts: [&str; 3]| {
+        let mut best = [f64::INFINITY; 3];
+        for _ in 0..9 {
+            for (b, text) in best.iter_mut().zip(texts) {
                 let start = Instant::now();
                 CardDb::parse(text).unwrap();
-                start.elapsed().as_secs_f64()
-            })
-            .fold(f64::INFINITY, f64::min)
+                *b = b.min(start.elapsed().as_secs_f64());
+            }
+        }
+        best
     };
     for phrase in [
         "When Bob attacks, ",
@@ -445,17 +449,20 @@ fn the_reader_is_bounded_and_linear_in_its_input() {
         "he gets +1 power and ",
     ] {
         let reps = (1800 / phrase.len()) / 16;
-        let four = time(&file(phrase, 4 * reps, 20));
-        let sixteen = time(&file(phrase, 16 * reps, 20));
-        let more = time(&file(phrase, 16 * reps, 40));
+        let [four, sixteen, more] = times([
+            &file(phrase, 4 * reps, 40),
+            &file(phrase, 16 * reps, 40),
+            &file(phrase, 16 * reps, 80),
+        ]);
         let (text, cards) = (sixteen / four, more / sixteen);
         eprintln!("{phrase:?}: 4x the text: {text:.2}x the time, 2x the cards: {cards:.2}x");
         assert!(
             text < 5.0,
             "{phrase:?}: 4x the text took {text:.2}x the time"
         );
+        // Linear is 2x, quadratic 4x; a busy machine's noise has reached 3.2x.
         assert!(
-            cards < 3.0,
+            cards < 3.3,
             "{phrase:?}: 2x the cards took {cards:.2}x the time"
         );
     }

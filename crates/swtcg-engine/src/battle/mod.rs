@@ -926,8 +926,8 @@ struct State {
     force: [u32; 2],
 }
 
-/// What one attack changes: `(unit, its counters, power it lost)` for each
-/// unit of the attack, and the Force each player spent (less what it
+/// What one attack changes: `(unit, its counters, the power it loses)` for
+/// each unit of the attack, and the Force each player spent (less what it
 /// gained), by [`Player::index`].
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Effect {
@@ -1122,7 +1122,7 @@ impl Solver<'_> {
                         n.done |= 1 << a;
                         for &(k, counters, stun) in &e.units {
                             n.counters[k] = counters;
-                            n.stun[k] = stun;
+                            n.stun[k] = n.stun[k].saturating_add(stun);
                         }
                         for (f, spent) in n.force.iter_mut().zip(e.spent) {
                             if *f != UNLIMITED {
@@ -1155,7 +1155,8 @@ impl Solver<'_> {
             t,
             taking_part
                 .iter()
-                .map(|&k| (k, s.counters[k], s.stun[k]))
+                // Only the attacker's lost power counts in an attack.
+                .map(|&k| (k, s.counters[k], if k == a { s.stun[k] } else { 0 }))
                 .collect(),
             [
                 if pays(pa) { force[0] } else { 0 },
@@ -1182,8 +1183,10 @@ impl Solver<'_> {
         }
         for (u, &k) in units.iter_mut().zip(&taking_part) {
             u.counters = u32::from(s.counters[k]);
-            u.power = u.power.saturating_sub(u32::from(s.stun[k]));
         }
+        // Stun lowers the attacker's dice; no other unit's power counts in
+        // an attack.
+        units[0].power = units[0].power.saturating_sub(u32::from(s.stun[a]));
         let sides: Vec<Side> = taking_part
             .iter()
             .map(|&k| {
@@ -1221,7 +1224,7 @@ impl Solver<'_> {
                 let counters = (out.units[m].counters + u32::from(tally.damage[m])).min(health);
                 // Stun: a unit that placed counters lowers the power of
                 // the enemies that took counters in the attack.
-                let mut stun = u32::from(s.stun[k]);
+                let mut stun = 0u32;
                 if tally.damage[m] > 0 {
                     for (src, &j) in taking_part.iter().enumerate() {
                         if b.units[j].player != b.units[k].player
