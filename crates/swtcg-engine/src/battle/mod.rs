@@ -258,9 +258,10 @@ pub struct Battle {
     pub force: [Option<u32>; 2],
     /// The bound on the estimated states.
     pub max_states: u64,
-    /// Every unit of an arena takes part in each attack there (a check of
-    /// [`Battle::taking_part`] in tests).
-    every_unit_takes_part: bool,
+    /// Every unit of an arena takes part in each attack there, and each
+    /// attack is keyed by every unit's state and both sides' Force: the
+    /// solver without its shortcuts, to check them in tests.
+    no_shortcuts: bool,
     /// How each unit's keywords reach other units of an attack, over all
     /// its versions.
     reach: Vec<Reach>,
@@ -523,7 +524,7 @@ impl Battle {
                 ForceBudget::or_default(f.light),
             ],
             max_states: file.max_states.unwrap_or(MAX_BATTLE_STATES),
-            every_unit_takes_part: false,
+            no_shortcuts: false,
             reach: Vec::new(),
             ignored,
             applied,
@@ -620,7 +621,7 @@ impl Battle {
             .collect();
         let involved = || [a, t].into_iter().chain(others.iter().copied());
         let mut out = vec![a, t];
-        if self.every_unit_takes_part {
+        if self.no_shortcuts {
             out.extend(&others);
         } else if !involved().any(|k| self.reach[k].intercepts || self.reach[k].past_intercept) {
             return Ok(out);
@@ -892,6 +893,7 @@ fn pays_force(u: &Unit) -> bool {
         || k.paid_deflects.iter().any(|p| p.cost > 0 || p.x)
         || k.boosts.iter().any(|b| b.cost > 0)
         || !k.tolls.is_empty()
+        || (k.intercept && k.intercept_cost > 0)
 }
 
 /// The largest power of 6 an attack's law may be over (its dice, re-rolls
@@ -1143,25 +1145,26 @@ impl Solver<'_> {
         let taking_part = b.taking_part(s, a, t)?;
         let pa = b.units[a].player;
         let force = [s.force[pa.index()], s.force[pa.other().index()]];
-        // The Force of a side none of whose units here can pay for
-        // anything does not change the attack: one law serves every value.
-        let pays = |p: Player| {
-            taking_part
-                .iter()
-                .any(|&k| b.units[k].player == p && b.reach[k].pays)
-        };
+        // When no unit here has an ability paid with Force (a toll is paid
+        // by the other side, so any unit's counts for both), the Force
+        // doesn't change the attack: one law serves every value.
+        let pays = taking_part.iter().any(|&k| b.reach[k].pays);
         let key: AttackKey = (
             a,
             t,
             taking_part
                 .iter()
                 // Only the attacker's lost power counts in an attack.
-                .map(|&k| (k, s.counters[k], if k == a { s.stun[k] } else { 0 }))
+                .map(|&k| {
+                    let own = k == a || b.no_shortcuts;
+                    (k, s.counters[k], if own { s.stun[k] } else { 0 })
+                })
                 .collect(),
-            [
-                if pays(pa) { force[0] } else { 0 },
-                if pays(pa.other()) { force[1] } else { 0 },
-            ],
+            if pays || b.no_shortcuts {
+                force
+            } else {
+                [0, 0]
+            },
         );
         if let Some(law) = self.attacks.get(&key) {
             return Ok(law.clone());
@@ -1818,6 +1821,14 @@ mod tests {
               {"name": "B", "side": "dark", "arena": "Ground", "speed": 20, "power": 2, "health": 2},
               {"name": "C", "side": "light", "arena": "Ground", "speed": 40, "power": 2, "health": 1, "keywords": ["Pay 1 Force -> Deflect 1"]},
               {"name": "D", "side": "light", "arena": "Ground", "speed": 30, "power": 2, "health": 2}]}"#,
+            // Paid Intercepts (the dark side pays for one of two), Stun on both sides: the Force and
+            // lost power that key each attack.
+            r#"{"units": [
+              {"name": "A", "side": "dark", "arena": "Character", "speed": 50, "power": 3, "health": 3, "keywords": ["Stun 1"]},
+              {"name": "B", "side": "dark", "arena": "Character", "speed": 30, "power": 2, "health": 2, "keywords": ["Pay 2 Force -> Intercept"]},
+              {"name": "C", "side": "light", "arena": "Character", "speed": 40, "power": 3, "health": 3, "keywords": ["Pay 3 Force -> Intercept", "Stun 2"]},
+              {"name": "D", "side": "light", "arena": "Character", "speed": 40, "power": 2, "health": 2}],
+              "force": {"dark": 3, "light": 3}}"#,
             // No keyword reaching others: the two alone.
             r#"{"units": [
               {"name": "A", "side": "dark", "arena": "Space", "speed": 50, "power": 3, "health": 3, "keywords": ["Stun 1", "Retaliate 1"]},
@@ -1828,7 +1839,7 @@ mod tests {
         for (i, text) in cases.iter().enumerate() {
             let some = Battle::from_json(text).unwrap();
             let mut all = some.clone();
-            all.every_unit_takes_part = true;
+            all.no_shortcuts = true;
             let (x, y) = (some.solve().unwrap(), all.solve().unwrap());
             assert_eq!(x.value, y.value, "case {i}");
             let fates = |r: &BattleReport| {
