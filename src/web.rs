@@ -782,10 +782,11 @@ pub const ROUTES: &[Route] = &[
         handler: |a| {
             a.json_only()?;
             let t = no_files(a.body)?;
-            let b = match &a.state.db {
+            let mut b = match &a.state.db {
                 Some(db) => crate::cards::files::battle_from_json_with_cards(t, db)?,
                 None => crate::battle::Battle::from_json(t)?,
             };
+            b.max_solved = crate::battle::WEB_SOLVED_STATES;
             let policy = a.query("policy") == "1";
             Ok(Response::json(&b.solve()?.json(policy)))
         },

@@ -1308,3 +1308,35 @@ fn each_route_is_listed_once_and_served() {
     let resp = handle(&State::new(None), "DELETE", "/api/attack", b"");
     assert!(String::from_utf8_lossy(&resp.body).contains("not served"));
 }
+
+/// A battle through the API is the command's answer, and one past the
+/// server's bound on states solved is refused with that bound's kind.
+#[test]
+fn battles_through_the_api() {
+    let s = State::new(None);
+    let root = env!("CARGO_MANIFEST_DIR");
+    let duel = std::fs::read_to_string(format!("{root}/examples/battles/duel.json")).unwrap();
+    let r = handle(&s, "POST", "/api/battle", duel.as_bytes());
+    assert_eq!(r.status, 200);
+    let api: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let cli: serde_json::Value = serde_json::from_str(
+        &run_args([
+            "swtcg-odds",
+            "battle",
+            &format!("{root}/examples/battles/duel.json"),
+            "--json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(api, cli);
+    let r = handle(&s, "POST", "/api/battle?policy=1", duel.as_bytes());
+    let with: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert!(with["policy"].as_array().is_some_and(|p| !p.is_empty()));
+    // Four against four solves 1.4 million states: past the server's bound.
+    let four = std::fs::read_to_string(format!("{root}/benches/battles/four.json")).unwrap();
+    let r = handle(&s, "POST", "/api/battle", four.as_bytes());
+    assert_eq!(r.status, 422, "{}", String::from_utf8_lossy(&r.body));
+    let e: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(e["kind"], "limit");
+}

@@ -68,8 +68,12 @@ pub const MAX_BATTLE_UNITS: usize = 16;
 /// 10^5 of it (README, "Battles").
 pub const MAX_BATTLE_STATES: u64 = 100_000_000_000;
 /// Most states a battle may really solve, whatever its bound (checked as it
-/// goes): the memory of one state's values is a few hundred bytes.
+/// goes): the memory of one state's values is a few hundred bytes (1.4
+/// million states took 0.6 GB).
 pub const MAX_SOLVED_STATES: u64 = 4_000_000;
+/// Most states a battle may solve for the web server, which serves several
+/// at once (about 0.2 GB each).
+pub const WEB_SOLVED_STATES: u64 = 500_000;
 
 /// The two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -258,6 +262,10 @@ pub struct Battle {
     pub force: [Option<u32>; 2],
     /// The bound on the estimated states.
     pub max_states: u64,
+    /// The most states the solve may really solve ([`MAX_SOLVED_STATES`]
+    /// unless a front-end lowers it: the web server's is
+    /// [`WEB_SOLVED_STATES`]).
+    pub max_solved: u64,
     /// Every unit of an arena takes part in each attack there, and each
     /// attack is keyed by every unit's state and both sides' Force: the
     /// solver without its shortcuts, to check them in tests.
@@ -524,6 +532,7 @@ impl Battle {
                 ForceBudget::or_default(f.light),
             ],
             max_states: file.max_states.unwrap_or(MAX_BATTLE_STATES),
+            max_solved: MAX_SOLVED_STATES,
             no_shortcuts: false,
             reach: Vec::new(),
             ignored,
@@ -833,7 +842,7 @@ impl Battle {
             battle: self,
             memo: HashMap::default(),
             attacks: HashMap::default(),
-            limit: self.max_states.min(MAX_SOLVED_STATES),
+            limit: self.max_states.min(self.max_solved),
             progress,
             first: (0, 0),
         };
@@ -1080,8 +1089,8 @@ impl Solver<'_> {
         }
         if self.memo.len() as u64 >= self.limit {
             return Err(Error::limit(format!(
-                "battle: more than {} states solved (raise \"max_states\" or --max-states, up to {MAX_SOLVED_STATES})",
-                self.limit
+                "battle: more than {} states solved (raise \"max_states\" or --max-states, up to {})",
+                self.limit, self.battle.max_solved
             )));
         }
         let node = Node {
