@@ -206,10 +206,36 @@ fn the_engines_public_face_is_drawn() {
                     .any(|l| l.trim() == format!("pub mod {};", parts[i]))
         })
     };
+    // The names a private module's parent re-exports from it (`mod x;` and
+    // `pub use x::{A, B};` in a public module): those items, and their
+    // methods, are the parent's face.
+    let reexported = |f: &Path| -> Option<(PathBuf, Vec<String>)> {
+        let name = f.file_stem()?.to_string_lossy().into_owned();
+        let dir = f.parent()?;
+        let parent = [dir.join("mod.rs"), dir.with_extension("rs")]
+            .into_iter()
+            .find(|p| p.exists() && p != f)?;
+        let text = code(&parent);
+        let start = text.find(&format!("pub use {name}::"))?;
+        let list = &text[start + format!("pub use {name}::").len()..];
+        let list = &list[..list.find(';')?];
+        let names = list
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(String::from)
+            .collect();
+        Some((parent, names))
+    };
     for f in &files {
-        if !public(f) {
-            continue;
-        }
+        let only = match reexported(f) {
+            Some((parent, names)) if public(&parent) => Some(names),
+            _ if public(f) => None,
+            _ => continue,
+        };
+        let in_face = |name: &str, owner: &str| {
+            only.as_ref()
+                .is_none_or(|n| n.iter().any(|x| x == name || x == owner))
+        };
         let module = f
             .strip_prefix(&src)
             .unwrap()
@@ -218,6 +244,13 @@ fn the_engines_public_face_is_drawn() {
             .replace('/', "::")
             .trim_end_matches("::mod")
             .to_string();
+        // A re-exported module's items are named by its parent's path.
+        let module = match &only {
+            Some(_) => module
+                .rsplit_once("::")
+                .map_or(module.clone(), |(p, _)| p.to_string()),
+            None => module,
+        };
         let mut owner = String::new();
         let mut in_test = false;
         // An inline module: `Some(prefix)` when public, `None` when not
@@ -290,6 +323,9 @@ fn the_engines_public_face_is_drawn() {
                 continue;
             }
             let method = line.starts_with(' ') && !owner.is_empty();
+            if !in_face(name, if method { &owner } else { "" }) {
+                continue;
+            }
             items.push(if method {
                 format!("{module}::{owner}::{name} ({kind})")
             } else {

@@ -50,7 +50,16 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::rc::Rc;
 
+mod report;
 mod sixths;
+mod solve;
+
+pub use report::{
+    ArenaControl, BattleJson, BattleReport, FirstDecision, FirstJson, FirstOption, OptionJson,
+    PolicyEntry, StatesJson, UnitFate,
+};
+pub use solve::BattleProgress;
+use solve::{Forward, Solver, Values};
 
 /// Most health a unit of a battle may have (a state holds its counters in
 /// a byte).
@@ -495,18 +504,6 @@ impl Battle {
                     quote(name)
                 )));
             }
-            let versions = std::iter::once(&b.unit)
-                .chain(pairs[k].iter().flatten().map(|p| &p.0))
-                .chain(pairs.iter().filter_map(|row| row[k].as_ref().map(|p| &p.1)))
-                .chain(bystanders[k].iter().flatten());
-            for u in versions {
-                if let Some((what, _)) = NOT_MODELLED.iter().find(|(_, has)| has(u)) {
-                    return Err(Error::not_modelled(format!(
-                        "battle: unit '{}': {what} is not modelled in battles",
-                        quote(name)
-                    )));
-                }
-            }
         }
         let arenas: Vec<Arena> = arenas_of(&units);
         let objective = match file.objective {
@@ -539,6 +536,17 @@ impl Battle {
             applied,
             waiting,
         };
+        for (k, b) in battle.units.iter().enumerate() {
+            let unmodelled = battle
+                .versions(k)
+                .find_map(|u| NOT_MODELLED.iter().find(|(_, has)| has(u)));
+            if let Some((what, _)) = unmodelled {
+                return Err(Error::not_modelled(format!(
+                    "battle: unit '{}': {what} is not modelled in battles",
+                    quote(&b.unit.name)
+                )));
+            }
+        }
         battle.reach = (0..battle.units.len())
             .map(|k| Reach {
                 pays: battle.versions(k).any(pays_force),
@@ -808,17 +816,22 @@ impl Battle {
         ]
     }
 
-    /// Who alone has units in arena `a`, if one side does.
-    fn controller(&self, s: &State, a: Arena) -> Option<Player> {
-        let has = |p: Player| {
+    /// Whether each player (by [`Player::index`]) has units in play in
+    /// arena `a`.
+    fn presence(&self, s: &State, a: Arena) -> [bool; 2] {
+        Player::BOTH.map(|p| {
             self.units
                 .iter()
                 .enumerate()
                 .any(|(k, b)| b.arena == a && b.player == p && self.alive(s, k))
-        };
-        match (has(Player::Dark), has(Player::Light)) {
-            (true, false) => Some(Player::Dark),
-            (false, true) => Some(Player::Light),
+        })
+    }
+
+    /// Who alone has units in arena `a`, if one side does.
+    fn controller(&self, s: &State, a: Arena) -> Option<Player> {
+        match self.presence(s, a) {
+            [true, false] => Some(Player::Dark),
+            [false, true] => Some(Player::Light),
             _ => None,
         }
     }
@@ -838,14 +851,7 @@ impl Battle {
                 self.max_states
             )));
         }
-        let mut solver = Solver {
-            battle: self,
-            memo: HashMap::default(),
-            attacks: HashMap::default(),
-            limit: self.max_states.min(self.max_solved),
-            progress,
-            first: (0, 0),
-        };
+        let mut solver = Solver::new(self, self.max_states.min(self.max_solved), progress);
         let start = self.start();
         // The first decision, each alternative valued for its chooser
         // (solved first, so that progress counts them).
@@ -854,7 +860,7 @@ impl Battle {
             let mut options = Vec::new();
             let choices = self.choices(&start, &units);
             for (i, &c) in choices.iter().enumerate() {
-                solver.first = (i, choices.len());
+                solver.first_decision(i, choices.len());
                 let v = solver.choice_value(&start, c)?;
                 options.push(FirstOption {
                     choice: c,
@@ -862,12 +868,11 @@ impl Battle {
                     values: [v[0].ratio(), v[1].ratio()],
                 });
             }
-            solver.first = (choices.len(), choices.len());
-            solver.tell();
+            solver.first_decision(choices.len(), choices.len());
             solver.value(&start)?;
             first = Some(FirstDecision {
                 player,
-                best: solver.memo[&start].best.expect("a turn has a choice"),
+                best: solver.best(&start).expect("a turn has a choice"),
                 options,
             });
         }
@@ -879,8 +884,8 @@ impl Battle {
             value,
             first,
             estimate,
-            states: solver.memo.len() as u64,
-            attacks_solved: solver.attacks.len() as u64,
+            states: solver.states(),
+            attacks_solved: solver.attacks_solved(),
             forward,
         })
     }
@@ -935,857 +940,6 @@ struct State {
     done: u32,
     /// Force left to each player ([`UNLIMITED`] for no limit).
     force: [u32; 2],
-}
-
-/// What one attack changes: `(unit, its counters, the power it loses)` for
-/// each unit of the attack, and the Force each player spent (less what it
-/// gained), by [`Player::index`].
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Effect {
-    units: Vec<(usize, u8, u8)>,
-    spent: [i64; 2],
-}
-
-/// What a state is worth under the solved play, in expectation: each
-/// player's objective (by [`Player::index`]), the counters on the Dark
-/// Side's units and on the Light Side's, and the Force left to each.
-type Values = [Sixths; 6];
-
-fn zero_values() -> Values {
-    std::array::from_fn(|_| Sixths::int(0))
-}
-
-/// Whether player `me` prefers values `a` to `b`: a higher objective; on a
-/// tie, as players break ties in an attack (docs/rules.md): more counters on
-/// the other side's units, then fewer on its own, then more Force left; on a
-/// tie of all, the earlier choice (`b`) stays.
-fn prefers(me: usize, a: &Values, b: &Values) -> bool {
-    use std::cmp::Ordering::{Equal, Greater};
-    let o = 1 - me;
-    let order = a[me]
-        .cmp(&b[me])
-        .then_with(|| a[2 + o].cmp(&b[2 + o]))
-        .then_with(|| b[2 + me].cmp(&a[2 + me]))
-        .then_with(|| a[4 + me].cmp(&b[4 + me]));
-    order != Equal && order == Greater
-}
-
-/// The exact law of one attack: each effect with its integer weight over
-/// `6^exp`.
-#[derive(Debug)]
-struct Law {
-    exp: u32,
-    outcomes: Vec<(Effect, Int)>,
-}
-
-/// A solved state: what it is worth, and the choice made.
-struct Node {
-    value: Packed,
-    best: Option<Choice>,
-}
-
-/// The key of an attack's law: attacker, target, and the units taking part
-/// with their counters and Stun, and the Force of both players.
-type AttackKey = (usize, usize, Vec<(usize, u8, u8)>, [u32; 2]);
-
-/// A fast hash for the solver's keys (small integers, never chosen by an
-/// adversary: the keys are the battle's own states): FxHash's mix.
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u16(&mut self, x: u16) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type Fast = std::hash::BuildHasherDefault<FxHasher>;
-
-struct Solver<'a> {
-    battle: &'a Battle,
-    memo: HashMap<State, Node, Fast>,
-    attacks: HashMap<AttackKey, Rc<Law>, Fast>,
-    limit: u64,
-    progress: &'a mut dyn FnMut(BattleProgress),
-    /// The alternatives of the first decision solved, of how many.
-    first: (usize, usize),
-}
-
-/// How far a battle's solve is.
-#[derive(Clone, Copy, Debug)]
-pub struct BattleProgress {
-    /// States solved so far.
-    pub states: u64,
-    /// Alternatives of the first decision solved.
-    pub first_done: usize,
-    /// Alternatives of the first decision.
-    pub first_total: usize,
-}
-
-/// The law of the end of a battle under the solved play, and what was
-/// chosen on the way.
-#[derive(Clone, Debug)]
-struct Forward {
-    /// `(final state, units discarded in the first attack that discarded
-    /// any, probability)`.
-    finals: Vec<(State, u32, Sixths)>,
-    /// Each state reached where a choice is made, its chooser, choice and
-    /// values, and the probability of reaching it.
-    decisions: Vec<(State, Player, Choice, Sixths, Sixths)>,
-}
-
-impl Solver<'_> {
-    fn tell(&mut self) {
-        (self.progress)(BattleProgress {
-            states: self.memo.len() as u64,
-            first_done: self.first.0,
-            first_total: self.first.1,
-        });
-    }
-
-    /// The value of state `s` for each player under both players' best play.
-    fn value(&mut self, s: &State) -> Result<Values> {
-        if let Some(n) = self.memo.get(s) {
-            return Ok(n.value.unpack());
-        }
-        crate::cancel::check()?;
-        let b = self.battle;
-        let (v, best) = match b.turn(s) {
-            None => (b.final_value(s), None),
-            Some((player, units)) => {
-                let me = player.index();
-                let mut best: Option<(Choice, Values)> = None;
-                for c in b.choices(s, &units) {
-                    let v = self.choice_value(s, c)?;
-                    if best.as_ref().is_none_or(|(_, bv)| prefers(me, &v, bv)) {
-                        best = Some((c, v));
-                    }
-                }
-                let (c, value) = best.expect("a turn has a choice");
-                (value, Some(c))
-            }
-        };
-        if self.memo.len() % 4096 == 4095 {
-            self.tell();
-        }
-        if self.memo.len() as u64 >= self.limit {
-            return Err(Error::limit(format!(
-                "battle: more than {} states solved (raise \"max_states\" or --max-states, up to {})",
-                self.limit, self.battle.max_solved
-            )));
-        }
-        let node = Node {
-            value: Packed::pack(&v),
-            best,
-        };
-        self.memo.insert(*s, node);
-        Ok(v)
-    }
-
-    /// The value of choice `c` in state `s`.
-    fn choice_value(&mut self, s: &State, c: Choice) -> Result<Values> {
-        let mut total = zero_values();
-        let (exp, next) = self.next(s, c)?;
-        for (n, w) in next {
-            let v = self.value(&n)?;
-            for (t, x) in total.iter_mut().zip(&v) {
-                t.add_product(x, &w, exp);
-            }
-        }
-        Ok(total)
-    }
-
-    /// The law of the state after choice `c` in state `s`: each next
-    /// state with its weight over `6^exp`, and `exp`.
-    fn next(&mut self, s: &State, c: Choice) -> Result<(u32, Vec<(State, Int)>)> {
-        match c {
-            Choice::Decline(a) => {
-                let mut n = *s;
-                n.done |= 1 << a;
-                Ok((0, vec![(self.battle.canonical(n), Int::ONE)]))
-            }
-            Choice::Attack(a, t) => {
-                let law = self.attack(s, a, t)?;
-                let next = law
-                    .outcomes
-                    .iter()
-                    .map(|(e, p)| {
-                        let mut n = *s;
-                        n.done |= 1 << a;
-                        for &(k, counters, stun) in &e.units {
-                            n.counters[k] = counters;
-                            n.stun[k] = n.stun[k].saturating_add(stun);
-                        }
-                        for (f, spent) in n.force.iter_mut().zip(e.spent) {
-                            if *f != UNLIMITED {
-                                *f = (i64::from(*f) - spent).clamp(0, i64::from(MAX_FORCE)) as u32;
-                            }
-                        }
-                        (self.battle.canonical(n), p.clone())
-                    })
-                    .collect();
-                Ok((law.exp, next))
-            }
-        }
-    }
-
-    /// The exact law of unit `a` attacking unit `t` in state `s`.
-    fn attack(&mut self, s: &State, a: usize, t: usize) -> Result<Rc<Law>> {
-        let b = self.battle;
-        let taking_part = b.taking_part(s, a, t)?;
-        let pa = b.units[a].player;
-        let force = [s.force[pa.index()], s.force[pa.other().index()]];
-        // When no unit here has an ability paid with Force (a toll is paid
-        // by the other side, so any unit's counts for both), the Force
-        // doesn't change the attack: one law serves every value.
-        let pays = taking_part.iter().any(|&k| b.reach[k].pays);
-        let key: AttackKey = (
-            a,
-            t,
-            taking_part
-                .iter()
-                // Only the attacker's lost power counts in an attack.
-                .map(|&k| {
-                    let own = k == a || b.no_shortcuts;
-                    (k, s.counters[k], if own { s.stun[k] } else { 0 })
-                })
-                .collect(),
-            if pays || b.no_shortcuts {
-                force
-            } else {
-                [0, 0]
-            },
-        );
-        if let Some(law) = self.attacks.get(&key) {
-            return Ok(law.clone());
-        }
-        let (att, def) = b.pairs[a][t]
-            .clone()
-            .expect("enemies of one arena are paired");
-        let mut units = vec![att, def];
-        for &k in &taking_part[2..] {
-            let facing = if b.units[k].player != pa { a } else { t };
-            // Facing an attacker from another arena, a unit is read as it
-            // stands beside the defender.
-            units.push(
-                b.bystanders[k][facing]
-                    .clone()
-                    .or_else(|| b.bystanders[k][t].clone())
-                    .expect("units of one arena face each other"),
-            );
-        }
-        for (u, &k) in units.iter_mut().zip(&taking_part) {
-            u.counters = u32::from(s.counters[k]);
-        }
-        // Stun lowers the attacker's dice; no other unit's power counts in
-        // an attack.
-        units[0].power = units[0].power.saturating_sub(u32::from(s.stun[a]));
-        let sides: Vec<Side> = taking_part
-            .iter()
-            .map(|&k| {
-                if b.units[k].player == pa {
-                    Side::Attacking
-                } else {
-                    Side::Defending
-                }
-            })
-            .collect();
-        let game = Game {
-            units,
-            sides,
-            policy: b.policy,
-            force: force.map(|f| (f != UNLIMITED).then_some(f)),
-        };
-        let out = solve(&game)?;
-        let after = game.force_after(&out.declared);
-        let mut effects: BTreeMap<Effect, BigInt> = BTreeMap::new();
-        let denom = BigInt::from(out.solution.tallies.denom().to_big());
-        // The weights over a power of 6 (each outcome is a sequence of die
-        // faces, so its denominator divides one).
-        let exp = (0..=MAX_EXP)
-            .find(|&k| (pow6(k).big() % &denom).is_zero())
-            .ok_or_else(|| {
-                Error::not_modelled(format!(
-                    "battle: an attack's law has the denominator {denom}, which divides no power of 6 up to 6^{MAX_EXP}"
-                ))
-            })?;
-        let scale = pow6(exp).big() / &denom;
-        for (tally, w) in out.solution.tallies.entries() {
-            let mut eff = Vec::new();
-            for (m, &k) in taking_part.iter().enumerate() {
-                let health = b.units[k].unit.health.unwrap_or(u32::MAX);
-                let counters = (out.units[m].counters + u32::from(tally.damage[m])).min(health);
-                // Stun: a unit that placed counters lowers the power of
-                // the enemies that took counters in the attack.
-                let mut stun = 0u32;
-                if tally.damage[m] > 0 {
-                    for (src, &j) in taking_part.iter().enumerate() {
-                        if b.units[j].player != b.units[k].player
-                            && tally.damaged_by & (1 << src) != 0
-                        {
-                            stun += game.units[src].keywords.stun;
-                        }
-                    }
-                }
-                eff.push((
-                    k,
-                    counters.min(u32::from(u8::MAX)) as u8,
-                    stun.min(u32::from(u8::MAX)) as u8,
-                ));
-            }
-            // Force spent, by side of the attack (gains count negative).
-            let spent = |x: usize| match after[x] {
-                None => 0,
-                Some(f) => i64::from(force[x]) - i64::from(f.saturating_sub(tally.spent[x])),
-            };
-            let mut by_player = [0i64; 2];
-            by_player[pa.index()] = spent(0);
-            by_player[pa.other().index()] = spent(1);
-            let e = Effect {
-                units: eff,
-                spent: by_player,
-            };
-            *effects.entry(e).or_insert_with(BigInt::zero) += BigInt::from(w.to_big()) * &scale;
-        }
-        let law = Rc::new(Law {
-            exp,
-            outcomes: effects
-                .into_iter()
-                .map(|(e, w)| (e, Int::from_big(w)))
-                .collect(),
-        });
-        self.attacks.insert(key, law.clone());
-        Ok(law)
-    }
-
-    /// The law of the battle's end under the solved play, from `start`.
-    fn forward(&mut self, start: &State) -> Result<Forward> {
-        let b = self.battle;
-        // Ordered by the number of units that have acted, which every
-        // choice raises: a state is expanded once all its ways in are in.
-        let mut frontier: BTreeMap<(u32, State, u32), Sixths> = BTreeMap::new();
-        frontier.insert((b.progress(start), *start, 0), Sixths::int(1));
-        let mut finals = Vec::new();
-        let mut decisions = Vec::new();
-        while let Some(((_, s, first), p)) = frontier.pop_first() {
-            crate::cancel::check()?;
-            let Some((player, _)) = b.turn(&s) else {
-                finals.push((s, first, p));
-                continue;
-            };
-            self.value(&s)?;
-            let node = &self.memo[&s];
-            let c = node.best.expect("a turn has a choice");
-            let mine = node.value.unpack()[player.index()].clone();
-            decisions.push((s, player, c, mine, p.clone()));
-            let (exp, next) = self.next(&s, c)?;
-            for (next, q) in next {
-                let mut f = first;
-                if f == 0 {
-                    for k in 0..b.units.len() {
-                        if b.alive(&s, k) && !b.alive(&next, k) {
-                            f |= 1 << k;
-                        }
-                    }
-                }
-                frontier
-                    .entry((b.progress(&next), next, f))
-                    .or_insert_with(|| Sixths::int(0))
-                    .add_product(&p, &q, exp);
-            }
-        }
-        Ok(Forward { finals, decisions })
-    }
-}
-
-/// One alternative of the first decision.
-#[derive(Clone, Debug)]
-pub struct FirstOption {
-    /// The choice.
-    pub choice: Choice,
-    /// Its value for the player choosing.
-    pub value: BigRational,
-    /// Its value for each player, by [`Player::index`].
-    pub values: [BigRational; 2],
-}
-
-/// The battle's first decision.
-#[derive(Clone, Debug)]
-pub struct FirstDecision {
-    /// Who chooses.
-    pub player: Player,
-    /// The choice made.
-    pub best: Choice,
-    /// Every alternative with its value.
-    pub options: Vec<FirstOption>,
-}
-
-/// The control of one arena at the end of the battle.
-#[derive(Clone, Debug, Serialize)]
-pub struct ArenaControl {
-    /// P(only the Dark Side has units there).
-    pub dark: Fraction,
-    /// P(only the Light Side has units there).
-    pub light: Fraction,
-    /// P(both have).
-    pub contested: Fraction,
-    /// P(neither has).
-    pub empty: Fraction,
-}
-
-/// What happens to one unit.
-#[derive(Clone, Debug, Serialize)]
-pub struct UnitFate {
-    /// Its name.
-    pub name: String,
-    /// Its side.
-    pub side: Player,
-    /// Its arena.
-    pub arena: Arena,
-    /// P(it is in play when the battle ends).
-    pub survives: Fraction,
-    /// The expected counters on it at the end (a discarded unit counts its
-    /// health).
-    pub expected_counters: Fraction,
-    /// P(it is discarded in the first attack that discards any unit).
-    pub discarded_first: Fraction,
-}
-
-/// A solved battle.
-#[derive(Clone, Debug)]
-pub struct BattleReport {
-    /// The battle.
-    pub battle: Battle,
-    /// The objective's value for each player, by [`Player::index`].
-    pub value: [BigRational; 2],
-    /// The first decision, unless no unit can attack.
-    pub first: Option<FirstDecision>,
-    /// The states estimated before the solve.
-    pub estimate: u64,
-    /// The states solved.
-    pub states: u64,
-    /// The distinct attacks solved.
-    pub attacks_solved: u64,
-    forward: Forward,
-}
-
-/// The JSON of a battle.
-#[derive(Clone, Debug, Serialize)]
-pub struct BattleJson {
-    /// The objective both sides play for.
-    pub objective: &'static str,
-    /// Per arena with units: who controls it at the end.
-    pub arenas: BTreeMap<&'static str, ArenaControl>,
-    /// P(each side controls two or more of the arenas given).
-    pub control_two: BTreeMap<&'static str, Fraction>,
-    /// The objective's value for the Dark Side (which moves first on a
-    /// tie).
-    pub value: Fraction,
-    /// The objective's value for each side.
-    pub values: BTreeMap<&'static str, Fraction>,
-    /// The first decision: each alternative and its value for the player
-    /// choosing, the best first.
-    pub first: Option<FirstJson>,
-    /// Every unit's fate.
-    pub units: Vec<UnitFate>,
-    /// The Force of each side for the battle (`"unlimited"` or a number).
-    pub force: BTreeMap<&'static str, String>,
-    /// The states estimated before solving, and solved.
-    pub states: StatesJson,
-    /// The best choice in every state reached under the solved play (on
-    /// request).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<Vec<PolicyEntry>>,
-    /// Keywords ignored.
-    pub ignored: Vec<crate::scenario::Ignored>,
-    /// Card conditions applied.
-    pub applied: Vec<Applied>,
-    /// Card conditions not switched on.
-    pub waiting: Vec<crate::scenario::Waiting>,
-}
-
-/// The first decision, in JSON.
-#[derive(Clone, Debug, Serialize)]
-pub struct FirstJson {
-    /// Who chooses.
-    pub player: Player,
-    /// The choice made.
-    pub best: String,
-    /// Each alternative, the best first, then in the order considered.
-    pub options: Vec<OptionJson>,
-}
-
-/// One alternative.
-#[derive(Clone, Debug, Serialize)]
-pub struct OptionJson {
-    /// Its words.
-    pub choice: String,
-    /// Its value for the player choosing.
-    pub value: Fraction,
-    /// Its value for the other player.
-    pub other: Fraction,
-}
-
-/// State counts.
-#[derive(Clone, Debug, Serialize)]
-pub struct StatesJson {
-    /// The bound counted before the solve.
-    pub estimate: u64,
-    /// The states solved.
-    pub solved: u64,
-    /// The distinct attacks solved.
-    pub attacks: u64,
-}
-
-/// One state of the policy.
-#[derive(Clone, Debug, Serialize)]
-pub struct PolicyEntry {
-    /// Counters on each unit in play (by name).
-    pub counters: BTreeMap<String, u32>,
-    /// Power lost to Stun, for units that lost any.
-    pub stunned: BTreeMap<String, u32>,
-    /// Units that have attacked or declined to.
-    pub done: Vec<String>,
-    /// Units discarded.
-    pub discarded: Vec<String>,
-    /// Force left to each side.
-    pub force: BTreeMap<&'static str, String>,
-    /// Who chooses.
-    pub player: Player,
-    /// The best choice.
-    pub choice: String,
-    /// The value for the player choosing.
-    pub value: Fraction,
-    /// P(the battle reaches this state).
-    pub reached: Fraction,
-}
-
-fn force_words(f: [Option<u32>; 2]) -> BTreeMap<&'static str, String> {
-    Player::BOTH
-        .iter()
-        .map(|p| {
-            (
-                p.word(),
-                f[p.index()].map_or("unlimited".to_string(), |x| x.to_string()),
-            )
-        })
-        .collect()
-}
-
-impl BattleReport {
-    /// Who controls arena `a` at the end.
-    pub fn arena(&self, a: Arena) -> ArenaControl {
-        let b = &self.battle;
-        let one = Int::ONE;
-        let mut p: [Sixths; 4] = std::array::from_fn(|_| Sixths::int(0));
-        for (s, _, q) in &self.forward.finals {
-            let has = |pl: Player| {
-                b.units
-                    .iter()
-                    .enumerate()
-                    .any(|(k, u)| u.arena == a && u.player == pl && b.alive(s, k))
-            };
-            let i = match (has(Player::Dark), has(Player::Light)) {
-                (true, false) => 0,
-                (false, true) => 1,
-                (true, true) => 2,
-                (false, false) => 3,
-            };
-            p[i].add_product(q, &one, 0);
-        }
-        let [dark, light, contested, empty] = p.map(|x| Fraction(x.ratio()));
-        ArenaControl {
-            dark,
-            light,
-            contested,
-            empty,
-        }
-    }
-
-    /// P(each player controls two or more of the arenas given).
-    pub fn control_two(&self) -> [BigRational; 2] {
-        let b = &self.battle;
-        let one = Int::ONE;
-        let mut out = [Sixths::int(0), Sixths::int(0)];
-        for (s, _, q) in &self.forward.finals {
-            let mut held = [0; 2];
-            for a in b.arenas() {
-                if let Some(p) = b.controller(s, a) {
-                    held[p.index()] += 1;
-                }
-            }
-            for i in 0..2 {
-                if held[i] >= 2 {
-                    out[i].add_product(q, &one, 0);
-                }
-            }
-        }
-        out.map(|x| x.ratio())
-    }
-
-    /// Every unit's fate.
-    pub fn units(&self) -> Vec<UnitFate> {
-        let b = &self.battle;
-        b.units
-            .iter()
-            .enumerate()
-            .map(|(k, u)| {
-                let one = Int::ONE;
-                let [mut survives, mut counters, mut first] =
-                    std::array::from_fn(|_| Sixths::int(0));
-                for (s, f, q) in &self.forward.finals {
-                    if b.alive(s, k) {
-                        survives.add_product(q, &one, 0);
-                    }
-                    counters.add_product(q, &Int::small(i128::from(s.counters[k])), 0);
-                    if f & (1 << k) != 0 {
-                        first.add_product(q, &one, 0);
-                    }
-                }
-                let [survives, counters, first] = [survives, counters, first].map(|x| x.ratio());
-                UnitFate {
-                    name: u.unit.name.clone(),
-                    side: u.player,
-                    arena: u.arena,
-                    survives: Fraction(survives),
-                    expected_counters: Fraction(counters),
-                    discarded_first: Fraction(first),
-                }
-            })
-            .collect()
-    }
-
-    /// The first decision in JSON: the best choice first.
-    fn first_json(&self) -> Option<FirstJson> {
-        let f = self.first.as_ref()?;
-        let b = &self.battle;
-        let mut options: Vec<&FirstOption> = f.options.iter().collect();
-        options.sort_by_key(|o| o.choice != f.best);
-        let other = f.player.other().index();
-        Some(FirstJson {
-            player: f.player,
-            best: b.choice_words(f.best),
-            options: options
-                .into_iter()
-                .map(|o| OptionJson {
-                    choice: b.choice_words(o.choice),
-                    value: Fraction(o.value.clone()),
-                    other: Fraction(o.values[other].clone()),
-                })
-                .collect(),
-        })
-    }
-
-    /// The best choice in every state reached under the solved play.
-    pub fn policy(&self) -> Vec<PolicyEntry> {
-        let b = &self.battle;
-        self.forward
-            .decisions
-            .iter()
-            .map(|(s, player, c, v, p)| {
-                let name = |k: usize| b.units[k].unit.name.clone();
-                let live = |k: &usize| b.alive(s, *k);
-                let all = 0..b.units.len();
-                PolicyEntry {
-                    counters: all
-                        .clone()
-                        .filter(live)
-                        .map(|k| (name(k), u32::from(s.counters[k])))
-                        .collect(),
-                    stunned: all
-                        .clone()
-                        .filter(|&k| live(&k) && s.stun[k] > 0)
-                        .map(|k| (name(k), u32::from(s.stun[k])))
-                        .collect(),
-                    done: all
-                        .clone()
-                        .filter(|&k| live(&k) && s.done & (1 << k) != 0)
-                        .map(name)
-                        .collect(),
-                    discarded: all.clone().filter(|k| !live(k)).map(name).collect(),
-                    force: force_words(s.force.map(|f| (f != UNLIMITED).then_some(f))),
-                    player: *player,
-                    choice: b.choice_words(*c),
-                    value: Fraction(v.ratio()),
-                    reached: Fraction(p.ratio()),
-                }
-            })
-            .collect()
-    }
-
-    /// The report as one JSON value (`policy`: with every state's choice).
-    pub fn json(&self, policy: bool) -> BattleJson {
-        let b = &self.battle;
-        let two = self.control_two();
-        BattleJson {
-            objective: b.objective.word(),
-            arenas: b
-                .arenas()
-                .into_iter()
-                .map(|a| (a.name(), self.arena(a)))
-                .collect(),
-            control_two: Player::BOTH
-                .iter()
-                .map(|p| (p.word(), Fraction(two[p.index()].clone())))
-                .collect(),
-            value: Fraction(self.value[0].clone()),
-            values: Player::BOTH
-                .iter()
-                .map(|p| (p.word(), Fraction(self.value[p.index()].clone())))
-                .collect(),
-            first: self.first_json(),
-            units: self.units(),
-            force: force_words(b.force),
-            states: StatesJson {
-                estimate: self.estimate,
-                solved: self.states,
-                attacks: self.attacks_solved,
-            },
-            policy: policy.then(|| self.policy()),
-            ignored: b
-                .ignored
-                .iter()
-                .map(|(unit, text)| crate::scenario::Ignored {
-                    unit: unit.clone(),
-                    text: text.clone(),
-                })
-                .collect(),
-            applied: b.applied.clone(),
-            waiting: b
-                .waiting
-                .iter()
-                .map(|(card, text)| crate::scenario::Waiting {
-                    card: card.clone(),
-                    text: text.clone(),
-                })
-                .collect(),
-        }
-    }
-
-    /// The report as text.
-    pub fn to_text(&self) -> String {
-        let b = &self.battle;
-        let pct = |r: &BigRational| format!("{:.2}%", 100.0 * crate::dist::to_f64(r));
-        let mut out = String::new();
-        let what = match b.objective {
-            BattleObjective::Control => "P(it controls the arena), summed over the arenas",
-            BattleObjective::ControlTwo => "P(it controls two arenas or more)",
-            BattleObjective::DiscardDifference => "expected enemy units discarded minus its own",
-        };
-        let force = force_words(b.force);
-        let _ = writeln!(
-            out,
-            "Battle: each side plays for {what} (objective {}); Force dark {}, light {}",
-            b.objective.word(),
-            force["dark"],
-            force["light"]
-        );
-        let _ = writeln!(
-            out,
-            "Value: dark {} ({}), light {} ({})",
-            fmt_value(&self.value[0]),
-            crate::dist::fraction_string(&self.value[0]),
-            fmt_value(&self.value[1]),
-            crate::dist::fraction_string(&self.value[1])
-        );
-        if let Some(f) = self.first_json() {
-            let _ = writeln!(out, "\nFirst decision ({}):", f.player.word());
-            for (i, o) in f.options.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "  {}: {}{}",
-                    o.choice,
-                    fmt_value(&o.value),
-                    if i == 0 { "  <- best" } else { "" }
-                );
-            }
-        } else {
-            let _ = writeln!(
-                out,
-                "\nNo unit can attack: no arena has units of both sides."
-            );
-        }
-        let _ = writeln!(out, "\nArenas at the end of the battle:");
-        for a in b.arenas() {
-            let c = self.arena(a);
-            let _ = writeln!(
-                out,
-                "  {:<9} dark controls {}, light controls {}, contested {}, empty {}",
-                a.name(),
-                pct(&c.dark),
-                pct(&c.light),
-                pct(&c.contested),
-                pct(&c.empty)
-            );
-        }
-        if b.arenas().len() > 1 {
-            let two = self.control_two();
-            let _ = writeln!(
-                out,
-                "  two arenas or more: dark {}, light {}",
-                pct(&two[0]),
-                pct(&two[1])
-            );
-        }
-        let _ = writeln!(
-            out,
-            "\n  {:<28} {:<5} {:<9} {:>9} {:>9} {:>15}",
-            "unit", "side", "arena", "survives", "E[ctrs]", "discarded first"
-        );
-        for u in self.units() {
-            let _ = writeln!(
-                out,
-                "  {:<28} {:<5} {:<9} {:>9} {:>9.3} {:>15}",
-                crate::error::quote(&u.name),
-                u.side.word(),
-                u.arena.name(),
-                pct(&u.survives),
-                u.expected_counters.to_f64(),
-                pct(&u.discarded_first)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "\n{} states solved (estimated at most {}), {} distinct attacks.",
-            self.states, self.estimate, self.attacks_solved
-        );
-        for (unit, text) in &b.ignored {
-            let _ = writeln!(out, "ignored: {unit}: '{}'", quote(text));
-        }
-        for (card, text) in &b.waiting {
-            let _ = writeln!(
-                out,
-                "not switched on: {card}: '{}' (switch it on with \"conditions\")",
-                quote(text)
-            );
-        }
-        out
-    }
-}
-
-/// A value as a person reads it: a probability as a percentage is for
-/// control; every objective's value as a decimal.
-fn fmt_value(r: &BigRational) -> String {
-    format!("{:.4}", crate::dist::to_f64(r))
 }
 
 #[cfg(test)]
