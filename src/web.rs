@@ -682,6 +682,13 @@ impl Ask<'_> {
             .ok_or_else(|| Error::missing("no card database: start the server with --db"))
     }
 
+    /// The posted file of kind `T` (a scenario, a plan, a battle), its
+    /// `"card"` units from the server's database when it has one; a file
+    /// naming a `"db"` is refused (no request reaches the file system).
+    fn posted<T: crate::files::FromFile>(&self) -> Result<T> {
+        crate::cards::files::from_json_in_db(no_files(self.body)?, self.state.db.as_ref())
+    }
+
     /// The value of query parameter `key` (empty when not given).
     fn query(&self, key: &str) -> String {
         self.pairs
@@ -754,11 +761,7 @@ pub const ROUTES: &[Route] = &[
         path: "/api/scenario",
         queues: true,
         handler: |a| {
-            let t = no_files(a.body)?;
-            let s = match &a.state.db {
-                Some(db) => crate::cards::files::scenario_from_json_with_cards(t, db)?,
-                None => Scenario::from_json(t)?,
-            };
+            let s: Scenario = a.posted()?;
             Ok(answer(&s.solve()?.json(), a.format))
         },
     },
@@ -767,11 +770,7 @@ pub const ROUTES: &[Route] = &[
         path: "/api/plan",
         queues: true,
         handler: |a| {
-            let t = no_files(a.body)?;
-            let p = match &a.state.db {
-                Some(db) => crate::cards::files::plan_from_json_with_cards(t, db)?,
-                None => Plan::from_json(t)?,
-            };
+            let p: Plan = a.posted()?;
             Ok(answer(&p.solve()?.json(), a.format))
         },
     },
@@ -781,11 +780,7 @@ pub const ROUTES: &[Route] = &[
         queues: true,
         handler: |a| {
             a.json_only()?;
-            let t = no_files(a.body)?;
-            let mut b = match &a.state.db {
-                Some(db) => crate::cards::files::battle_from_json_with_cards(t, db)?,
-                None => crate::battle::Battle::from_json(t)?,
-            };
+            let mut b: crate::battle::Battle = a.posted()?;
             b.max_solved = crate::battle::WEB_SOLVED_STATES;
             let policy = a.query("policy") == "1";
             Ok(Response::json(&b.solve()?.json(policy)))

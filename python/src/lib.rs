@@ -600,11 +600,7 @@ fn params() -> Vec<(String, &'static str, &'static str, &'static str)> {
 fn scenario(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<AttackResult> {
     let db = cards.map(|c| &*c.db);
     let report = solve(py, move || {
-        let s = match db {
-            Some(db) => swtcg_cards::cards::files::scenario_from_json_with_cards(&text, db)?,
-            None => Scenario::from_json(&text)?,
-        };
-        s.solve()
+        swtcg_cards::cards::files::from_json_in_db::<Scenario>(&text, db)?.solve()
     })?;
     Ok(AttackResult::new(AttackAnswer::Game(Box::new(report))))
 }
@@ -664,11 +660,7 @@ impl PlanResult {
 fn plan(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<PlanResult> {
     let db = cards.map(|c| &*c.db);
     let report = solve(py, move || {
-        let p: Plan = match db {
-            Some(db) => swtcg_cards::cards::files::plan_from_json_with_cards(&text, db)?,
-            None => Plan::from_json(&text)?,
-        };
-        p.solve()
+        swtcg_cards::cards::files::from_json_in_db::<Plan>(&text, db)?.solve()
     })?;
     Ok(PlanResult { report })
 }
@@ -680,11 +672,8 @@ fn plan(py: Python<'_>, text: String, cards: Option<&Cards>) -> PyRes<PlanResult
 fn battle(py: Python<'_>, text: String, cards: Option<&Cards>, policy: bool) -> PyRes<String> {
     let db = cards.map(|c| &*c.db);
     let report = solve(py, move || {
-        let b = match db {
-            Some(db) => swtcg_cards::cards::files::battle_from_json_with_cards(&text, db)?,
-            None => swtcg_engine::battle::Battle::from_json(&text)?,
-        };
-        b.solve()
+        swtcg_cards::cards::files::from_json_in_db::<swtcg_engine::battle::Battle>(&text, db)?
+            .solve()
     })?;
     Ok(swtcg_engine::report::to_json_text(&report.json(policy)))
 }

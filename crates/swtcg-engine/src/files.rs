@@ -235,6 +235,28 @@ pub trait CardUnits {
     }
 }
 
+/// A file of units solved as a whole (a scenario, a plan, a battle): how it
+/// is read, where its card database is, and how its units are built, so
+/// that one reader serves every kind ([`FromFile::from_json`] here, the
+/// card crate's readers for files naming a `"db"`).
+pub trait FromFile: Sized {
+    /// The file as read.
+    type File;
+    /// The file's kind, naming text read from no file (`scenario`).
+    const KIND: &'static str;
+    /// Reads the file's JSON (`file` names it in errors).
+    fn parse(text: &str, file: &str) -> Result<Self::File>;
+    /// The card database the file names.
+    fn db(file: &Self::File) -> Option<&DbPaths>;
+    /// The whole, its units built by `cards`.
+    fn from_parts<C: CardUnits>(file: Self::File, cards: &C) -> Result<Self>;
+    /// Reads it from JSON text with units given by their numbers (a
+    /// `"card"` unit is an error here).
+    fn from_json(text: &str) -> Result<Self> {
+        Self::from_parts(Self::parse(text, Self::KIND)?, &NoCards)
+    }
+}
+
 /// No card database: units are given by their numbers.
 pub struct NoCards;
 

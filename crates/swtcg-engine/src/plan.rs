@@ -21,7 +21,7 @@
 use crate::attack::{ATTACKER, DEFENDER, Side};
 use crate::dist::{Dist, Fraction, Joint, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote};
-use crate::files::{Applied, CardUnits, NoCards, PlanFile};
+use crate::files::{Applied, CardUnits, DbPaths, FromFile, PlanFile};
 use crate::policy::{Game, Policy, solve};
 use crate::report::DistReport;
 use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
@@ -152,7 +152,7 @@ impl Plan {
     /// texts; a `"card"` unit needs a card database: see
     /// [`Plan::from_parts`]).
     pub fn from_json(text: &str) -> Result<Plan> {
-        Plan::from_parts(PlanFile::parse(text, "plan")?, &NoCards)
+        <Plan as FromFile>::from_json(text)
     }
 
     /// The plan of a file read ([`PlanFile::parse`]), its units built by
@@ -686,5 +686,22 @@ impl PlanReport {
             let _ = writeln!(out, "ignored: {u}: '{t}'");
         }
         out
+    }
+}
+
+impl FromFile for Plan {
+    type File = PlanFile;
+    const KIND: &'static str = "plan";
+
+    fn parse(text: &str, file: &str) -> Result<PlanFile> {
+        PlanFile::parse(text, file)
+    }
+
+    fn db(file: &PlanFile) -> Option<&DbPaths> {
+        file.db.as_ref()
+    }
+
+    fn from_parts<C: CardUnits>(file: PlanFile, cards: &C) -> Result<Plan> {
+        Plan::from_parts(file, cards)
     }
 }

@@ -19,6 +19,7 @@
 use crate::attack::{ATTACKER, MAX_UNITS, Objective, Side, Tally, used};
 use crate::dist::{Dist, Fraction, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote};
+use crate::files::FromFile;
 pub use crate::files::{
     Applied, CardUnits, DbPaths, ForceFile, NoCards, ScenarioFile, UnitFile, unit_from_texts,
 };
@@ -61,7 +62,7 @@ impl Scenario {
     /// texts; a `"card"` unit needs a card database: see
     /// [`Scenario::from_parts`]). Errors say where and what.
     pub fn from_json(text: &str) -> Result<Scenario> {
-        Scenario::from_parts(ScenarioFile::parse(text, "scenario")?, &NoCards)
+        <Scenario as FromFile>::from_json(text)
     }
 
     /// The scenario of a file read ([`ScenarioFile::parse`]), its units
@@ -709,5 +710,22 @@ impl ScenarioReport {
             let _ = writeln!(out, "ignored: {u}: '{t}'");
         }
         out
+    }
+}
+
+impl FromFile for Scenario {
+    type File = ScenarioFile;
+    const KIND: &'static str = "scenario";
+
+    fn parse(text: &str, file: &str) -> Result<ScenarioFile> {
+        ScenarioFile::parse(text, file)
+    }
+
+    fn db(file: &ScenarioFile) -> Option<&DbPaths> {
+        file.db.as_ref()
+    }
+
+    fn from_parts<C: CardUnits>(file: ScenarioFile, cards: &C) -> Result<Scenario> {
+        Scenario::from_parts(file, cards)
     }
 }

@@ -13,15 +13,13 @@
 use super::stack::{Fielded, Switches, bystander, pair};
 use super::{Arena, CardDb, Piece};
 use crate::error::{Error, Result, quote};
-use crate::files::{
-    Applied, CardUnits, DbPaths, NoCards, Paired, PlanFile, ScenarioFile, UnitFile, parse_texts,
-};
+use crate::files::{Applied, CardUnits, DbPaths, FromFile, NoCards, Paired, UnitFile, parse_texts};
 use crate::input::read_file;
 use crate::keywords::Ability;
 use crate::plan::Plan;
 use crate::scenario::Scenario;
 use crate::unit::Unit;
-use swtcg_engine::battle::{Battle, BattleFile};
+use swtcg_engine::battle::Battle;
 
 /// A unit read from a file, before it meets its opponent.
 pub enum Spec<'db> {
@@ -250,7 +248,7 @@ pub fn input_paths(path: &str) -> Vec<String> {
 
 /// Refuses a file naming a `"db"` of its own when its cards are given (so
 /// that a request never reaches the file system).
-fn no_db(db: &Option<DbPaths>) -> Result<()> {
+fn no_db(db: Option<&DbPaths>) -> Result<()> {
     if db.is_some() {
         return Err(Error::refused(
             "\"db\": the cards are those of the database given (serve --db), not files",
@@ -259,91 +257,75 @@ fn no_db(db: &Option<DbPaths>) -> Result<()> {
     Ok(())
 }
 
-/// Reads a scenario from JSON text read from `file`, its `"db"` relative to
-/// `base`.
-pub fn scenario_from_json_in(
+/// Reads a file of kind `T` (a scenario, a plan, a battle) from JSON text
+/// read from `file`: its `"card"` units from its `"db"`, relative to `base`
+/// (the file's folder), when it names one.
+pub fn from_json_in<T: FromFile>(
     text: &str,
     file: &str,
     base: Option<&std::path::Path>,
-) -> Result<Scenario> {
-    let parsed = ScenarioFile::parse(text, file)?;
-    match &parsed.db {
+) -> Result<T> {
+    let parsed = T::parse(text, file)?;
+    match T::db(&parsed) {
         Some(paths) => {
             let db = load_db(paths, base)?;
-            Scenario::from_parts(parsed, &DbUnits { db: &db })
+            T::from_parts(parsed, &DbUnits { db: &db })
         }
-        None => Scenario::from_parts(parsed, &NoCards),
+        None => T::from_parts(parsed, &NoCards),
+    }
+}
+
+/// Reads a file of kind `T` (its `"db"` relative to its folder).
+pub fn from_file<T: FromFile>(path: &str) -> Result<T> {
+    let base = std::path::Path::new(path).parent();
+    from_json_in(&read_file(path)?, path, base)
+}
+
+/// Reads a file of kind `T` from JSON text whose `"card"` units come from
+/// `db` (a `"db"` in the text is refused: a request never reaches the file
+/// system).
+pub fn from_json_with_cards<T: FromFile>(text: &str, db: &CardDb) -> Result<T> {
+    let parsed = T::parse(text, T::KIND)?;
+    no_db(T::db(&parsed))?;
+    T::from_parts(parsed, &DbUnits { db })
+}
+
+/// Reads a file of kind `T` from JSON text: its `"card"` units from `db`
+/// when given ([`from_json_with_cards`]), else units given by their numbers
+/// only.
+pub fn from_json_in_db<T: FromFile>(text: &str, db: Option<&CardDb>) -> Result<T> {
+    match db {
+        Some(db) => from_json_with_cards(text, db),
+        None => T::from_json(text),
     }
 }
 
 /// Reads a scenario file (its `"db"` relative to its folder).
 pub fn scenario_from_file(path: &str) -> Result<Scenario> {
-    let base = std::path::Path::new(path).parent();
-    scenario_from_json_in(&read_file(path)?, path, base)
+    from_file(path)
 }
 
-/// Reads a scenario from JSON text whose `"card"` units come from `db` (a
-/// `"db"` in the text is refused).
+/// Reads a scenario from JSON text whose `"card"` units come from `db`.
 pub fn scenario_from_json_with_cards(text: &str, db: &CardDb) -> Result<Scenario> {
-    let parsed = ScenarioFile::parse(text, "scenario")?;
-    no_db(&parsed.db)?;
-    Scenario::from_parts(parsed, &DbUnits { db })
-}
-
-/// Reads a plan from JSON text read from `file`, its `"db"` relative to
-/// `base`.
-pub fn plan_from_json_in(text: &str, file: &str, base: Option<&std::path::Path>) -> Result<Plan> {
-    let parsed = PlanFile::parse(text, file)?;
-    match &parsed.db {
-        Some(paths) => {
-            let db = load_db(paths, base)?;
-            Plan::from_parts(parsed, &DbUnits { db: &db })
-        }
-        None => Plan::from_parts(parsed, &NoCards),
-    }
+    from_json_with_cards(text, db)
 }
 
 /// Reads a plan file (its `"db"` relative to its folder).
 pub fn plan_from_file(path: &str) -> Result<Plan> {
-    let base = std::path::Path::new(path).parent();
-    plan_from_json_in(&read_file(path)?, path, base)
+    from_file(path)
 }
 
-/// Reads a plan from JSON text whose `"card"` units come from `db` (a
-/// `"db"` in the text is refused).
+/// Reads a plan from JSON text whose `"card"` units come from `db`.
 pub fn plan_from_json_with_cards(text: &str, db: &CardDb) -> Result<Plan> {
-    let parsed = PlanFile::parse(text, "plan")?;
-    no_db(&parsed.db)?;
-    Plan::from_parts(parsed, &DbUnits { db })
-}
-
-/// Reads a battle from JSON text read from `file`, its `"db"` relative to
-/// `base`.
-pub fn battle_from_json_in(
-    text: &str,
-    file: &str,
-    base: Option<&std::path::Path>,
-) -> Result<Battle> {
-    let parsed = BattleFile::parse(text, file)?;
-    match &parsed.db {
-        Some(paths) => {
-            let db = load_db(paths, base)?;
-            Battle::from_parts(parsed, &DbUnits { db: &db })
-        }
-        None => Battle::from_parts(parsed, &NoCards),
-    }
+    from_json_with_cards(text, db)
 }
 
 /// Reads a battle file (its `"db"` relative to its folder).
 pub fn battle_from_file(path: &str) -> Result<Battle> {
-    let base = std::path::Path::new(path).parent();
-    battle_from_json_in(&read_file(path)?, path, base)
+    from_file(path)
 }
 
-/// Reads a battle from JSON text whose `"card"` units come from `db` (a
-/// `"db"` in the text is refused).
+/// Reads a battle from JSON text whose `"card"` units come from `db`.
 pub fn battle_from_json_with_cards(text: &str, db: &CardDb) -> Result<Battle> {
-    let parsed = BattleFile::parse(text, "battle")?;
-    no_db(&parsed.db)?;
-    Battle::from_parts(parsed, &DbUnits { db })
+    from_json_with_cards(text, db)
 }

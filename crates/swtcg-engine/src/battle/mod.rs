@@ -38,7 +38,7 @@
 use crate::attack::Side;
 use crate::dist::{Fraction, Weight};
 use crate::error::{Error, Result, quote};
-use crate::files::{Applied, CardUnits, DbPaths, NoCards, UnitFile};
+use crate::files::{Applied, CardUnits, DbPaths, FromFile, UnitFile};
 use crate::policy::{ForceBudget, Game, Policy, solve};
 use crate::unit::{Arena, Unit};
 use num_bigint::BigInt;
@@ -364,7 +364,7 @@ impl Battle {
     /// texts; a `"card"` unit needs a card database: see
     /// [`Battle::from_parts`]).
     pub fn from_json(text: &str) -> Result<Battle> {
-        Battle::from_parts(BattleFile::parse(text, "battle")?, &NoCards)
+        <Battle as FromFile>::from_json(text)
     }
 
     /// The battle of a file read ([`BattleFile::parse`]), its units built
@@ -940,6 +940,23 @@ struct State {
     done: u32,
     /// Force left to each player ([`UNLIMITED`] for no limit).
     force: [u32; 2],
+}
+
+impl FromFile for Battle {
+    type File = BattleFile;
+    const KIND: &'static str = "battle";
+
+    fn parse(text: &str, file: &str) -> Result<BattleFile> {
+        BattleFile::parse(text, file)
+    }
+
+    fn db(file: &BattleFile) -> Option<&DbPaths> {
+        file.db.as_ref()
+    }
+
+    fn from_parts<C: CardUnits>(file: BattleFile, cards: &C) -> Result<Battle> {
+        Battle::from_parts(file, cards)
+    }
 }
 
 #[cfg(test)]
