@@ -54,6 +54,7 @@ use std::process::ExitCode;
 mod deferred;
 mod terminal;
 use deferred::Deferred;
+use terminal::Progress;
 pub use terminal::terminal_safe;
 
 /// Exact odds for Star Wars TCG attacks: no sampling, exact fractions.
@@ -1136,45 +1137,6 @@ fn matchups_body(
     let (line, status) = matchups_summary(&total, cmd.keep_going);
     notes.push(line);
     Ok(status)
-}
-
-/// A progress bar on standard error, shown only when it is a terminal and
-/// the work has taken more than a second.
-struct Progress {
-    start: std::time::Instant,
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        Progress {
-            start: std::time::Instant::now(),
-            bar: None,
-        }
-    }
-
-    fn tick(&mut self, done: usize, total: usize) {
-        use std::io::IsTerminal;
-        if self.bar.is_none()
-            && self.start.elapsed().as_secs() >= 1
-            && std::io::stderr().is_terminal()
-        {
-            let b = indicatif::ProgressBar::with_draw_target(
-                Some(total as u64),
-                indicatif::ProgressDrawTarget::stderr(),
-            );
-            self.bar = Some(b);
-        }
-        if let Some(b) = &self.bar {
-            b.set_position(done as u64);
-        }
-    }
-
-    fn finish(&mut self) {
-        if let Some(b) = self.bar.take() {
-            b.finish_and_clear();
-        }
-    }
 }
 
 fn plan_cmd(cmd: &PlanCmd) -> Result<String> {

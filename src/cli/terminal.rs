@@ -1,4 +1,5 @@
-//! Text written to a terminal: its control characters shown, not obeyed.
+//! What is written to a terminal: text with its control characters shown,
+//! not obeyed, and progress bars on standard error.
 
 /// Text as a terminal should show it: every control character but line
 /// ends and tabs (escape sequences, carriage returns, C1 controls such as
@@ -25,4 +26,43 @@ pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// A progress bar on standard error, shown only when it is a terminal and
+/// the work has taken more than a second.
+pub(super) struct Progress {
+    start: std::time::Instant,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    pub(super) fn new() -> Progress {
+        Progress {
+            start: std::time::Instant::now(),
+            bar: None,
+        }
+    }
+
+    pub(super) fn tick(&mut self, done: usize, total: usize) {
+        use std::io::IsTerminal;
+        if self.bar.is_none()
+            && self.start.elapsed().as_secs() >= 1
+            && std::io::stderr().is_terminal()
+        {
+            let b = indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::stderr(),
+            );
+            self.bar = Some(b);
+        }
+        if let Some(b) = &self.bar {
+            b.set_position(done as u64);
+        }
+    }
+
+    pub(super) fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
 }
