@@ -1267,6 +1267,49 @@ pub struct Ran {
     pub stderr: String,
     /// The exit status: 0, 1 (verify's verdict) or 2 (bad input).
     pub status: u8,
+    /// On failure, the error as the library knows it: its kind and origin
+    /// (a bad command line's too), for callers and tests that must not
+    /// read its words.
+    pub error: Option<Error>,
+}
+
+/// A command line clap refused, as a typed error: its kind from clap's,
+/// and the flag (without `--`) and value it names as the origin.
+fn clap_error(e: &clap::Error, text: String) -> Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind as Clap};
+    let kind = match e.kind() {
+        Clap::UnknownArgument | Clap::InvalidSubcommand => crate::error::ErrorKind::Unknown,
+        Clap::InvalidValue | Clap::ValueValidation | Clap::InvalidUtf8 => {
+            crate::error::ErrorKind::Syntax
+        }
+        Clap::MissingRequiredArgument
+        | Clap::MissingSubcommand
+        | Clap::DisplayHelpOnMissingArgumentOrSubcommand => crate::error::ErrorKind::Missing,
+        Clap::ArgumentConflict => crate::error::ErrorKind::Conflict,
+        Clap::TooManyValues | Clap::TooFewValues | Clap::WrongNumberOfValues => {
+            crate::error::ErrorKind::Range
+        }
+        _ => crate::error::ErrorKind::Syntax,
+    };
+    let context = |k: ContextKind| match e.get(k) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => v.first().cloned(),
+        _ => None,
+    };
+    let error = Error::new(kind, text);
+    match context(ContextKind::InvalidArg) {
+        Some(arg) => {
+            // "--format <FORMAT>" or "--bogus": the flag's name.
+            let flag = arg.split_whitespace().next().unwrap_or(&arg);
+            let param = flag.trim_start_matches('-');
+            let value = context(ContextKind::InvalidValue);
+            error.at_param(param, value.as_deref())
+        }
+        None => match context(ContextKind::InvalidSubcommand) {
+            Some(word) => error.at_param("command", Some(&word)),
+            None => error,
+        },
+    }
 }
 
 /// Runs a whole command line in-process (the program name first), as the
@@ -1285,11 +1328,13 @@ where
                     stdout: e.render().to_string(),
                     stderr: String::new(),
                     status: 0,
+                    error: None,
                 },
                 ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ran {
                     stdout: String::new(),
                     stderr: e.render().to_string(),
                     status: 2,
+                    error: Some(clap_error(&e, "a command is needed".into())),
                 },
                 _ => {
                     // One line: clap's first paragraph says what is wrong,
@@ -1307,13 +1352,14 @@ where
                             }
                         }
                     }
+                    let line =
+                        crate::error::one_line(&format!("{} (see --help)", parts.join("; ")));
+                    let words = line.strip_prefix("error: ").unwrap_or(&line).to_string();
                     Ran {
                         stdout: String::new(),
-                        stderr: crate::error::one_line(&format!(
-                            "{} (see --help)",
-                            parts.join("; ")
-                        )) + "\n",
+                        stderr: line + "\n",
                         status: 2,
+                        error: Some(clap_error(&e, words)),
                     }
                 }
             };
@@ -1326,11 +1372,13 @@ where
             stdout: String::from_utf8_lossy(&out).into_owned(),
             stderr: notes.iter().map(|n| format!("{n}\n")).collect(),
             status,
+            error: None,
         },
         Err(e) => Ran {
             stdout: String::from_utf8_lossy(&out).into_owned(),
             stderr: format!("error: {}\n", e.with_flags()),
             status: error_status(&e),
+            error: Some(e),
         },
     }
 }

@@ -100,19 +100,33 @@ impl Response {
         Response::ok(body, "application/json")
     }
 
-    /// An error answer: `{"error": message}`, the message one line of at
-    /// most [`crate::error::MAX_MESSAGE`] characters (input it quotes is
-    /// capped too), so that no request is echoed back whole.
-    pub fn error(status: u16, message: &str) -> Response {
+    /// An error answer of status `status`: `{"error": message, "kind":
+    /// kind, "origin": null}`, as [`error_response`] answers the library's
+    /// errors.
+    pub fn error(status: u16, kind: ErrorKind, message: &str) -> Response {
+        Response::refusal(status, &Error::new(kind, message))
+    }
+
+    /// An error's answer with status `status`: `{"error": its words,
+    /// "kind": ..., "origin": {...}}`, the words one line of at most
+    /// [`crate::error::MAX_MESSAGE`] characters (input it quotes is capped
+    /// too), so that no request is echoed back whole.
+    fn refusal(status: u16, e: &Error) -> Response {
         #[derive(Serialize)]
         struct E<'a> {
-            error: &'a str,
+            error: String,
+            kind: ErrorKind,
+            origin: &'a crate::error::Origin,
         }
-        let line = crate::error::one_line(message);
         Response {
             status,
             content_type: "application/json",
-            body: serde_json::to_vec(&E { error: &line }).unwrap_or_default(),
+            body: serde_json::to_vec(&E {
+                error: crate::error::one_line(&e.words()),
+                kind: e.kind(),
+                origin: e.origin(),
+            })
+            .unwrap_or_default(),
             head_only: false,
             extra: Vec::new(),
         }
@@ -120,7 +134,7 @@ impl Response {
 
     /// A 503 with `Retry-After`.
     fn busy(message: &str) -> Response {
-        let mut r = Response::error(503, message);
+        let mut r = Response::error(503, ErrorKind::Limit, message);
         r.extra.push(("Retry-After", "2".into()));
         r
     }
@@ -226,7 +240,13 @@ impl Solver {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             crate::cancel::with_deadline(limit, work)
         }))
-        .unwrap_or_else(|_| Response::error(500, "the solver failed on this request"))
+        .unwrap_or_else(|_| {
+            Response::error(
+                500,
+                ErrorKind::Internal,
+                "the solver failed on this request",
+            )
+        })
     }
 }
 
@@ -238,6 +258,7 @@ pub fn status_of(kind: ErrorKind) -> u16 {
     match kind {
         ErrorKind::Syntax | ErrorKind::Unknown | ErrorKind::Missing | ErrorKind::Conflict => 400,
         ErrorKind::Cancelled => 503,
+        ErrorKind::Internal => 500,
         _ => 422,
     }
 }
@@ -245,20 +266,8 @@ pub fn status_of(kind: ErrorKind) -> u16 {
 /// The answer to an error: `{"error": its words, "kind": ..., "origin":
 /// {...}}`, the status from its kind (with `Retry-After` when busy).
 pub fn error_response(e: &Error) -> Response {
-    #[derive(Serialize)]
-    struct E<'a> {
-        error: String,
-        kind: ErrorKind,
-        origin: &'a crate::error::Origin,
-    }
     let status = status_of(e.kind());
-    let mut r = Response::error(status, "");
-    r.body = serde_json::to_vec(&E {
-        error: crate::error::one_line(&e.words()),
-        kind: e.kind(),
-        origin: e.origin(),
-    })
-    .unwrap_or_default();
+    let mut r = Response::refusal(status, e);
     if status == 503 {
         r.extra.push(("Retry-After", "2".into()));
     }
@@ -480,7 +489,8 @@ fn cards_attack(
                 crate::error::quote(k),
                 NAMES.join(", "),
                 crate::error::did_you_mean(k, NAMES)
-            )));
+            ))
+            .at_param(k, None));
         }
     }
     let get = |k: &str| pairs.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
@@ -580,10 +590,18 @@ fn cards_piece(state: &State, pairs: &[(String, String)]) -> Result<Response> {
 /// Answers one request.
 pub fn handle(state: &State, method: &str, url: &str, body: &[u8]) -> Response {
     if url.len() > MAX_URL {
-        return Response::error(414, &format!("the URL is longer than {MAX_URL} bytes"));
+        return Response::error(
+            414,
+            ErrorKind::Limit,
+            &format!("the URL is longer than {MAX_URL} bytes"),
+        );
     }
     if body.len() > MAX_BODY {
-        return Response::error(413, &format!("the body is longer than {MAX_BODY} bytes"));
+        return Response::error(
+            413,
+            ErrorKind::Limit,
+            &format!("the body is longer than {MAX_BODY} bytes"),
+        );
     }
     let path = url.split('?').next().unwrap_or("");
     let mut pairs = query(url);
@@ -870,7 +888,7 @@ fn route(
             crate::error::quote(path)
         )));
     }
-    Ok(Response::error(404, "not found"))
+    Ok(Response::error(404, ErrorKind::NotFound, "not found"))
 }
 
 /// Answers one request within the bounds: the routes that solve run in the

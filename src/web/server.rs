@@ -28,6 +28,7 @@
 //! Every answer closes its connection (`Connection: close`).
 
 use super::{Response, State, handle_bounded};
+use crate::error::ErrorKind;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
@@ -145,8 +146,8 @@ impl Request {
 #[derive(Debug)]
 pub struct Refusal(pub Option<Response>);
 
-fn refuse(status: u16, message: &str) -> Refusal {
-    Refusal(Some(Response::error(status, message)))
+fn refuse(status: u16, kind: ErrorKind, message: &str) -> Refusal {
+    Refusal(Some(Response::error(status, kind, message)))
 }
 
 /// Reads one request from `r` within the limits.
@@ -167,23 +168,33 @@ pub fn read_request(r: &mut impl Read, limits: &Limits) -> Result<Request, Refus
         if buf.len() > MAX_HEAD {
             return Err(refuse(
                 431,
+                ErrorKind::Limit,
                 &format!("the request's headers are longer than {MAX_HEAD} bytes"),
             ));
         }
         if start.elapsed() > limits.header_time {
-            return Err(refuse(408, "the request's headers took too long"));
+            return Err(refuse(
+                408,
+                ErrorKind::Limit,
+                "the request's headers took too long",
+            ));
         }
         match r.read(&mut chunk) {
             Ok(0) if buf.is_empty() => return Err(Refusal(None)),
             Ok(0) => {
                 return Err(refuse(
                     400,
+                    ErrorKind::Io,
                     "the connection closed inside the request's headers",
                 ));
             }
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(e) if timed_out(&e) => {
-                return Err(refuse(408, "the request's headers took too long"));
+                return Err(refuse(
+                    408,
+                    ErrorKind::Limit,
+                    "the request's headers took too long",
+                ));
             }
             Err(_) => return Err(Refusal(None)),
         }
@@ -194,7 +205,11 @@ pub fn read_request(r: &mut impl Read, limits: &Limits) -> Result<Request, Refus
     match parsed {
         Ok(httparse::Status::Complete(_)) => {}
         Ok(httparse::Status::Partial) | Err(_) => {
-            return Err(refuse(400, "a malformed request line or header"));
+            return Err(refuse(
+                400,
+                ErrorKind::Syntax,
+                "a malformed request line or header",
+            ));
         }
     }
     let method = req.method.unwrap_or("").to_string();
@@ -204,6 +219,7 @@ pub fn read_request(r: &mut impl Read, limits: &Limits) -> Result<Request, Refus
         // one.)
         return Err(refuse(
             400,
+            ErrorKind::Syntax,
             "the request line holds bytes that are not ASCII",
         ));
     }
@@ -220,7 +236,11 @@ pub fn read_request(r: &mut impl Read, limits: &Limits) -> Result<Request, Refus
     // One Host, and one length: a second, different one is a request
     // smuggled past a proxy that reads the other.
     if headers.iter().filter(|(n, _)| n == "host").count() > 1 {
-        return Err(refuse(400, "the Host header is given twice"));
+        return Err(refuse(
+            400,
+            ErrorKind::Conflict,
+            "the Host header is given twice",
+        ));
     }
     let mut lengths = headers
         .iter()
@@ -231,6 +251,7 @@ pub fn read_request(r: &mut impl Read, limits: &Limits) -> Result<Request, Refus
     {
         return Err(refuse(
             400,
+            ErrorKind::Conflict,
             "Content-Length is given twice with different values",
         ));
     }
@@ -275,19 +296,28 @@ fn read_body(
     if req.header("transfer-encoding").is_some() {
         return Err(refuse(
             411,
+            ErrorKind::Refused,
             "a body must be sent with its Content-Length (a chunked body is not read)",
         ));
     }
     let n: u64 = match req.header("content-length") {
         None => 0,
-        Some(t) => t
-            .parse()
-            .map_err(|_| refuse(400, "Content-Length is not a whole number"))?,
+        Some(t) => t.parse().map_err(|_| {
+            refuse(
+                400,
+                ErrorKind::Syntax,
+                "Content-Length is not a whole number",
+            )
+        })?,
     };
     // Compared before anything is allocated: the client's number never
     // sizes memory.
     if n > max as u64 {
-        return Err(refuse(413, &format!("the body is longer than {max} bytes")));
+        return Err(refuse(
+            413,
+            ErrorKind::Limit,
+            &format!("the body is longer than {max} bytes"),
+        ));
     }
     let mut src = Deadlined {
         inner: r,
@@ -302,9 +332,13 @@ fn read_body(
 
 fn body_error(e: std::io::Error) -> Refusal {
     if timed_out(&e) {
-        refuse(408, "the request's body took too long")
+        refuse(408, ErrorKind::Limit, "the request's body took too long")
     } else if e.kind() == std::io::ErrorKind::UnexpectedEof {
-        refuse(400, "the connection closed before the whole body was sent")
+        refuse(
+            400,
+            ErrorKind::Io,
+            "the connection closed before the whole body was sent",
+        )
     } else {
         Refusal(None)
     }
@@ -348,6 +382,7 @@ pub fn check_request(req: &Request, hosts: &[String]) -> Result<(), Response> {
     if !hosts.contains(&host) {
         return Err(Response::error(
             421,
+            ErrorKind::Refused,
             &format!(
                 "Host '{}' is not this server's (a page of another site can't drive it)",
                 crate::error::quote(&host)
@@ -365,6 +400,7 @@ pub fn check_request(req: &Request, hosts: &[String]) -> Result<(), Response> {
             if !own {
                 return Err(Response::error(
                     403,
+                    ErrorKind::Refused,
                     &format!(
                         "a request from another origin ('{}') is refused",
                         crate::error::quote(origin)
@@ -382,6 +418,7 @@ pub fn check_request(req: &Request, hosts: &[String]) -> Result<(), Response> {
         if !json {
             return Err(Response::error(
                 415,
+                ErrorKind::Refused,
                 "a POST body must be Content-Type: application/json",
             ));
         }
@@ -411,6 +448,7 @@ pub fn answer(state: &Arc<State>, req: Request, hosts: &[String]) -> Response {
         _ => {
             let mut r = Response::error(
                 405,
+                ErrorKind::Refused,
                 &format!(
                     "method '{}' is not served",
                     crate::error::quote(&req.method)
@@ -511,7 +549,11 @@ pub fn run(listener: TcpListener, state: Arc<State>, hosts: Vec<String>, limits:
         if open.load(Ordering::SeqCst) >= limits.connections {
             // Full: said at once, without reading the request.
             let _ = stream.set_write_timeout(Some(Duration::from_millis(500)));
-            let mut r = Response::error(503, "the server has too many connections open; try again");
+            let mut r = Response::error(
+                503,
+                ErrorKind::Limit,
+                "the server has too many connections open; try again",
+            );
             r.extra.push(("Retry-After", "1".into()));
             let _ = write_response(&mut stream, &r);
             continue;

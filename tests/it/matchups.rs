@@ -517,5 +517,4 @@ fn pools_are_refused_by_their_distinct_work() {
     .unwrap_err();
     assert_eq!(rows, 0);
     assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Limit);
-    assert!(e.to_string().contains("(9 distinct solves)"), "{e}");
 }

@@ -18,6 +18,16 @@ const CLI: &[&[&str]] = &[
     &["attack", "--power", "-1"],
     &["attack", "--power", "3", "--fury", "500"],
     &["attack", "--power", "3", "--lucky-policy", "greedy"],
+    &["attack", "--power", "5", "--objective", "damge"],
+    &["matchups", "--db", "tests/fixtures/lackey", "--any-arena"],
+    &[
+        "cards",
+        "--db",
+        "tests/fixtures/lackey",
+        "attack",
+        "Darth Mual (G)",
+        "K'Kruhk (C)",
+    ],
     &[
         "attack",
         "--overload",
@@ -40,6 +50,7 @@ const CLI: &[&[&str]] = &[
     &["verify", "--counts", "/no/such.json", "--power", "3"],
     &["sample", "--power", "3", "--trials", "0"],
     &["serve", "--host", "192.0.2.1", "--port", "0"],
+    &["serve", "--host", "999.1.1.1", "--port", "0"],
     &["battle", "/no/such/battle.json"],
     &["battle", "tests/fixtures/battles/tenacity.json"],
     &[
@@ -95,12 +106,31 @@ const WEB: &[(&str, &str, &str)] = &[
     ("GET", "/nothing", ""),
 ];
 
+/// Bad requests to a server with cards: a typo's nearest names.
+const WEB_CARDS: &[(&str, &str, &str)] = &[
+    (
+        "GET",
+        "/api/cards/attack?attacker=beygor&defender=K%27Kruhk%20(C)",
+        "",
+    ),
+    ("GET", "/api/cards/attack?attacker=a&defnder=b", ""),
+    ("GET", "/api/attack?power=5&crti=2", ""),
+];
+
 #[test]
 fn the_web_apis_messages_are_pinned() {
     let state = State::new(None);
+    let cards = State::new(Some(
+        swtcg_odds::cards::CardDb::load(&[concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/lackey"
+        )])
+        .unwrap(),
+    ));
     let mut text = String::new();
-    for (method, url, body) in WEB {
-        let r = handle(&state, method, url, body.as_bytes());
+    let asked = WEB.iter().map(|q| (&state, q));
+    for (state, (method, url, body)) in asked.chain(WEB_CARDS.iter().map(|q| (&cards, q))) {
+        let r = handle(state, method, url, body.as_bytes());
         assert!(r.status >= 400, "{method} {url}: {}", r.status);
         text.push_str(&format!(
             "{method} {url} {body}\n{} {}\n",
@@ -109,4 +139,72 @@ fn the_web_apis_messages_are_pinned() {
         ));
     }
     pinned("errors-web.txt", &text);
+}
+
+/// The library's own errors, as any front-end receives them: keyword texts,
+/// sample counts, plan files and stacks of cards.
+#[test]
+fn the_librarys_messages_are_pinned() {
+    use swtcg_odds::cards::CardDb;
+    let mut text = String::new();
+    let mut say = |what: &str, e: swtcg_odds::error::Error| {
+        text.push_str(&format!("{what}\n{e}\n"));
+    };
+    for t in [
+        "Parry",
+        "Parry lots",
+        "Parry -1",
+        "Armor 2",
+        "Jump 2",
+        "Pay 1 Force ->",
+        "Foresight",
+        "Parryx 2",
+        "",
+        "Pay 99999999999 Force -> Evade 2",
+    ] {
+        say(
+            &format!("keyword {t:?}"),
+            swtcg_odds::keywords::parse(t).unwrap_err(),
+        );
+    }
+    for t in [
+        "[1, 2]",
+        r#"{"x": 3}"#,
+        r#"{"1": -3}"#,
+        r#"{"0": 100, "1": 100, "0": 5}"#,
+        r#"{"0": 18446744073709551615, "1": 1}"#,
+        r#"{"1": 0}"#,
+        "{",
+    ] {
+        say(
+            &format!("counts {t}"),
+            swtcg_odds::verify::parse_counts(t).unwrap_err(),
+        );
+    }
+    for t in [
+        r#"{"defender": {"name": "D", "power": 1}, "attackers": [{"name": "A", "power": 2}]}"#,
+        r#"{"defender": {"name": "D", "health": 3}, "attackers": []}"#,
+        r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A", "power": 2}], "steps": ["Z"]}"#,
+        r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A"}], "extra": 1}"#,
+    ] {
+        say(
+            &format!("plan {t}"),
+            swtcg_odds::plan::Plan::from_json(t).unwrap_err(),
+        );
+    }
+    let db = CardDb::load(&[concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/lackey"
+    )])
+    .unwrap();
+    for t in [
+        "Incom T-16 Skyhopper with TIE Fighter Elite Pilot",
+        "Luke's X-Wing (A) with Rebel Squad",
+        "Darth Vader (Y) + Deena Shan (A)",
+        "Troper Number 12 (A)",
+        "Darth",
+    ] {
+        say(&format!("piece {t}"), db.piece(t).unwrap_err());
+    }
+    pinned("errors-library.txt", &text);
 }

@@ -4,6 +4,7 @@
 
 use num_rational::BigRational;
 use std::collections::BTreeMap;
+use swtcg_odds::error::ErrorKind;
 use swtcg_odds::plan::Plan;
 use swtcg_odds::plot::{Series, svg};
 use swtcg_odds::sample::Model;
@@ -168,30 +169,35 @@ fn a_discarded_defender_ends_the_plan() {
 
 #[test]
 fn bad_plans_are_clear_errors() {
-    for (text, needle) in [
+    for (text, kind, at) in [
         (
             r#"{"defender": {"name": "D", "power": 1}, "attackers": [{"name": "A", "power": 2}]}"#,
-            "needs its health",
+            ErrorKind::Missing,
+            "none",
         ),
         (
             r#"{"defender": {"name": "D", "health": 3}, "attackers": []}"#,
-            "no attackers",
+            ErrorKind::Missing,
+            "none",
         ),
         (
             r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A", "power": 2}], "steps": ["Z"]}"#,
-            "step 'Z' names no attacker",
+            ErrorKind::NotFound,
+            "none",
         ),
         (
             r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A", "power": 2, "keywords": ["Jump"]}]}"#,
-            "unit 'A': keyword 'Jump'",
+            ErrorKind::Unknown,
+            "none",
         ),
         (
             r#"{"defender": {"name": "D", "health": 3}, "attackers": [{"name": "A"}], "extra": 1}"#,
-            "unknown field",
+            ErrorKind::Syntax,
+            "json:1:78",
         ),
     ] {
-        let e = Plan::from_json(text).unwrap_err().to_string();
-        assert!(e.contains(needle), "{text}: {e}");
+        let e = Plan::from_json(text).unwrap_err();
+        crate::common::assert_error(&e, kind, at);
     }
 }
 

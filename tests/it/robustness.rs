@@ -4,9 +4,11 @@
 //! huge cost read as free, messages over their cap, values given twice,
 //! unbounded stacks, counts beyond u64, and work refused only as it went.
 
+use crate::common::assert_error;
 use std::time::{Duration, Instant};
 use swtcg_odds::cards::CardDb;
 use swtcg_odds::cli::run_args;
+use swtcg_odds::error::ErrorKind;
 
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
@@ -69,10 +71,8 @@ fn cr_only_files_read_and_empty_files_are_said() {
         "Name\tType\tPower\tHealth\tText\rA\tCharacter\t3\t3\tParry 1\r\rB\tCharacter\t2\t2.5\t\r",
     )
     .unwrap();
-    let e = CardDb::load(&[cr.to_str().unwrap()])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("row 4, column Health"), "{e}");
+    let e = CardDb::load(&[cr.to_str().unwrap()]).unwrap_err();
+    assert_error(&e, ErrorKind::Syntax, "row:4:Health");
     std::fs::write(
         &cr,
         "Name\tType\tPower\tHealth\tText\rA\tCharacter\t3\t3\tParry 1\rB\tCharacter\t2\t2\t\r",
@@ -91,11 +91,7 @@ fn cr_only_files_read_and_empty_files_are_said() {
     ]);
     assert_eq!(out.status, 2);
     assert_eq!(out.stderr.trim_end().lines().count(), 1, "{}", out.stderr);
-    assert!(
-        out.stderr.contains("no card in any card list"),
-        "{}",
-        out.stderr
-    );
+    assert_error(out.error.as_ref().unwrap(), ErrorKind::NotFound, "none");
     let out = run_args([
         "swtcg-odds",
         "cards",
@@ -226,7 +222,7 @@ fn writes_never_replace_what_they_should_not() {
     std::fs::set_permissions(p("ro.svg"), std::fs::Permissions::from_mode(0o444)).unwrap();
     let out = write(&p("ro.svg"));
     assert_eq!(out.status, 2);
-    assert!(out.stderr.contains("read-only"), "{}", out.stderr);
+    assert_error(out.error.as_ref().unwrap(), ErrorKind::Io, "none");
     assert_eq!(std::fs::read_to_string(p("ro.svg")).unwrap(), "keep");
     // No temporary file is left beside them.
     let left: Vec<_> = std::fs::read_dir(dir.path())
@@ -266,10 +262,8 @@ fn writes_never_replace_what_they_should_not() {
 /// its first step.
 #[test]
 fn numbers_and_messages() {
-    let e = swtcg_odds::keywords::parse("Pay 99999999999 Force -> Evade 2")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("above the largest"), "{e}");
+    let e = swtcg_odds::keywords::parse("Pay 99999999999 Force -> Evade 2").unwrap_err();
+    assert_error(&e, ErrorKind::Syntax, "none");
     // A path of control characters: one short line.
     let path = "\u{1}".repeat(300);
     let out = run_args(["swtcg-odds", "scenario", &path]);
@@ -294,25 +288,20 @@ fn numbers_and_messages() {
         out.stderr.chars().count()
     );
     let db = CardDb::parse("Name\tType\tPower\tHealth\tText\nA\tCharacter\t3\t3\t\n").unwrap();
-    let e = db.piece("A[power=5,power=6]").unwrap_err().to_string();
-    assert!(e.contains("power is given twice"), "{e}");
+    let e = db.piece("A[power=5,power=6]").unwrap_err();
+    assert_error(&e, ErrorKind::Conflict, "none");
     let t = Instant::now();
     let many = vec!["A"; 300_000].join(" + ");
-    let e = db.piece(&many).unwrap_err().to_string();
-    assert!(
-        e.contains("300000 cards; a stack holds at most 4"),
-        "{}",
-        &e[..e.len().min(200)]
-    );
+    let e = db.piece(&many).unwrap_err();
+    assert_error(&e, ErrorKind::Rules, "none");
+    assert!(e.to_string().chars().count() <= 320);
     assert!(
         t.elapsed() < Duration::from_millis(500),
         "{:?}",
         t.elapsed()
     );
-    let e = swtcg_odds::verify::parse_counts(r#"{"0": 18446744073709551616}"#)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("is 18446744073709551616,"), "{e}");
+    let e = swtcg_odds::verify::parse_counts(r#"{"0": 18446744073709551616}"#).unwrap_err();
+    assert_error(&e, ErrorKind::Range, "none");
     let t = Instant::now();
     let out = run_args([
         "swtcg-odds",
@@ -325,7 +314,7 @@ fn numbers_and_messages() {
         "0..19",
     ]);
     assert_eq!(out.status, 2);
-    assert!(out.stderr.contains("units of work"), "{}", out.stderr);
+    assert_error(out.error.as_ref().unwrap(), ErrorKind::Limit, "none");
     assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     // A 20-step plan at power 40 with Lucky 3 on both sides: refused at
     // once (it ran 30 s before issue 20).
@@ -336,7 +325,7 @@ fn numbers_and_messages() {
     let t = Instant::now();
     let out = run_args(["swtcg-odds", "plan", plan.to_str().unwrap()]);
     assert_eq!(out.status, 2);
-    assert!(out.stderr.contains("units of work"), "{}", out.stderr);
+    assert_error(out.error.as_ref().unwrap(), ErrorKind::Limit, "none");
     assert!(
         t.elapsed() < Duration::from_millis(500),
         "{:?}",
@@ -376,7 +365,7 @@ fn combining_attacks_is_bounded_and_cancellable() {
     let start = std::time::Instant::now();
     let e = sum_of(&vec![heavy.clone(); 4]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
-    assert!(e.to_string().contains("steps of work"), "{e}");
+
     assert!(start.elapsed() < std::time::Duration::from_secs(1));
     // Under the bound, past the deadline: cancelled, not a wrong law.
     let e = swtcg_odds::cancel::with_deadline(std::time::Duration::ZERO, || {
@@ -412,20 +401,21 @@ fn the_reader_is_bounded_and_linear_in_its_input() {
         t
     };
     // Past the bounds: one clear error each.
-    for (text, words) in [
-        (file("When Bob attacks, ", 400, 1), "column Text: "),
+    for (text, kind, at) in [
         (
-            file("Armor | ", 30, 1),
-            "abilities: a card holds at most 24",
+            file("When Bob attacks, ", 400, 1),
+            ErrorKind::Syntax,
+            "row:2:Text",
         ),
+        (file("Armor | ", 30, 1), ErrorKind::Syntax, "row:2:Text"),
         (
             format!("{header}{}\tX\tCharacter\t3\t3\t\n", "N".repeat(300)),
-            "column Name: 300 characters",
+            ErrorKind::Syntax,
+            "row:2:Name",
         ),
     ] {
-        let e = CardDb::parse(&text).unwrap_err().to_string();
-        assert!(e.contains(words), "{e}");
-        assert!(e.contains("row 2"), "{e}");
+        let e = CardDb::parse(&text).unwrap_err();
+        assert_error(&e, kind, at);
     }
     // Within them: four times the text (4x to 16x of a phrase, close to
     // the bound) takes at most about four times the time (a quadratic
@@ -571,7 +561,7 @@ fn a_file_rewritten_in_place_is_never_cut_by_a_full_disk() {
     for free in [0, 8_000, 1 << 20] {
         let e = copy_in(&new, &target, free, "out.csv").unwrap_err();
         assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Io);
-        assert!(e.to_string().contains("hard links"), "{e}");
+
         for p in [&target, &link] {
             assert_eq!(std::fs::read_to_string(p).unwrap(), "old,1\n");
         }
@@ -638,12 +628,7 @@ fn a_lucky_stage_counts_its_starts_and_words() {
         "--double-damage",
     ]);
     assert_eq!(ran.status, 2, "{}", ran.stderr);
-    assert!(
-        ran.stderr
-            .contains("209934 states x 210 choices x 2 starts x 3 words a weight > 200000000"),
-        "{}",
-        ran.stderr
-    );
+    assert_error(ran.error.as_ref().unwrap(), ErrorKind::Limit, "none");
     assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     let ran = run_args([
         "swtcg-odds",

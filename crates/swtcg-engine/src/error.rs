@@ -44,8 +44,12 @@ pub enum ErrorKind {
     Cancelled,
     /// A run stopped by its user (Ctrl-C, or a termination signal).
     Interrupted,
-    /// What a front-end won't do (a web request naming files).
+    /// What a front-end won't do (a web request naming files, a method it
+    /// doesn't serve, a page of another site).
     Refused,
+    /// A fault of the tool itself (a solve that failed where it should
+    /// not have): never the input's.
+    Internal,
 }
 
 /// Where an error comes from.

@@ -730,7 +730,11 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
                 let quoted: Vec<String> = near.iter().take(3).map(|n| format!("'{n}'")).collect();
                 format!("; did you mean {}?", quoted.join(", "))
             };
-            bad(&format!("not a keyword this solver knows{hint}"))
+            // A name it doesn't know (not malformed text): kind Unknown.
+            Error::unknown(format!(
+                "keyword '{}': not a keyword this solver knows{hint}",
+                crate::error::quote(text.trim())
+            ))
         })?;
     let rest = effect[name.len()..].trim();
     let x = x_cost && rest.eq_ignore_ascii_case("x");

@@ -104,3 +104,36 @@ pub fn enumerate(a: &Unit, d: &Unit) -> Counts<Result1> {
     }
     c
 }
+
+/// Where an error points, as a short key that tests compare instead of the
+/// error's words: `param:power`, `param:power=1001`, `path:FILE`,
+/// `unit:Vader`, `card:NAME`, `row:COLUMN`, `json:LINE:COLUMN`, or `none`.
+pub fn at(origin: &swtcg_odds::error::Origin) -> String {
+    use swtcg_odds::error::Origin;
+    match origin {
+        Origin::Param { param, value: None } => format!("param:{param}"),
+        Origin::Param {
+            param,
+            value: Some(v),
+        } => format!("param:{param}={v}"),
+        Origin::Path { path } => format!("path:{path}"),
+        Origin::Unit { unit } => format!("unit:{unit}"),
+        Origin::Card { card } => format!("card:{card}"),
+        Origin::Row { row, column, .. } => format!("row:{row}:{column}"),
+        Origin::Json { line, column, .. } => format!("json:{line}:{column}"),
+        Origin::None => "none".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Asserts an error's kind and where it points (see [`at`]), never its
+/// words (those are pinned in `tests/snapshots/errors-*.txt`).
+#[track_caller]
+pub fn assert_error(
+    e: &swtcg_odds::error::Error,
+    kind: swtcg_odds::error::ErrorKind,
+    where_: &str,
+) {
+    assert_eq!(e.kind(), kind, "{e}");
+    assert_eq!(at(e.origin()), where_, "{e}");
+}

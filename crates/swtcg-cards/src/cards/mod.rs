@@ -775,7 +775,7 @@ impl CardDb {
             None => {
                 let not_unit = self.non_units.iter().any(|c| fold_name(&c.name) == nl);
                 let near = self.nearest(&nl, 3);
-                Err(Error::rules(format!(
+                Err(Error::not_found(format!(
                     "no unit card named '{}'{}",
                     quote(name),
                     if not_unit {
