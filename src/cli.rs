@@ -1312,6 +1312,52 @@ fn clap_error(e: &clap::Error, text: String) -> Error {
     }
 }
 
+/// What a command line clap didn't run says: help and the version on
+/// standard output (status 0), anything else one line on standard error
+/// with its typed error (status 2).
+fn refused(e: &clap::Error) -> Ran {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Ran {
+            stdout: e.render().to_string(),
+            stderr: String::new(),
+            status: 0,
+            error: None,
+        },
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ran {
+            stdout: String::new(),
+            stderr: e.render().to_string(),
+            status: 2,
+            error: Some(clap_error(e, "a command is needed".into())),
+        },
+        _ => {
+            // One line: clap's first paragraph says what is wrong,
+            // and its tips ("a similar argument exists: '--power'")
+            // say what was meant.
+            let text = e.render().to_string();
+            let mut paragraphs = text.split("\n\n");
+            let first = paragraphs.next().unwrap_or("error: bad arguments");
+            let mut parts: Vec<String> =
+                vec![first.lines().map(str::trim).collect::<Vec<_>>().join(" ")];
+            for p in paragraphs {
+                for l in p.lines().map(str::trim) {
+                    if let Some(tip) = l.strip_prefix("tip:") {
+                        parts.push(tip.trim().to_string());
+                    }
+                }
+            }
+            let line = crate::error::one_line(&format!("{} (see --help)", parts.join("; ")));
+            let words = line.strip_prefix("error: ").unwrap_or(&line).to_string();
+            Ran {
+                stdout: String::new(),
+                stderr: line + "\n",
+                status: 2,
+                error: Some(clap_error(e, words)),
+            }
+        }
+    }
+}
+
 /// Runs a whole command line in-process (the program name first), as the
 /// binary would, without touching the process's own streams.
 pub fn run_args<I, T>(args: I) -> Ran
@@ -1321,49 +1367,7 @@ where
 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            return match e.kind() {
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Ran {
-                    stdout: e.render().to_string(),
-                    stderr: String::new(),
-                    status: 0,
-                    error: None,
-                },
-                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ran {
-                    stdout: String::new(),
-                    stderr: e.render().to_string(),
-                    status: 2,
-                    error: Some(clap_error(&e, "a command is needed".into())),
-                },
-                _ => {
-                    // One line: clap's first paragraph says what is wrong,
-                    // and its tips ("a similar argument exists: '--power'")
-                    // say what was meant.
-                    let text = e.render().to_string();
-                    let mut paragraphs = text.split("\n\n");
-                    let first = paragraphs.next().unwrap_or("error: bad arguments");
-                    let mut parts: Vec<String> =
-                        vec![first.lines().map(str::trim).collect::<Vec<_>>().join(" ")];
-                    for p in paragraphs {
-                        for l in p.lines().map(str::trim) {
-                            if let Some(tip) = l.strip_prefix("tip:") {
-                                parts.push(tip.trim().to_string());
-                            }
-                        }
-                    }
-                    let line =
-                        crate::error::one_line(&format!("{} (see --help)", parts.join("; ")));
-                    let words = line.strip_prefix("error: ").unwrap_or(&line).to_string();
-                    Ran {
-                        stdout: String::new(),
-                        stderr: line + "\n",
-                        status: 2,
-                        error: Some(clap_error(&e, words)),
-                    }
-                }
-            };
-        }
+        Err(e) => return refused(&e),
     };
     let mut out: Vec<u8> = Vec::new();
     let mut notes = Vec::new();
@@ -1428,9 +1432,10 @@ impl Write for Stdout {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse_from(std::env::args_os()) {
         Ok(cli) => cli,
-        Err(_) => {
-            // Help, version and bad arguments: as run in-process.
-            let ran = run_args(std::env::args_os());
+        Err(e) => {
+            // Help, version and bad arguments: as run in-process (without
+            // parsing the command line a second time).
+            let ran = refused(&e);
             let _ = std::io::stdout().write_all(ran.stdout.as_bytes());
             let _ = std::io::stderr().write_all(ran.stderr.as_bytes());
             return ExitCode::from(ran.status);

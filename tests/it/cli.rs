@@ -26,22 +26,25 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
-/// Bad input: the process exits 2 with nothing on stdout and one line on
-/// stderr (no panic), the same line as the command run in-process, whose
-/// error has kind `kind` and points at `at` (see [`common::at`]). The words
-/// are pinned in `tests/snapshots/errors-cli.txt`, not here.
+/// Bad input, run in-process as the binary runs it: status 2, nothing on
+/// stdout, one line on stderr (no panic), and an error of kind `kind` that
+/// points at `at` (see [`common::at`]). The words are pinned in
+/// `tests/snapshots/errors-cli.txt`, whose command lines
+/// `messages::the_binary_says_what_run_args_says` also runs as processes.
 #[track_caller]
 fn fails(args: &[&str], kind: ErrorKind, at: &str) {
-    let out = bin(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should fail");
-    assert!(out.stdout.is_empty(), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
     let mut line = vec!["swtcg-odds"];
     line.extend_from_slice(args);
     let ran = run_args(line);
-    assert_eq!(ran.stderr, err, "{args:?}");
+    assert_eq!(ran.status, 2, "{args:?} should fail");
+    assert!(ran.stdout.is_empty(), "{args:?}");
+    assert_eq!(
+        ran.stderr.trim_end().lines().count(),
+        1,
+        "{args:?}: {}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("panicked"), "{args:?}: {}", ran.stderr);
     let e = ran
         .error
         .unwrap_or_else(|| panic!("{args:?}: no typed error"));

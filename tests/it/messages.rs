@@ -75,6 +75,24 @@ fn the_command_lines_messages_are_pinned() {
     pinned("errors-cli.txt", &text);
 }
 
+/// The binary itself says what the command line run in-process says: the
+/// same one line on standard error, status 2, nothing on standard output.
+#[test]
+fn the_binary_says_what_run_args_says() {
+    for args in CLI {
+        let mut line = vec!["swtcg-odds"];
+        line.extend_from_slice(args);
+        let ran = run_args(line);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
+            .args(*args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), ran.stderr, "{args:?}");
+    }
+}
+
 /// Bad requests, one of each kind of error the web API says.
 const WEB: &[(&str, &str, &str)] = &[
     ("GET", "/api/attack?power=1001", ""),
