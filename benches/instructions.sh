@@ -3,7 +3,8 @@
 # shared machine, where wall times are not. Prints one line per case:
 # instructions, then the case. Needs valgrind and a release build:
 #
-#   cargo build --release && benches/instructions.sh [--all]
+#   cargo build --release && cargo build --release -p swtcg-odds-bench --bin table-floor
+#   benches/instructions.sh [--all]
 #
 # The floor for start-up is an empty Rust binary printing one line,
 # compiled here with rustc -O.
@@ -30,6 +31,17 @@ count "$BIN" attack --power 3
 count "$BIN" attack --power 8 --crit 2 --parry 1 --json
 count "$BIN" table
 count "$BIN" table --power 1..40 --crit 0..4 --parry 0..3 --format json
+# The table's floor: a program of its own (benches/src/bin/table-floor.rs,
+# plain u128, no engine) printing the same bytes.
+FLOOR=target/release/table-floor
+if [ -x "$FLOOR" ]; then
+  "$BIN" table --power 1..40 --crit 0..4 --parry 0..3 --format json > "$TMP/table.json"
+  "$FLOOR" > "$TMP/floor.json"
+  cmp -s "$TMP/table.json" "$TMP/floor.json" || { echo "the floor program's output differs from the table's" >&2; exit 1; }
+  count "$FLOOR"
+else
+  echo "(the floor: cargo build --release -p swtcg-odds-bench --bin table-floor)" >&2
+fi
 count "$BIN" attack --power 20 --lucky 1
 count "$BIN" attack --power 40 --lucky 1
 count "$BIN" attack --power 20 --lucky 3 --defender-lucky 3

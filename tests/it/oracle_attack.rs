@@ -341,3 +341,34 @@ fn oracle_glossary_keywords() {
     }
     assert!(cases > 300, "{cases}");
 }
+
+/// The floor program of the 800-row table (benches/src/bin/table-floor.rs),
+/// written apart from the engine from the closed form of (hits, any 1, any
+/// 6), prints what the command prints, byte for byte: every mean of
+/// power 1..40 x Critical Hit 0..4 x Parry 0..3, exact and as f64.
+#[path = "../../benches/src/bin/table-floor.rs"]
+#[allow(dead_code)]
+mod table_floor;
+
+#[test]
+fn the_table_equals_its_floor_program() {
+    let ran = swtcg_odds::cli::run_args([
+        "swtcg-odds",
+        "table",
+        "--power",
+        "1..40",
+        "--crit",
+        "0..4",
+        "--parry",
+        "0..3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+    let floor = table_floor::table();
+    assert_eq!(floor.matches("\"mean\"").count(), 800);
+    assert!(
+        ran.stdout == floor,
+        "the table differs from its floor program"
+    );
+}
