@@ -35,7 +35,7 @@ type Poll = (fn() -> bool, Instant);
 /// How often [`expired`] asks a [`with_poll`] question, at most.
 pub const POLL_EVERY: Duration = Duration::from_millis(50);
 
-/// Runs `f` on this thread asking `stop` every [`POLL_EVERY`] or so from
+/// Runs `f` on this thread asking `stop` every `POLL_EVERY` or so from
 /// the engine's loops: once it says yes, [`expired`] is true and the solve
 /// stops as at a deadline. The Python package asks whether a signal came
 /// (Ctrl-C), so that a long call stops within a second.

@@ -21,7 +21,7 @@ use crate::dist::{Dist, Joint, Weight};
 
 /// The natural face an attack die needs to hit: 4 (5 against Armor) minus
 /// Accuracy. May be below 1 (every face hits) or above 6 (nothing hits).
-pub fn hit_threshold(accuracy: i32, armor: bool) -> i32 {
+pub(crate) fn hit_threshold(accuracy: i32, armor: bool) -> i32 {
     let base = if armor { 5 } else { 4 };
     base - accuracy
 }
@@ -294,7 +294,7 @@ pub fn attack_roll_tracking<W: Weight>(
 
 /// The number of hits of `dice` dice of damage (Retaliate and similar): each
 /// hits on a natural 4+, or 5+ against Armor; nothing modifies them.
-pub fn damage_dice<W: Weight>(dice: u32, armor: bool) -> Dist<W> {
+pub(crate) fn damage_dice<W: Weight>(dice: u32, armor: bool) -> Dist<W> {
     let a = if armor { 2 } else { 3 };
     let b = 6 - a;
     let binom = binomial_row::<W>(dice);

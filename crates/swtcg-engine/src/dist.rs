@@ -339,11 +339,11 @@ pub(crate) fn fits_u128(dice: u64) -> bool {
 /// Most work [`sum_of`] takes on: products of weights, each counted as the
 /// product of its two factors' sizes in 64-bit words (about 10 seconds
 /// here).
-pub const MAX_SUM_WORK: f64 = 1.5e10;
+pub(crate) const MAX_SUM_WORK: f64 = 1.5e10;
 
 /// The exact law of the sum of independent outcomes: the convolution of
 /// `dists`, its work estimated before it starts (refused past
-/// [`MAX_SUM_WORK`], with the estimate said) and checked against the
+/// `MAX_SUM_WORK`, with the estimate said) and checked against the
 /// engine's deadline as it goes ([`crate::cancel`]).
 ///
 /// ```
@@ -668,7 +668,7 @@ impl<W: Weight> Dist<W> {
 
     /// [`Dist::convolve`], stopping early once the engine's deadline has
     /// passed ([`crate::cancel`]): then `Err(cancelled)`, never a wrong law.
-    pub fn convolve_cancellable(&self, other: &Self) -> crate::error::Result<Self> {
+    pub(crate) fn convolve_cancellable(&self, other: &Self) -> crate::error::Result<Self> {
         self.convolve_until(other, crate::cancel::expired)
             .ok_or_else(crate::error::Error::cancelled)
     }
@@ -787,7 +787,7 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
 
     /// The distribution from entries already sorted by key, keys unique
     /// (checked in debug builds); zero weights are dropped.
-    pub fn from_sorted(entries: Vec<(K, W)>, denom: W) -> Self {
+    pub(crate) fn from_sorted(entries: Vec<(K, W)>, denom: W) -> Self {
         let mut entries = entries;
         entries.retain(|e| !e.1.is_zero());
         let j = Joint { entries, denom };

@@ -9,7 +9,7 @@
 use std::fmt;
 
 /// Longest piece of user input quoted in a message.
-pub const MAX_QUOTE: usize = 80;
+pub(crate) const MAX_QUOTE: usize = 80;
 /// Longest message (longer ones are cut).
 pub const MAX_MESSAGE: usize = 300;
 
@@ -396,7 +396,7 @@ impl Error {
     }
 
     /// The same error, about unit `unit`.
-    pub fn at_unit(self, unit: &str) -> Self {
+    pub(crate) fn at_unit(self, unit: &str) -> Self {
         self.at(Origin::Unit {
             unit: unit.to_string(),
         })
@@ -476,7 +476,7 @@ impl Error {
     }
 }
 
-/// Quotes user input for a message: at most [`MAX_QUOTE`] characters (with
+/// Quotes user input for a message: at most `MAX_QUOTE` characters (with
 /// `...` when cut), control and bidi characters escaped.
 pub fn quote(text: &str) -> String {
     escaped_prefix(text, MAX_QUOTE)
@@ -484,7 +484,7 @@ pub fn quote(text: &str) -> String {
 
 /// Whether `c` is a bidirectional control character (which can make text
 /// read differently from what it is).
-pub fn is_bidi(c: char) -> bool {
+pub(crate) fn is_bidi(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 

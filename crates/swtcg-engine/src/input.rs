@@ -4,11 +4,11 @@
 use crate::error::{Error, Result};
 
 /// Most bytes read from one input file.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Reads a whole file as text (invalid UTF-8 replaced, a UTF-8 byte order
 /// mark dropped), or says which file could not be read and why. Files above
-/// [`MAX_FILE_BYTES`] are refused, and only regular files are read (never a
+/// `MAX_FILE_BYTES` are refused, and only regular files are read (never a
 /// FIFO or a device that could block or never end).
 pub fn read_file(path: &str) -> Result<String> {
     use std::io::Read;

@@ -3,7 +3,7 @@
 //! A keyword is written as on the cards: its name and number (`Parry 3`,
 //! `Critical Hit 4`, `Accuracy -1`), optionally behind a cost
 //! (`Pay 2 Force -> Evade 2`, with `->`, `-->` or `→`). [`parse`] turns one
-//! such text into an [`Ability`]; [`Keywords::from_abilities`] sums them into
+//! such text into an [`Ability`]; `Keywords::from_abilities` sums them into
 //! the typed values the attack pipeline reads.
 //!
 //! ```
@@ -136,7 +136,7 @@ macro_rules! keyword_table {
             }
 
             /// How its value is written.
-            pub fn value_kind(&self) -> Value {
+            pub(crate) fn value_kind(&self) -> Value {
                 match self {
                     $(keyword_table!(@pat $variant $value) => Value::$value,)*
                 }
@@ -159,7 +159,7 @@ macro_rules! keyword_table {
 
             /// Adds it (as `ability` printed it, its cost included) to a
             /// unit's keywords.
-            pub fn add_to(&self, k: &mut Keywords, ability: &Ability) {
+            pub(crate) fn add_to(&self, k: &mut Keywords, ability: &Ability) {
                 match self {
                     $(keyword_table!(@bind $variant $value) => {
                         let f: fn(&mut Keywords, &Keyword, &Ability) = $add;
@@ -529,7 +529,7 @@ pub struct Cost {
 impl Cost {
     /// Whether the cost is nothing at all (`Pay 0 Force`): such an ability is
     /// the same as one without a cost.
-    pub fn is_free(&self) -> bool {
+    pub(crate) fn is_free(&self) -> bool {
         self.force == Some(0) && !self.x
     }
 
@@ -1068,7 +1068,7 @@ impl Keywords {
     }
 
     /// Adds abilities to the sums, each as the keyword table adds it
-    /// ([`crate::keywords::Keyword::add_to`]): cumulative keywords add up,
+    /// (`crate::keywords::Keyword::add_to`): cumulative keywords add up,
     /// an Evade or Deflect with a cost other than `Pay 0 Force` is kept
     /// apart with its cost, every Retaliate is its own ability.
     pub fn add(&mut self, abilities: &[Ability]) {

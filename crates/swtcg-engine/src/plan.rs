@@ -32,20 +32,20 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// Most steps one plan may have.
-pub const MAX_STEPS: usize = 20;
+pub(crate) const MAX_STEPS: usize = 20;
 /// Most distinct situations a plan may carry from one step to the next.
-pub const MAX_PLAN_STATES: usize = 20_000;
+pub(crate) const MAX_PLAN_STATES: usize = 20_000;
 /// Most memory the exact weights of one step may take (estimated before
 /// the step).
-pub const MAX_PLAN_BYTES: usize = 256 * 1024 * 1024;
+pub(crate) const MAX_PLAN_BYTES: usize = 256 * 1024 * 1024;
 /// Most work a plan's upper bound ([`Plan::estimate_work`]) may reach
 /// before its first step: the bound counts every situation that could
 /// arise, and real plans reach a fraction of it, so it is looser than the
 /// limit on the work actually done ([`MAX_GAME_WORK`], checked as it goes).
-pub const MAX_PLAN_ESTIMATE: u64 = 5 * MAX_GAME_WORK;
+pub(crate) const MAX_PLAN_ESTIMATE: u64 = 5 * MAX_GAME_WORK;
 
 /// Most time one plan may take.
-pub const PLAN_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+pub(crate) const PLAN_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The JSON of a plan (see [`PlanReport::json`]).
 #[derive(Clone, Debug, Serialize)]
@@ -102,7 +102,7 @@ pub struct Plan {
 }
 
 /// Most attackers one plan may have.
-pub const MAX_ATTACKERS: usize = 20;
+pub(crate) const MAX_ATTACKERS: usize = 20;
 
 /// Where a plan stands between attacks.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -275,8 +275,8 @@ impl Plan {
 
     /// A plan of `attackers` attacking `defender` in the order of `steps`
     /// (indices into `attackers`), checked as a plan file is: names
-    /// distinct, the defender's health known, at most [`MAX_ATTACKERS`]
-    /// and [`MAX_STEPS`].
+    /// distinct, the defender's health known, at most `MAX_ATTACKERS`
+    /// and `MAX_STEPS`.
     pub fn new(
         defender: Unit,
         attackers: Vec<Unit>,
@@ -415,7 +415,7 @@ impl Plan {
     /// have by then: the defender's counters, each attacker's counters
     /// taken back, Stun taken and Focus, whether it has attacked) times the
     /// work of one attack.
-    pub fn estimate_work(&self) -> u64 {
+    pub(crate) fn estimate_work(&self) -> u64 {
         let n = self.attackers.len();
         let remaining = self.defender.remaining_health().unwrap_or(u32::MAX) as u64;
         // The most each attack can do to the defender, and back to its
@@ -485,7 +485,7 @@ impl Plan {
     }
 
     /// Solves the plan exactly. Its work is bounded before the first step
-    /// ([`Self::estimate_work`]), and again as it goes.
+    /// (`Self::estimate_work`), and again as it goes.
     pub fn solve(&self) -> Result<PlanReport> {
         // At least one situation per step: a plan whose attacks alone pass
         // the limit is refused at once; so is one whose bound passes the

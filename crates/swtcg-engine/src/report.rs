@@ -118,7 +118,7 @@ pub fn to_json_text<T: Serialize + ?Sized>(value: &T) -> String {
 }
 
 /// A probability as `"num/den (12.34%)"`.
-pub fn fraction_and_percent(p: &BigRational) -> String {
+pub(crate) fn fraction_and_percent(p: &BigRational) -> String {
     format!("{} ({})", fraction_string(p), percent(p))
 }
 
@@ -129,7 +129,7 @@ pub fn percent(p: &BigRational) -> String {
 
 /// A text table of one distribution: `k`, P(X = k) and P(X >= k), each as an
 /// exact fraction and a percentage, then the mean.
-pub fn dist_text<W: Weight>(title: &str, d: &Dist<W>) -> String {
+pub(crate) fn dist_text<W: Weight>(title: &str, d: &Dist<W>) -> String {
     let rows: Vec<[String; 5]> = d
         .pmf()
         .into_iter()
@@ -177,7 +177,7 @@ pub fn dist_text<W: Weight>(title: &str, d: &Dist<W>) -> String {
 
 /// The human report of an attack; the Stun lines only for a side whose
 /// Stun is in play (`stun`: the attacker's, the defender's).
-pub fn attack_text<W: Weight>(o: &AttackOutcome<W>, stun: [bool; 2]) -> String {
+pub(crate) fn attack_text<W: Weight>(o: &AttackOutcome<W>, stun: [bool; 2]) -> String {
     let mut out = String::new();
     // The answer first: the expected damage, plainly named.
     let mean = o.defender_damage.mean();

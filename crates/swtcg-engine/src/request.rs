@@ -79,7 +79,7 @@ pub struct AttackRequest {
 
 /// A word of a choice (`optimal`, `pop`, `net`, ...), read through its
 /// type's [`Words`].
-pub fn policy_word<T: Words>(what: &str, word: &str) -> Result<T> {
+pub(crate) fn policy_word<T: Words>(what: &str, word: &str) -> Result<T> {
     T::from_word(word).ok_or_else(|| {
         Error::unknown(format!(
             "'{}' is not one of {}{}",
@@ -255,7 +255,7 @@ impl AttackRequest {
     }
 
     /// Whether the attack involves choices (then it is solved as a game).
-    pub fn has_choices(&self) -> bool {
+    pub(crate) fn has_choices(&self) -> bool {
         let on = |p| self.get(p).unwrap_or(0) > 0;
         on(Param::Lucky)
             || on(Param::DefenderLucky)

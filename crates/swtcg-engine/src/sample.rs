@@ -71,10 +71,10 @@ impl Rng {
 }
 
 /// Most trials one `sample` run may simulate.
-pub const MAX_TRIALS: u64 = 100_000_000;
+pub(crate) const MAX_TRIALS: u64 = 100_000_000;
 /// Most steps one `sample` run may take in all (trials × (dice + 8) per
 /// attack): about 2 s.
-pub const MAX_SAMPLE_WORK: u64 = 300_000_000;
+pub(crate) const MAX_SAMPLE_WORK: u64 = 300_000_000;
 
 /// A deliberately wrong rule, for testing that `verify` catches it (the
 /// words `crit-per-six`, `parry-on-two`, `fury-on-reroll`, `armor-ignored`).
@@ -189,7 +189,7 @@ impl Model {
 
     /// [`Self::roll`], with whether the roll before re-rolls (the first roll
     /// and Fury's dice) showed a natural 3.
-    pub fn roll_full(&self, rng: &mut Rng) -> (bool, Vec<i32>) {
+    pub(crate) fn roll_full(&self, rng: &mut Rng) -> (bool, Vec<i32>) {
         let a = &self.attacker.keywords;
         let n = self
             .attacker
@@ -308,7 +308,7 @@ impl Model {
     }
 
     /// [`Self::sample`], refused before it starts when it would take more
-    /// than [`MAX_SAMPLE_WORK`] steps in all (about 2 s) or no trials.
+    /// than `MAX_SAMPLE_WORK` steps in all (about 2 s) or no trials.
     pub fn sample_bounded(
         &self,
         quantity: Quantity,
@@ -359,7 +359,7 @@ impl Model {
     /// [`Self::resolve`] knowing whether the roll before re-rolls showed a
     /// natural 3 (Backfire); `end_faces` are the dice rolled at the end of
     /// the attack, in order: each Retaliate's, then Backfire's.
-    pub fn resolve_with(
+    pub(crate) fn resolve_with(
         &self,
         initial_three: bool,
         attack_faces: &[i32],

@@ -34,9 +34,9 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 
 /// Most values one range may expand to.
-pub const MAX_RANGE_LEN: usize = 10_000;
+pub(crate) const MAX_RANGE_LEN: usize = 10_000;
 /// Most rows one table may have.
-pub const MAX_ROWS: usize = 200_000;
+pub(crate) const MAX_ROWS: usize = 200_000;
 
 /// How a parameter's values are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,7 +217,7 @@ impl Param {
 
     /// The values it may take: at least 0 (a health at least 1, a switch 0
     /// or 1, Accuracy and Resilience from −1000), at most the solver's
-    /// bound for its keyword ([`crate::unit::MAX_POWER`], dice-adding
+    /// bound for its keyword (`crate::unit::MAX_POWER`, dice-adding
     /// keywords [`crate::unit::MAX_EXTRA_DICE`], the others
     /// [`crate::unit::MAX_VALUE`]).
     pub fn bounds(self) -> (i64, i64) {
@@ -412,7 +412,7 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
 
 /// Parses an on/off parameter named `name`: `on`, `off`, `both` (or
 /// `yes`/`no`, `true`/`false`, `1`/`0`), or a comma list of those.
-pub fn parse_switch(name: &str, text: &str) -> Result<Vec<bool>> {
+pub(crate) fn parse_switch(name: &str, text: &str) -> Result<Vec<bool>> {
     let mut out = Vec::new();
     for item in text.split(',') {
         match item.trim().to_ascii_lowercase().as_str() {
@@ -559,7 +559,7 @@ impl Grid {
         out
     }
 
-    /// Computes every row exactly. Refuses grids of more than [`MAX_ROWS`]
+    /// Computes every row exactly. Refuses grids of more than `MAX_ROWS`
     /// rows, out-of-range values (naming them) and too much work, before
     /// any work: a table of more than 10,000 rows is counted in constant
     /// memory (each row's units are built, counted and dropped), a smaller

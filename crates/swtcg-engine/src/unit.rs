@@ -3,37 +3,37 @@
 //! A [`Unit`] is what the attack pipeline reads. Its [`Keywords`] hold the
 //! summed value of each combat keyword (cumulative keywords such as Accuracy,
 //! Critical Hit and Parry add up). [`Unit::validate`] bounds the work: power
-//! above [`MAX_POWER`] and other out-of-range numbers are refused with a
+//! above `MAX_POWER` and other out-of-range numbers are refused with a
 //! message naming the unit and the field.
 
 use crate::error::Error;
 use crate::keywords::Keywords;
 
 /// The largest power (attack dice) the solver accepts.
-pub const MAX_POWER: u32 = 1000;
+pub(crate) const MAX_POWER: u32 = 1000;
 /// The largest value accepted for keywords that add dice (Fury, Retaliate,
 /// Lucky).
 pub const MAX_EXTRA_DICE: u32 = 100;
 /// The largest value accepted for any other keyword number and for health.
 pub const MAX_VALUE: u32 = 1000;
 /// Most Retaliate abilities one unit may have (each is a choice and a roll).
-pub const MAX_RETALIATES: usize = 4;
+pub(crate) const MAX_RETALIATES: usize = 4;
 /// Most paid abilities of one kind (Evade, Deflect, options before the
 /// roll, tolls) one unit may have.
-pub const MAX_PAID: usize = 4;
+pub(crate) const MAX_PAID: usize = 4;
 
 /// The work of solving one attack of `dice` attack dice, in units of
 /// `(dice + 1)^2` (what the exact pipeline costs, roughly, as dice grow).
-pub fn attack_work(dice: u32) -> u64 {
+pub(crate) fn attack_work(dice: u32) -> u64 {
     (dice as u64 + 1).pow(2)
 }
 
 /// Most work one command may do with static play (a table): about 3 s at
 /// power 1000, far more rows at everyday powers.
-pub const MAX_STATIC_WORK: u64 = 2_000_000_000;
+pub(crate) const MAX_STATIC_WORK: u64 = 2_000_000_000;
 
 /// Most work one command may do with every choice solved (matchups, plans).
-pub const MAX_GAME_WORK: u64 = 10_000_000;
+pub(crate) const MAX_GAME_WORK: u64 = 10_000_000;
 
 /// The three arenas (the words `space`, `ground`, `character`).
 #[derive(

@@ -110,10 +110,10 @@ pub struct TotalVariation {
 }
 
 /// Bins expecting fewer counts than this are pooled with their neighbours.
-pub const MIN_EXPECTED: f64 = 5.0;
+pub(crate) const MIN_EXPECTED: f64 = 5.0;
 
 /// The pooling rule, as stated in every report.
-pub const POOLING_RULE: &str = "outcomes are pooled with their neighbours in increasing order until each bin expects at least 5 counts; a short last bin joins the one before it";
+pub(crate) const POOLING_RULE: &str = "outcomes are pooled with their neighbours in increasing order until each bin expects at least 5 counts; a short last bin joins the one before it";
 
 /// Parses a simulator's counts: a JSON object mapping each outcome (a whole
 /// number, as a string key) to a non-negative whole count. A key given

@@ -2,7 +2,7 @@
 //!
 //! 1. Declare (the defending unit is fixed; Retaliate is activated).
 //! 2. Roll `power − Shields` attack dice, plus Fury's extra dice
-//!    ([`crate::dice::attack_roll`]).
+//!    (`crate::dice::attack_roll`).
 //! 3. (Re-roll POP: Lucky, in the [`crate::policy`] module.)
 //! 4. Hits go to the defending unit; with Overkill, excess hits may go to one
 //!    other unit.
@@ -29,7 +29,7 @@
 //! everything to the full and deflects back at the source; `Optimal` solves
 //! them exactly by minimax on an [`Objective`], with each roll at the end of
 //! the attack as a chance node. Force spent is tracked against each side's
-//! budget ([`Fight::force`]).
+//! budget (`Fight::force`).
 //! Every step maps an exact [`Joint`] distribution to the next; nothing is
 //! sampled.
 //!
@@ -60,7 +60,7 @@ pub const ATTACKER: usize = 0;
 /// Index of the declared defender in an arena.
 pub const DEFENDER: usize = 1;
 /// Most units one attack can involve.
-pub const MAX_UNITS: usize = 6;
+pub(crate) const MAX_UNITS: usize = 6;
 /// Most packets pending at once in one POP: it starts with at most two (the
 /// attack and Overkill packets), and resolving one packet adds at most one
 /// (its deflected damage), depth first.
@@ -124,7 +124,7 @@ pub(crate) mod used {
 pub struct Tally {
     /// Counters this attack placed on each unit (by arena index). One
     /// attack's damage is bounded far below `u16::MAX` by the units' bounds
-    /// ([`Fight::damage_bound`]); a small tally is a fast one.
+    /// (`Fight::damage_bound`); a small tally is a fast one.
     pub damage: [u16; MAX_UNITS],
     /// Bit `i`: unit `i` placed counters on some unit (its Stun lands).
     pub damaged_by: u8,
@@ -132,7 +132,7 @@ pub struct Tally {
     pub deflect_used: [u8; MAX_UNITS],
     /// Optional abilities used (bits as in the crate's `used` module).
     pub used: u32,
-    /// Force spent in the damage steps by each side (see [`side_index`]).
+    /// Force spent in the damage steps by each side (see `side_index`).
     pub spent: [u32; 2],
     /// What the roll showed that endings read (see [`flags`]).
     pub flags: u8,
@@ -144,15 +144,15 @@ pub struct Tally {
 /// Bits of [`Tally::flags`].
 pub mod flags {
     /// A natural 2 in the final roll (Riposte).
-    pub const TWO: u8 = 1;
+    pub(crate) const TWO: u8 = 1;
     /// A natural 3 in the roll before re-rolls (Backfire).
-    pub const THREE: u8 = 2;
+    pub(crate) const THREE: u8 = 2;
     /// A natural 5 in the roll before re-rolls (Focus).
-    pub const FIVE: u8 = 4;
+    pub(crate) const FIVE: u8 = 4;
 }
 
 /// The index of a side in per-side arrays: 0 attacking, 1 defending.
-pub fn side_index(side: Side) -> usize {
+pub(crate) fn side_index(side: Side) -> usize {
     match side {
         Side::Attacking => 0,
         Side::Defending => 1,
@@ -343,7 +343,7 @@ pub struct Strike {
 
 /// Optimal play of the damage steps after one strike.
 #[derive(Clone, Debug)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// Expected objective plus the arena's value offset, times the
     /// denominator of the rolls at the end ([`Fight::end_denom`]).
     pub value: Num,
@@ -354,7 +354,7 @@ pub struct Resolved {
 impl Strike {
     /// What reaches the damage steps from a final roll, with Critical Hit
     /// `crit` (added on a natural 6, once).
-    pub fn from_roll(r: &Roll, crit: u32) -> Strike {
+    pub(crate) fn from_roll(r: &Roll, crit: u32) -> Strike {
         Strike {
             hits: r.hits,
             bonus: if r.six { crit } else { 0 },
@@ -365,13 +365,13 @@ impl Strike {
 }
 
 /// The [`flags`] of a roll.
-pub fn roll_flags(r: &Roll) -> u8 {
+pub(crate) fn roll_flags(r: &Roll) -> u8 {
     (r.two as u8 * flags::TWO) | (r.three as u8 * flags::THREE) | (r.five as u8 * flags::FIVE)
 }
 
 /// The units of one attack and how its choices are made.
 #[derive(Clone, Debug)]
-pub struct Fight<'a> {
+pub(crate) struct Fight<'a> {
     /// The units: the attacker at [`ATTACKER`], then the rest.
     pub units: Vec<&'a Unit>,
     /// The side of each unit.
@@ -403,13 +403,13 @@ pub struct Fight<'a> {
 /// Most nodes (packets and choices) the optimal play of one attack may
 /// visit: scenarios with many units that can all deflect at each other grow
 /// exponentially, and are refused rather than left to run for hours.
-pub const MAX_SEARCH_NODES: u64 = 20_000_000;
+pub(crate) const MAX_SEARCH_NODES: u64 = 20_000_000;
 
 /// The defending unit's damage prevention chosen before the roll (against
 /// Cunning): its Deflect played for up to `amount` at `target` (or held),
 /// and paid Evade bought.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Committed {
+pub(crate) struct Committed {
     /// The Deflect: up to this much (free part and paid parts bought), at
     /// this unit (or none); `None` holds it.
     pub deflect: Option<(u32, Option<usize>)>,
@@ -456,12 +456,12 @@ impl<'a> Fight<'a> {
 
     /// The denominator of all the rolls at the end of the attack: `6^d`
     /// for `d` dice of damage in all.
-    pub fn end_denom(&self) -> Num {
+    pub(crate) fn end_denom(&self) -> Num {
         Num::pow(6, self.end_dice())
     }
 
     /// Dice of damage rolled at the end of the attack, in all.
-    pub fn end_dice(&self) -> u32 {
+    pub(crate) fn end_dice(&self) -> u32 {
         self.endings
             .iter()
             .filter(|e| e.dice)
@@ -477,7 +477,7 @@ impl<'a> Fight<'a> {
     }
 
     /// Damage to unit `i` counted up to its remaining health, when known.
-    pub fn effective_damage(&self, tally: &Tally, i: usize) -> u32 {
+    pub(crate) fn effective_damage(&self, tally: &Tally, i: usize) -> u32 {
         match self.units[i].remaining_health() {
             Some(r) => u32::from(tally.damage[i]).min(r),
             None => u32::from(tally.damage[i]),
@@ -485,7 +485,7 @@ impl<'a> Fight<'a> {
     }
 
     /// The objective's value of a final tally (without any offset).
-    pub fn objective_value(&self, objective: Objective, tally: &Tally) -> i64 {
+    pub(crate) fn objective_value(&self, objective: Objective, tally: &Tally) -> i64 {
         let mut v = 0i64;
         for (i, side) in self.sides.iter().enumerate() {
             match (objective, side) {
@@ -503,7 +503,7 @@ impl<'a> Fight<'a> {
     /// An upper bound on the damage one attack can do in all (every counter
     /// comes from an attack die, Critical Hit or a Retaliate die; Deflect
     /// only moves damage): the offset that keeps Net values non-negative.
-    pub fn damage_bound(&self) -> u64 {
+    pub(crate) fn damage_bound(&self) -> u64 {
         let a = self.units[ATTACKER];
         let d = self.units[self.defending];
         attack_dice(a, d) as u64
@@ -519,7 +519,7 @@ impl<'a> Fight<'a> {
 
     /// The constant added to every objective value under optimal play, so
     /// that values are never negative (non-zero for Net only).
-    pub fn value_offset(&self) -> u64 {
+    pub(crate) fn value_offset(&self) -> u64 {
         match self.play {
             Play::Optimal(Objective::Net) => self.damage_bound() * self.units.len() as u64,
             _ => 0,
@@ -588,13 +588,13 @@ impl<W: Weight> AttackOutcome<W> {
 }
 
 /// Number of attack dice the attacker rolls against the defender.
-pub fn attack_dice(attacker: &Unit, defender: &Unit) -> u32 {
+pub(crate) fn attack_dice(attacker: &Unit, defender: &Unit) -> u32 {
     attacker.dice().saturating_sub(defender.keywords.shields)
 }
 
 /// The most dice one attack between these two units can roll (the exponent
 /// of 6 in every denominator).
-pub fn total_dice(attacker: &Unit, defender: &Unit) -> u64 {
+pub(crate) fn total_dice(attacker: &Unit, defender: &Unit) -> u64 {
     let (a, d) = (&attacker.keywords, &defender.keywords);
     let self_dice = |u: &Unit| {
         u.keywords
@@ -689,7 +689,7 @@ pub fn strikes<W: Weight>(
 
 /// Steps 4–8 of a static attack from a given final roll distribution: the
 /// law of the final tallies.
-pub fn resolve_from_roll<W: Weight>(
+pub(crate) fn resolve_from_roll<W: Weight>(
     attacker: &Unit,
     defender: &Unit,
     roll: &Joint<Roll, W>,
@@ -697,8 +697,8 @@ pub fn resolve_from_roll<W: Weight>(
     resolve_from_roll_with(attacker, defender, roll, true)
 }
 
-/// [`resolve_from_roll`], with the tight path of static play or without
-/// it (`fast_path`: see [`Fight::fast_path`]); the two must agree exactly.
+/// `resolve_from_roll`, with the tight path of static play or without
+/// it (`fast_path`: see `Fight::fast_path`); the two must agree exactly.
 pub fn resolve_from_roll_with<W: Weight>(
     attacker: &Unit,
     defender: &Unit,

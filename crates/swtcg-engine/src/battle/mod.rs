@@ -63,23 +63,23 @@ use solve::{Forward, Solver, Values};
 
 /// Most health a unit of a battle may have (a state holds its counters in
 /// a byte).
-pub const MAX_BATTLE_HEALTH: u32 = 255;
+pub(crate) const MAX_BATTLE_HEALTH: u32 = 255;
 /// Most power a unit of a battle may have (the power it loses to Stun is
 /// held in a byte, so that it is exact up to 255).
-pub const MAX_BATTLE_POWER: u32 = 100;
+pub(crate) const MAX_BATTLE_POWER: u32 = 100;
 
 /// Most units one battle may have (all arenas).
-pub const MAX_BATTLE_UNITS: usize = 16;
+pub(crate) const MAX_BATTLE_UNITS: usize = 16;
 /// The default bound on a battle's estimated states
 /// ([`Battle::estimate_states`]); a file raises it with `"max_states"`, the
 /// command line with `--max-states`. The estimate is a product over the
 /// units, and the battles measured reach 1 in 10 (the smallest) to 1 in
 /// 10^5 of it (README, "Battles").
-pub const MAX_BATTLE_STATES: u64 = 100_000_000_000;
+pub(crate) const MAX_BATTLE_STATES: u64 = 100_000_000_000;
 /// Most states a battle may really solve, whatever its bound (checked as it
 /// goes): the memory of one state's values is a few hundred bytes (1.4
 /// million states took 0.6 GB).
-pub const MAX_SOLVED_STATES: u64 = 4_000_000;
+pub(crate) const MAX_SOLVED_STATES: u64 = 4_000_000;
 /// Most states a battle may solve for the web server, which serves several
 /// at once (about 0.2 GB each).
 pub const WEB_SOLVED_STATES: u64 = 500_000;
@@ -223,7 +223,7 @@ pub struct BattleFile {
     pub ignore_unknown: bool,
     /// A card database for units given as `"card"` (relative to the file).
     pub db: Option<DbPaths>,
-    /// The bound on the estimated states ([`MAX_BATTLE_STATES`] when not
+    /// The bound on the estimated states (`MAX_BATTLE_STATES` when not
     /// given).
     pub max_states: Option<u64>,
 }
@@ -271,7 +271,7 @@ pub struct Battle {
     pub force: [Option<u32>; 2],
     /// The bound on the estimated states.
     pub max_states: u64,
-    /// The most states the solve may really solve ([`MAX_SOLVED_STATES`]
+    /// The most states the solve may really solve (`MAX_SOLVED_STATES`
     /// unless a front-end lowers it: the web server's is
     /// [`WEB_SOLVED_STATES`]).
     pub max_solved: u64,
@@ -761,7 +761,7 @@ impl Battle {
     }
 
     /// The words of a choice: `V1 attacks L1`, `V1 declines to attack`.
-    pub fn choice_words(&self, c: Choice) -> String {
+    pub(crate) fn choice_words(&self, c: Choice) -> String {
         match c {
             Choice::Attack(a, t) => format!(
                 "{} attacks {}",
@@ -843,7 +843,10 @@ impl Battle {
 
     /// [`Battle::solve`], telling `progress` how far it is: after each
     /// alternative of the first decision, and every 4,096 states solved.
-    pub fn solve_with(&self, progress: &mut dyn FnMut(BattleProgress)) -> Result<BattleReport> {
+    pub(crate) fn solve_with(
+        &self,
+        progress: &mut dyn FnMut(BattleProgress),
+    ) -> Result<BattleReport> {
         let estimate = self.estimate_states();
         if estimate > self.max_states {
             return Err(Error::limit(format!(

@@ -60,7 +60,7 @@ impl FaceClasses {
     }
 
     /// The class of a natural face.
-    pub fn class_of(&self, face: i32) -> usize {
+    pub(crate) fn class_of(&self, face: i32) -> usize {
         match face {
             1 => 0,
             6 => 1,

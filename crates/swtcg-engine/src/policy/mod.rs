@@ -91,7 +91,7 @@ pub const DEFAULT_BUDGETS: [Option<u32>; 2] = [Some(DEFAULT_FORCE), Some(DEFAULT
 
 /// With unlimited Force, the most a cost of X buys for dice (a Retaliate
 /// X): every die can only add to its chances, so X is bounded here.
-pub const UNLIMITED_X_DICE: u32 = 12;
+pub(crate) const UNLIMITED_X_DICE: u32 = 12;
 
 /// A side's Force budget as asked: a number, or `unlimited` (in files, a
 /// number or the word `"unlimited"`).
@@ -209,7 +209,7 @@ pub struct AttackSolution {
 
 /// Solves one attack in `arena` (whose play must be optimal, on the
 /// policy's objective) under `policy`'s Lucky.
-pub fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolution> {
+pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolution> {
     let a = arena.units[ATTACKER];
     let d = arena.units[arena.defending];
     let n = attack_dice(a, d);
@@ -297,7 +297,7 @@ pub fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolution> {
 /// the guess with the highest probability (the lowest guess on ties) and
 /// that probability; `None` without any Lucky (aiming then changes
 /// nothing).
-pub fn aimed_guess(
+pub(crate) fn aimed_guess(
     arena: &Fight,
     policy: &Policy,
     guesser: Side,
@@ -329,7 +329,7 @@ pub fn aimed_guess(
 }
 
 /// [`aimed_guess`] for the attack of a solved scenario, as declared.
-pub fn aimed_foresight(
+pub(crate) fn aimed_foresight(
     game: &Game,
     outcome: &GameOutcome,
     guesser: Side,
@@ -389,7 +389,7 @@ fn grow(u: &mut Unit, n: u32) {
 
 /// Most declare options (defenders x options before the roll x Retaliates)
 /// one scenario may weigh.
-pub const MAX_DECLARE_OPTIONS: usize = 4096;
+pub(crate) const MAX_DECLARE_OPTIONS: usize = 4096;
 
 /// A whole scenario: units (the attacker at index 0, the declared defender
 /// at 1, then the others), their sides, the policy and the Force budgets.
@@ -402,7 +402,7 @@ pub struct Game {
     /// The policy.
     pub policy: Policy,
     /// Force each side may spend in this attack (`None`: unlimited), by
-    /// [`side_index`]. Required where a cost is X.
+    /// `side_index`. Required where a cost is X.
     pub force: [Option<u32>; 2],
 }
 
@@ -444,7 +444,7 @@ impl Game {
     /// The Force the defending side pays for unit `d` to defend: its
     /// Intercept's cost when it intercepts (nothing for the declared
     /// defender, or a unit a Redirect may move the attack to).
-    pub fn intercept_price(&self, d: usize) -> u32 {
+    pub(crate) fn intercept_price(&self, d: usize) -> u32 {
         let precision = self.units[ATTACKER].keywords.precision;
         let shielded = self.units[d].keywords.evade >= crate::unit::MAX_VALUE;
         if d == DEFENDER || (!precision && self.units[DEFENDER].keywords.redirect && !shielded) {
