@@ -21,7 +21,9 @@
 //! assert_eq!(rows[2].mean.to_string(), "3/2"); // 3 dice hitting on 4+
 //! ```
 
-use crate::attack::{DEFENDER, Fight, Side, Tally, attack_dice, strikes, total_dice, track};
+use crate::attack::{
+    DEFENDER, Fight, Side, Strike, Tally, attack_dice, strikes, total_dice, track,
+};
 use crate::dice::{Roll, Track, attack_roll_tracking};
 use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
@@ -713,6 +715,11 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
     // (dice, accuracy, armor, fury, faces tracked) -> roll law.
     type DiceKey = (u32, i32, bool, u32, Track);
     let mut rolls: Vec<(DiceKey, Joint<Roll, W>)> = Vec::new();
+    // Beside each roll, its strike laws by (Critical Hit, Parry present):
+    // rows that differ only in Parry's number (or in what the damage steps
+    // read) share one.
+    type StrikeLaws<W> = Vec<((u32, bool), Joint<Strike, W>)>;
+    let mut strike_laws: Vec<StrikeLaws<W>> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
         let remaining = d.remaining_health();
@@ -744,6 +751,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
                     key,
                     attack_roll_tracking::<W>(key.0, key.1, key.2, key.3, key.4),
                 ));
+                strike_laws.push(Vec::new());
                 rolls.len() - 1
             }
         };
@@ -769,7 +777,16 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
         let arena = Fight::duel(&st.attacker, &st.defender);
         let end = arena.end_denom();
         let parry = d.keywords.parry > 0;
-        let law = strikes(roll, a.keywords.crit, false, parry);
+        let by = (a.keywords.crit, parry);
+        let laws = &mut strike_laws[at];
+        let li = match laws.iter().position(|(k, _)| *k == by) {
+            Some(i) => i,
+            None => {
+                laws.push((by, strikes(roll, by.0, false, by.1)));
+                laws.len() - 1
+            }
+        };
+        let law = &laws[li].1;
         let (mut mean, mut disc) = (W::zero(), W::zero());
         for (s, w) in law.entries() {
             let at = 16 * s.hits as usize + 8 * s.one as usize + s.flags as usize;
