@@ -177,46 +177,92 @@ impl Simplex {
 /// Every way `r` fresh dice fall into the classes, with its number of face
 /// sequences (summing to `6^r`).
 pub(super) fn outcomes(classes: &FaceClasses, r: u32) -> Vec<(State, Num)> {
+    let counts = Counts::new(r);
     let states = Simplex::new(r, classes.k).states();
     states
         .into_iter()
         .map(|o| {
-            let w = multinomial(r, &o).mul_ref(&class_weight(&classes.faces, &o));
+            let w = counts
+                .multinomial(r, &o)
+                .mul_ref(&counts.class_weight(&classes.faces, &o));
             (o, w)
         })
         .filter(|(_, w)| !w.is_zero())
         .collect()
 }
 
-/// `m! / (c0! c1! ...)`.
-pub(super) fn multinomial(m: u32, c: &State) -> Num {
-    let mut acc = Num::one();
-    let mut left = m as u64;
-    for &k in &c[..CLASSES - 1] {
-        if k as u64 == left {
-            // C(left, left) = 1, and every later class is empty.
-            break;
-        }
-        // acc *= C(left, k), exactly, one factor at a time.
-        let mut b = Num::one();
-        for i in 0..k as u64 {
-            b = b.mul_u64(left - i).div_exact(&Num::from_u64(i + 1));
-        }
-        acc = acc.mul_ref(&b);
-        left -= k as u64;
-    }
-    acc
+/// The binomials and powers a roll of up to `n` dice needs, made once (by
+/// additions and products, no division), so that each state's multinomial
+/// and class weight are a few lookups and products: the states of 40 dice
+/// took 40 divisions each before.
+pub(super) struct Counts {
+    /// `binom[m][k]` = C(m, k), for m up to n.
+    binom: Vec<Vec<Num>>,
+    /// `pow[f][k]` = f^k, for f up to 6 faces and k up to n.
+    pow: Vec<Vec<Num>>,
 }
 
-/// `Π faces_i ^ c_i`.
-pub(super) fn class_weight(faces: &[u64; CLASSES], c: &State) -> Num {
-    let mut w = Num::one();
-    for (&f, &k) in faces.iter().zip(c) {
-        if k > 0 {
-            w = w.mul_ref(&Num::pow(f, k));
+impl Counts {
+    pub(super) fn new(n: u32) -> Counts {
+        let n = n as usize;
+        let mut binom: Vec<Vec<Num>> = vec![vec![Num::one()]];
+        for m in 1..=n {
+            let prev = &binom[m - 1];
+            let mut row = Vec::with_capacity(m + 1);
+            row.push(Num::one());
+            for k in 1..m {
+                let mut v = prev[k - 1].clone();
+                v.add_assign_ref(&prev[k]);
+                row.push(v);
+            }
+            row.push(Num::one());
+            binom.push(row);
         }
+        let pow = (0..=6u64)
+            .map(|f| {
+                let mut row = Vec::with_capacity(n + 1);
+                let mut acc = Num::one();
+                for _ in 0..=n {
+                    let next = acc.mul_u64(f);
+                    row.push(acc);
+                    acc = next;
+                }
+                row
+            })
+            .collect();
+        Counts { binom, pow }
     }
-    w
+
+    /// `m! / (c0! c1! ...)`, for `m` up to the dice counted.
+    pub(super) fn multinomial(&self, m: u32, c: &State) -> Num {
+        let mut acc = Num::one();
+        let mut left = m as usize;
+        for &k in &c[..CLASSES - 1] {
+            let k = k as usize;
+            if k == left {
+                // C(left, left) = 1, and every later class is empty.
+                break;
+            }
+            acc = acc.mul_ref(&self.binom[left][k]);
+            left -= k;
+        }
+        acc
+    }
+
+    /// `Π faces_i ^ c_i`.
+    pub(super) fn class_weight(&self, faces: &[u64; CLASSES], c: &State) -> Num {
+        let mut w = Num::one();
+        for (&f, &k) in faces.iter().zip(c) {
+            if k > 0 {
+                let p = match self.pow.get(f as usize) {
+                    Some(row) => row[k as usize].clone(),
+                    None => Num::pow(f, k),
+                };
+                w = w.mul_ref(&p);
+            }
+        }
+        w
+    }
 }
 
 /// A side's re-roll choice in one state: how many dice of each class.
@@ -950,11 +996,12 @@ pub(super) fn patterns(
     // The subsets of the marks, as bit sets.
     let subsets: Vec<u8> = (0..=all).filter(|t| t & !all == 0).collect();
     let mut out = Vec::new();
+    let counts = Counts::new(n);
     for (i, c) in Simplex::new(n, classes.k).states().into_iter().enumerate() {
         if i.is_multiple_of(1024) && crate::cancel::expired() {
             break;
         }
-        let multi = multinomial(n, &c);
+        let multi = counts.multinomial(n, &c);
         // zeta[T]: sequences whose marked faces all lie in T.
         let mut zeta: Vec<(u8, Num)> = subsets
             .iter()
@@ -965,7 +1012,7 @@ pub(super) fn patterns(
                         faces[classes.class_of(face)] -= 1;
                     }
                 }
-                (t, multi.mul_ref(&class_weight(&faces, &c)))
+                (t, multi.mul_ref(&counts.class_weight(&faces, &c)))
             })
             .collect();
         // Möbius: exactly the marks of T present.
