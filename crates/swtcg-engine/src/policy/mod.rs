@@ -28,7 +28,6 @@ use crate::dist::{Joint, Num, Weight, ratio};
 use crate::error::{Error, Result};
 use crate::unit::Unit;
 use num_rational::BigRational;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A plan of Retaliates: the declared defender's and the defending unit's
@@ -231,11 +230,16 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
     // The damage steps, once per distinct final roll, in one search: its
     // value, and the law of its tallies (over the rolls at the end).
     let strikes: Vec<Strike> = rolls.iter().map(|r| Strike::from_roll(r, crit)).collect();
-    let memo: HashMap<Roll, Resolved> = rolls
-        .into_iter()
-        .zip(arena.resolve_optimal(&strikes)?)
-        .collect();
-    let value_of = |roll: Roll| -> Num { memo[&roll].value.clone() };
+    // Found again by binary search in the sorted rolls (hashing each of the
+    // tens of thousands of look-ups cost more).
+    let resolved: Vec<Resolved> = arena.resolve_optimal(&strikes)?;
+    let of = |roll: &Roll| -> &Resolved {
+        let i = rolls
+            .binary_search(roll)
+            .expect("every final roll is among the rolls resolved");
+        &resolved[i]
+    };
+    let value_of = |roll: Roll| -> Num { of(&roll).value.clone() };
     let end_denom = arena.end_denom();
     let offset = arena.value_offset();
     let zero = BigRational::from_integer(0.into());
@@ -274,7 +278,7 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
     // The tallies: each final roll's law, weighted by its probability.
     let mut tallies = Vec::new();
     for (r, w) in final_roll.entries() {
-        for (t, wt) in &memo[r].tallies {
+        for (t, wt) in &of(r).tallies {
             tallies.push((*t, wt.mul_ref(w)));
         }
     }
