@@ -372,3 +372,32 @@ fn the_table_equals_its_floor_program() {
         "the table differs from its floor program"
     );
 }
+
+/// A row's JSON is the same whatever the order of its values (a grid's rows
+/// hold them in order and are written by one walk; a row made by hand is
+/// searched value by value).
+#[test]
+fn a_rows_json_does_not_depend_on_the_order_of_its_values() {
+    use swtcg_odds::table::{Param, Row};
+    let row = |values: Vec<(Param, i64)>| Row {
+        values,
+        mean: swtcg_odds::dist::Fraction(num_rational::BigRational::new(1.into(), 3.into())),
+        p_discard: None,
+    };
+    let sorted = row(vec![
+        (Param::Power, 3),
+        (Param::Crit, 2),
+        (Param::Retaliate, 1),
+    ]);
+    let shuffled = row(vec![
+        (Param::Retaliate, 1),
+        (Param::Power, 3),
+        (Param::Crit, 2),
+    ]);
+    let a = serde_json::to_string(&sorted).unwrap();
+    assert_eq!(a, serde_json::to_string(&shuffled).unwrap());
+    assert!(
+        a.contains("\"retaliate\":1") && a.contains("\"crit\":2") && a.contains("\"armor\":false"),
+        "{a}"
+    );
+}

@@ -487,13 +487,33 @@ impl Serialize for Row {
     /// parameter given, `mean` (a fraction string) and `mean_f64`, and
     /// `p_discard` / `p_discard_f64` when health is given.
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        // The core parameters, as a bit set of their places in `Param`.
+        const CORE_MASK: u128 = {
+            let mut mask = 0u128;
+            let mut i = 0;
+            while i < CORE.len() {
+                mask |= 1 << (CORE[i] as usize);
+                i += 1;
+            }
+            mask
+        };
+        const _: () = assert!(Param::ALL.len() <= 128);
+        // Rows made by a grid hold their values in order, each once; any
+        // other row is searched value by value.
+        let in_order = self.values.windows(2).all(|w| w[0].0 < w[1].0);
+        let mut given = self.values.iter().peekable();
         let mut m = s.serialize_map(None)?;
         for p in Param::ALL {
-            let given = self.values.iter().any(|(q, _)| q == p);
-            if !CORE.contains(p) && !given {
-                continue;
-            }
-            let v = self.get(*p);
+            let found = if in_order {
+                given.next_if(|(q, _)| q == p).map(|(_, v)| *v)
+            } else {
+                self.values.iter().find(|(q, _)| q == p).map(|(_, v)| *v)
+            };
+            let v = match found {
+                Some(v) => v,
+                None if CORE_MASK >> (*p as usize) & 1 == 1 => p.neutral(),
+                None => continue,
+            };
             match p.kind() {
                 ValueKind::Switch => m.serialize_entry(p.name(), &(v != 0))?,
                 ValueKind::Health => m.serialize_entry(p.name(), &(v > 0).then_some(v))?,
