@@ -206,6 +206,30 @@ pub struct AttackSolution {
     pub lucky_used: [BigRational; 2],
 }
 
+/// A roll's place in the order of rolls, as a number: its hits, then its
+/// flags in the order `Roll` compares them (`one`, `six`, `two`, `three`,
+/// `five`), so that keys order as rolls do.
+fn roll_key(r: &Roll) -> usize {
+    (r.hits as usize) << 5
+        | usize::from(r.one) << 4
+        | usize::from(r.six) << 3
+        | usize::from(r.two) << 2
+        | usize::from(r.three) << 1
+        | usize::from(r.five)
+}
+
+/// The roll of a key ([`roll_key`]'s inverse).
+fn roll_of_key(k: usize) -> Roll {
+    Roll {
+        hits: (k >> 5) as u32,
+        one: k >> 4 & 1 == 1,
+        six: k >> 3 & 1 == 1,
+        two: k >> 2 & 1 == 1,
+        three: k >> 1 & 1 == 1,
+        five: k & 1 == 1,
+    }
+}
+
 /// Solves one attack in `arena` (whose play must be optimal, on the
 /// policy's objective) under `policy`'s Lucky.
 pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolution> {
@@ -220,25 +244,33 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
     let plain_roll = reroll.is_none().then(|| {
         attack_roll_tracking::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury, track(a, d))
     });
-    let mut rolls: Vec<Roll> = match (&plain_roll, &reroll) {
+    let all: Vec<Roll> = match (&plain_roll, &reroll) {
         (Some(r), _) => r.entries().iter().map(|e| e.0).collect(),
         (None, Some(r)) => r.rolls(),
         (None, None) => unreachable!("a roll without Lucky or a re-roll POP"),
     };
-    rolls.sort_unstable();
-    rolls.dedup();
+    // The distinct final rolls, in order, by their keys (a roll's key
+    // orders as the roll does): tens of thousands of states share a few
+    // hundred rolls, and a key finds a roll's place without a search.
+    let span = all.iter().map(roll_key).max().map_or(0, |k| k + 1);
+    let mut place = vec![u32::MAX; span];
+    for r in &all {
+        place[roll_key(r)] = 0;
+    }
+    let mut rolls: Vec<Roll> = Vec::new();
+    for (k, p) in place.iter_mut().enumerate() {
+        if *p == 0 {
+            *p = rolls.len() as u32;
+            rolls.push(roll_of_key(k));
+        }
+    }
+    drop(all);
+    debug_assert!(rolls.windows(2).all(|w| w[0] < w[1]));
     // The damage steps, once per distinct final roll, in one search: its
     // value, and the law of its tallies (over the rolls at the end).
     let strikes: Vec<Strike> = rolls.iter().map(|r| Strike::from_roll(r, crit)).collect();
-    // Found again by binary search in the sorted rolls (hashing each of the
-    // tens of thousands of look-ups cost more).
     let resolved: Vec<Resolved> = arena.resolve_optimal(&strikes)?;
-    let of = |roll: &Roll| -> &Resolved {
-        let i = rolls
-            .binary_search(roll)
-            .expect("every final roll is among the rolls resolved");
-        &resolved[i]
-    };
+    let of = |roll: &Roll| -> &Resolved { &resolved[place[roll_key(roll)] as usize] };
     let value_of = |roll: Roll| -> Num { of(&roll).value.clone() };
     let end_denom = arena.end_denom();
     let offset = arena.value_offset();
@@ -1021,3 +1053,25 @@ pub use lucky::{
     simple_choice,
 };
 use lucky::{Reroll, Simplex, forward_pop};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys order as rolls do, and a key gives its roll back: every roll of
+    /// up to 5 hits with every flag.
+    #[test]
+    fn roll_keys_order_as_rolls_do() {
+        let rolls: Vec<Roll> = (0..6 << 5).map(roll_of_key).collect();
+        for (k, r) in rolls.iter().enumerate() {
+            assert_eq!(roll_key(r), k, "{r:?}");
+        }
+        for w in rolls.windows(2) {
+            assert!(w[0] < w[1], "{:?} {:?}", w[0], w[1]);
+        }
+        let mut sorted = rolls.clone();
+        sorted.reverse();
+        sorted.sort();
+        assert_eq!(sorted, rolls);
+    }
+}
