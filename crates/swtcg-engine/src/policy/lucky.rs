@@ -995,43 +995,44 @@ pub(super) fn patterns(
     let all: u8 = marked.iter().map(|m| m.0).fold(0, |a, b| a | b);
     // The subsets of the marks, as bit sets.
     let subsets: Vec<u8> = (0..=all).filter(|t| t & !all == 0).collect();
+    // Each mark's bit and class, found once.
+    let marks: Vec<(u8, usize)> = marked
+        .iter()
+        .map(|&(bit, face)| (bit, classes.class_of(face)))
+        .collect();
     let mut out = Vec::new();
     let counts = Counts::new(n);
+    // zeta, indexed by the subset's bits (slots of non-subsets unused),
+    // reused from state to state.
+    let mut zeta: Vec<Num> = vec![Num::zero(); all as usize + 1];
     for (i, c) in Simplex::new(n, classes.k).states().into_iter().enumerate() {
         if i.is_multiple_of(1024) && crate::cancel::expired() {
             break;
         }
         let multi = counts.multinomial(n, &c);
         // zeta[T]: sequences whose marked faces all lie in T.
-        let mut zeta: Vec<(u8, Num)> = subsets
-            .iter()
-            .map(|&t| {
-                let mut faces = classes.faces;
-                for &(bit, face) in marked {
-                    if t & bit == 0 {
-                        faces[classes.class_of(face)] -= 1;
-                    }
+        for &t in &subsets {
+            let mut faces = classes.faces;
+            for &(bit, class) in &marks {
+                if t & bit == 0 {
+                    faces[class] -= 1;
                 }
-                (t, multi.mul_ref(&counts.class_weight(&faces, &c)))
-            })
-            .collect();
+            }
+            zeta[t as usize] = multi.mul_ref(&counts.class_weight(&faces, &c));
+        }
         // Möbius: exactly the marks of T present.
-        for &(bit, _) in marked {
-            for i in 0..zeta.len() {
-                let t = zeta[i].0;
+        for &(bit, _) in &marks {
+            for &t in &subsets {
                 if t & bit != 0 {
-                    let j = subsets
-                        .iter()
-                        .position(|&u| u == t & !bit)
-                        .expect("a subset");
-                    let lower = zeta[j].1.clone();
-                    zeta[i].1.sub_assign_ref(&lower);
+                    let lower = zeta[(t & !bit) as usize].clone();
+                    zeta[t as usize].sub_assign_ref(&lower);
                 }
             }
         }
-        for (t, w) in zeta {
+        for &t in &subsets {
+            let w = &zeta[t as usize];
             if !w.is_zero() {
-                out.push((c, t, w));
+                out.push((c, t, w.clone()));
             }
         }
     }
