@@ -1177,17 +1177,20 @@ fn battle_cmd(cmd: &BattleCmd) -> Result<String> {
     if let Some(n) = cmd.max_states {
         battle.max_states = n;
     }
+    // The first decision's alternatives as they are solved, on a terminal.
+    let mut bar = Progress::new();
     let report =
         crate::cancel::with_deadline(std::time::Duration::from_secs(cmd.time_limit), || {
-            battle.solve()
-        })
-        .map_err(|e| {
-            if e.kind() == crate::error::ErrorKind::Cancelled {
-                e.at_param("time-limit", Some(&cmd.time_limit.to_string()))
-            } else {
-                e
-            }
-        })?;
+            battle.solve_with(&mut |p| bar.tick(p.first_done, p.first_total))
+        });
+    bar.finish();
+    let report = report.map_err(|e| {
+        if e.kind() == crate::error::ErrorKind::Cancelled {
+            e.at_param("time-limit", Some(&cmd.time_limit.to_string()))
+        } else {
+            e
+        }
+    })?;
     Ok(if cmd.json || cmd.policy {
         to_json_text(&report.json(cmd.policy))
     } else {

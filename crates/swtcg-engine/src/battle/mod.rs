@@ -843,10 +843,7 @@ impl Battle {
 
     /// [`Battle::solve`], telling `progress` how far it is: after each
     /// alternative of the first decision, and every 4,096 states solved.
-    pub(crate) fn solve_with(
-        &self,
-        progress: &mut dyn FnMut(BattleProgress),
-    ) -> Result<BattleReport> {
+    pub fn solve_with(&self, progress: &mut dyn FnMut(BattleProgress)) -> Result<BattleReport> {
         let estimate = self.estimate_states();
         if estimate > self.max_states {
             return Err(Error::limit(format!(
