@@ -154,78 +154,83 @@ fn negative_accuracy_is_accepted() {
 
 #[test]
 fn bad_input_is_one_clear_line() {
-    fails(
-        &["attack", "--power", "1001"],
-        ErrorKind::Range,
-        "param:power=1001",
-    );
-    fails(
-        &["attack", "--power", "3", "--health", "0"],
-        ErrorKind::Range,
-        "param:health=0",
-    );
-    fails(
-        &["attack", "--power", "3", "--health", "3", "--counters", "3"],
-        ErrorKind::Range,
-        "param:counters=3",
-    );
-    fails(
-        &["attack", "--power", "3", "--counters", "1"],
-        ErrorKind::Missing,
-        "param:counters=1",
-    );
-    fails(
-        &["attack", "--power", "3", "--health", "-2"],
-        ErrorKind::Range,
-        "param:health=-2",
-    );
-    fails(
-        &["attack", "--power", "3", "--bogus"],
-        ErrorKind::Unknown,
-        "param:bogus",
-    );
-    fails(&["attack"], ErrorKind::Missing, "param:power");
-    fails(
-        &["attack", "--power", "3", "--fury", "500"],
-        ErrorKind::Range,
-        "param:fury=500",
-    );
-    fails(
-        &["table", "--power", "1..x"],
-        ErrorKind::Syntax,
-        "param:power=1..x",
-    );
-    fails(
-        &["table", "--power", "5..1"],
-        ErrorKind::Syntax,
-        "param:power=5..1",
-    );
-    fails(
-        &["table", "--power", "1..1000000"],
-        ErrorKind::Syntax,
-        "param:power=1..1000000",
-    );
-    fails(
-        &["table", "--armor", "maybe"],
-        ErrorKind::Syntax,
-        "param:armor",
-    );
-    fails(
-        &["table", "--power", "1001"],
-        ErrorKind::Range,
-        "param:power=1001",
-    );
-    fails(
-        &["table", "--health", "0"],
-        ErrorKind::Range,
-        "param:health=0",
-    );
-    fails(
-        &["table", "--format", "xml"],
-        ErrorKind::Syntax,
-        "param:format=xml",
-    );
-    fails(&["nonsense"], ErrorKind::Unknown, "param:command=nonsense");
+    let cases: &[(&[&str], ErrorKind, &str)] = &[
+        (
+            &["attack", "--power", "1001"],
+            ErrorKind::Range,
+            "param:power=1001",
+        ),
+        (
+            &["attack", "--power", "3", "--health", "0"],
+            ErrorKind::Range,
+            "param:health=0",
+        ),
+        (
+            &["attack", "--power", "3", "--health", "3", "--counters", "3"],
+            ErrorKind::Range,
+            "param:counters=3",
+        ),
+        (
+            &["attack", "--power", "3", "--counters", "1"],
+            ErrorKind::Missing,
+            "param:counters=1",
+        ),
+        (
+            &["attack", "--power", "3", "--health", "-2"],
+            ErrorKind::Range,
+            "param:health=-2",
+        ),
+        (
+            &["attack", "--power", "3", "--bogus"],
+            ErrorKind::Unknown,
+            "param:bogus",
+        ),
+        (&["attack"], ErrorKind::Missing, "param:power"),
+        (
+            &["attack", "--power", "3", "--fury", "500"],
+            ErrorKind::Range,
+            "param:fury=500",
+        ),
+        (
+            &["table", "--power", "1..x"],
+            ErrorKind::Syntax,
+            "param:power=1..x",
+        ),
+        (
+            &["table", "--power", "5..1"],
+            ErrorKind::Syntax,
+            "param:power=5..1",
+        ),
+        (
+            &["table", "--power", "1..1000000"],
+            ErrorKind::Syntax,
+            "param:power=1..1000000",
+        ),
+        (
+            &["table", "--armor", "maybe"],
+            ErrorKind::Syntax,
+            "param:armor",
+        ),
+        (
+            &["table", "--power", "1001"],
+            ErrorKind::Range,
+            "param:power=1001",
+        ),
+        (
+            &["table", "--health", "0"],
+            ErrorKind::Range,
+            "param:health=0",
+        ),
+        (
+            &["table", "--format", "xml"],
+            ErrorKind::Syntax,
+            "param:format=xml",
+        ),
+        (&["nonsense"], ErrorKind::Unknown, "param:command=nonsense"),
+    ];
+    for &(args, kind, at) in cases {
+        fails(args, kind, at);
+    }
 }
 
 #[test]

@@ -35,21 +35,14 @@ fn to_f64(p: u128, q: u128) -> f64 {
     if p == 0 {
         return 0.0;
     }
-    let mut int = p / q;
+    let int = p / q;
     let mut r = p % q;
-    // The quotient's bits: the integer part's, then fractional ones, until
-    // 53 significant bits and one more to round with.
-    let mut m: u128 = 0;
-    let mut bits = 0u32;
+    // The quotient's bits: the integer part's (at most 2 * 200 here, far
+    // below 2^53), then fractional ones, until 53 significant bits and one
+    // more to round with.
+    let mut m: u128 = int;
+    let mut bits = 128 - int.leading_zeros();
     let mut exp: i32 = 0;
-    let int_bits = 128 - int.leading_zeros();
-    if int_bits > 0 {
-        // At most 2 * 200 here: far below 2^53.
-        m = int;
-        bits = int_bits;
-        int = 0;
-    }
-    let _ = int;
     while bits < 54 {
         r <<= 1;
         let bit = r >= q;

@@ -734,12 +734,11 @@ fn fill(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
 fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
     // (dice, accuracy, armor, fury, faces tracked) -> roll law.
     type DiceKey = (u32, i32, bool, u32, Track);
-    let mut rolls: Vec<(DiceKey, Joint<Roll, W>)> = Vec::new();
-    // Beside each roll, its strike laws by (Critical Hit, Parry present):
+    // With each roll, its strike laws by (Critical Hit, Parry present):
     // rows that differ only in Parry's number (or in what the damage steps
     // read) share one.
     type StrikeLaws<W> = Vec<((u32, bool), Joint<Strike, W>)>;
-    let mut strike_laws: Vec<StrikeLaws<W>> = Vec::new();
+    let mut rolls: Vec<(DiceKey, Joint<Roll, W>, StrikeLaws<W>)> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
         let remaining = d.remaining_health();
@@ -764,18 +763,19 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
             a.keywords.fury,
             track(a, d),
         );
-        let at = match rolls.iter().position(|(k, _)| *k == key) {
+        let at = match rolls.iter().position(|(k, _, _)| *k == key) {
             Some(i) => i,
             None => {
                 rolls.push((
                     key,
                     attack_roll_tracking::<W>(key.0, key.1, key.2, key.3, key.4),
+                    Vec::new(),
                 ));
-                strike_laws.push(Vec::new());
                 rolls.len() - 1
             }
         };
-        let roll = &rolls[at].1;
+        let (_, roll, laws) = &mut rolls[at];
+        let roll = &*roll;
         let key = steps_key(&row.values);
         let si = match steps.iter().position(|s| s.key == key) {
             Some(i) => i,
@@ -798,7 +798,6 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
         let end = arena.end_denom();
         let parry = d.keywords.parry > 0;
         let by = (a.keywords.crit, parry);
-        let laws = &mut strike_laws[at];
         let li = match laws.iter().position(|(k, _)| *k == by) {
             Some(i) => i,
             None => {

@@ -253,18 +253,16 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
     // orders as the roll does): tens of thousands of states share a few
     // hundred rolls, and a key finds a roll's place without a search.
     let span = all.iter().map(roll_key).max().map_or(0, |k| k + 1);
-    let mut place = vec![u32::MAX; span];
+    let mut seen = vec![false; span];
     for r in &all {
-        place[roll_key(r)] = 0;
-    }
-    let mut rolls: Vec<Roll> = Vec::new();
-    for (k, p) in place.iter_mut().enumerate() {
-        if *p == 0 {
-            *p = rolls.len() as u32;
-            rolls.push(roll_of_key(k));
-        }
+        seen[roll_key(r)] = true;
     }
     drop(all);
+    let rolls: Vec<Roll> = (0..span).filter(|&k| seen[k]).map(roll_of_key).collect();
+    let mut place = vec![0u32; span];
+    for (i, r) in rolls.iter().enumerate() {
+        place[roll_key(r)] = i as u32;
+    }
     debug_assert!(rolls.windows(2).all(|w| w[0] < w[1]));
     // The damage steps, once per distinct final roll, in one search: its
     // value, and the law of its tallies (over the rolls at the end).
