@@ -6,7 +6,8 @@ authors and analysts"), measured as the README reports them:
   Rust call alone (``_native._rust_attack_seconds``), so the difference is
   the package's own overhead;
 - ``verify`` on 10^6 counts;
-- the 800-row table (power 1..40 x crit 0..4 x parry 0..3) as a DataFrame.
+- the 800-row table (power 1..40 x crit 0..4 x parry 0..3) as a DataFrame;
+- the same table with every row's pmf read, and `.pmf` per entry at power 40.
 
 Each figure is the best of several repeats of a timed loop (``timeit``), so
 that a busy machine shows in the spread, not in the figure. Run it from
@@ -79,5 +80,18 @@ def main():
     print(f"800-row table: rows {rows * 1e3:.2f} ms; DataFrame {frame * 1e3:.2f} ms")
 
 
+def fractions():
+    """Issue 35's targets: the 800 attacks of the table with their pmfs read
+    (every Fraction made), and `.pmf` on one power-40 attack per entry."""
+    grid = dict(power=range(1, 41), crit=range(0, 5), parry=range(0, 4))
+    with_pmfs = best(lambda: swtcg_odds.table(pmfs=True, **grid), 20)
+    entries = sum(len(r["pmf"]) for r in swtcg_odds.table(pmfs=True, **grid))
+    print(f"800-row table with pmfs read: {with_pmfs * 1e3:.2f} ms ({entries} Fractions)")
+    r = swtcg_odds.attack(power=40, crit=2)
+    per = best(lambda: r.pmf, 5000) / len(r.pmf)
+    print(f".pmf of a power-40 attack: {per * 1e6:.3f} µs an entry ({len(r.pmf)} entries)")
+
+
 if __name__ == "__main__":
     main()
+    fractions()

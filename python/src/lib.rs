@@ -9,16 +9,17 @@
 use ndarray::{Array1, Array2};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 use std::collections::BTreeMap;
 use swtcg_cards::cards::CardDb;
 use swtcg_cards::cards::stack::Switches;
 use swtcg_cards::matchups::{Options, SortBy, duel, rank, stream};
 use swtcg_engine::attack::{ATTACKER, Side, joint_damage};
-use swtcg_engine::dist::{Dist, Weight};
+use swtcg_engine::dist::{Dist, Num, Weight};
 use swtcg_engine::error::{ErrorKind, Origin};
 use swtcg_engine::plan::{Plan, PlanReport};
 use swtcg_engine::policy::Policy;
@@ -121,42 +122,213 @@ fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyRes<Bound<'py, PyAny>> {
 }
 
 /// The exact law of a distribution: its outcomes with non-zero
-/// probability, in order, and its mean.
+/// probability, in order, each weight over one denominator as the engine
+/// computed them (a probability is reduced only when it is shown), and its
+/// mean.
 #[derive(Clone, Debug)]
 struct Law {
-    pmf: Vec<(i64, BigRational)>,
+    weights: Vec<(i64, Num)>,
+    denom: Num,
     mean: BigRational,
 }
 
 impl Law {
     fn of<W: Weight>(d: &Dist<W>) -> Law {
         Law {
-            pmf: d.pmf().into_iter().filter(|(_, p)| !p.is_zero()).collect(),
-            mean: d.mean(),
+            weights: d
+                .iter()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(k, w)| (k, w.to_num()))
+                .collect(),
+            denom: d.denom().to_num(),
+            mean: mean(d),
         }
+    }
+
+    /// P(X = k) for each k, reduced.
+    fn pmf(&self) -> impl DoubleEndedIterator<Item = (i64, BigRational)> + '_ {
+        self.weights
+            .iter()
+            .map(|(k, w)| (*k, big_ratio(w, &self.denom)))
     }
 }
 
-/// Makes `fractions.Fraction`s from reduced rationals without Python's
+/// The mean of `d`: in machine words, reduced by [`Reducer`], while the
+/// sum of its outcomes times their weights fits (no negative outcome);
+/// else as the engine computes it.
+fn mean<W: Weight>(d: &Dist<W>) -> BigRational {
+    let small = || -> Option<BigRational> {
+        let Num::Small(denom) = d.denom().to_num() else {
+            return None;
+        };
+        let mut sum = 0u128;
+        for (k, w) in d.iter() {
+            let Num::Small(w) = w.to_num() else {
+                return None;
+            };
+            sum = sum.checked_add(w.checked_mul(u128::try_from(k).ok()?)?)?;
+        }
+        let (n, d) = Reducer::default().reduced(sum, denom);
+        Some(BigRational::new_raw(BigInt::from(n), BigInt::from(d)))
+    };
+    small().unwrap_or_else(|| d.mean())
+}
+
+/// `n / d` as a reduced `BigRational`.
+fn big_ratio(n: &Num, d: &Num) -> BigRational {
+    BigRational::new(BigInt::from(n.to_big()), BigInt::from(d.to_big()))
+}
+
+/// The greatest common divisor, in machine words while they fit.
+fn gcd(a: &Num, b: &Num) -> Num {
+    match (a, b) {
+        (Num::Small(a), Num::Small(b)) => Num::Small(num_integer::Integer::gcd(a, b)),
+        _ => Num::big(num_integer::Integer::gcd(&a.to_big(), &b.to_big())),
+    }
+}
+
+/// `a / b`, exact (`b` divides `a`).
+fn div_exact(a: &Num, b: &Num) -> Num {
+    match (a, b) {
+        (Num::Small(a), Num::Small(b)) => Num::Small(a / b),
+        _ => Num::big(a.to_big() / b.to_big()),
+    }
+}
+
+/// A Fraction, or None.
+fn optional_fraction<'py>(
+    py: Python<'py>,
+    r: Option<&BigRational>,
+) -> PyRes<Option<Bound<'py, PyAny>>> {
+    r.map(|r| Fractions::new(py)?.of(r)).transpose()
+}
+
+/// Reduces ratios in machine words, remembering how the last denominator
+/// factors: its powers of 2 and 3, and the rest.
+#[derive(Default)]
+struct Reducer(Option<(u128, u32, u32, u128)>);
+
+impl Reducer {
+    /// `n / d` reduced. A dice law's denominator is `2^a · 3^b` (a power
+    /// of six, less what the engine cancelled): its gcd with `n` is then
+    /// the powers of 2 and 3 they share, found by counting (a bit count,
+    /// and divisions by 3 as exact multiplications); any other denominator
+    /// by Euclid's gcd.
+    fn reduced(&mut self, n: u128, d: u128) -> (u128, u128) {
+        /// The inverse of 3 modulo 2^128: `x · INV3` is `x / 3` when 3
+        /// divides `x`.
+        const INV3: u128 = 0xaaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaab;
+        /// `x mod 3`, in machine words (`2^64 ≡ 1 mod 3`).
+        fn mod3(x: u128) -> u64 {
+            ((x >> 64) as u64 % 3 + x as u64 % 3) % 3
+        }
+        let (twos, threes, rest) = match self.0 {
+            Some((of, twos, threes, rest)) if of == d => (twos, threes, rest),
+            _ => {
+                let twos = d.trailing_zeros();
+                let (mut rest, mut threes) = (d >> twos, 0);
+                while rest > 1 && mod3(rest) == 0 {
+                    rest = rest.wrapping_mul(INV3);
+                    threes += 1;
+                }
+                self.0 = Some((d, twos, threes, rest));
+                (twos, threes, rest)
+            }
+        };
+        if rest != 1 || n == 0 {
+            let g = num_integer::Integer::gcd(&n, &d);
+            return (n / g, d / g);
+        }
+        let shift = n.trailing_zeros().min(twos);
+        let (mut n, mut d) = (n >> shift, d >> shift);
+        // Powers of 3 in steps of 3^16, 3^8, ..., 3: a dice law's weights
+        // often hold dozens of threes (3 hit faces of 6 to the power of
+        // the dice).
+        /// Each step: `k`, `m = 3^k`, `2^64 mod m`, and `m`'s inverse
+        /// modulo 2^128.
+        const STEPS: [(u32, u64, u64, u128); 5] = {
+            let mut steps = [(0, 0, 0, 0); 5];
+            let mut i = 0;
+            while i < 5 {
+                let k = 16 >> i;
+                let m = 3u64.pow(k);
+                steps[i] = (
+                    k,
+                    m,
+                    ((1u128 << 64) % m as u128) as u64,
+                    INV3.wrapping_pow(k),
+                );
+                i += 1;
+            }
+            steps
+        };
+        let mut left = threes;
+        for (k, m, wrap, inverse) in STEPS {
+            // `x mod m` in machine words: m < 2^26, so `(2^64 mod m) · (hi
+            // mod m) + (lo mod m)` fits.
+            let modulo = |x: u128| ((x >> 64) as u64 % m * wrap + x as u64 % m) % m;
+            while left >= k && modulo(n) == 0 {
+                n = n.wrapping_mul(inverse);
+                d = d.wrapping_mul(inverse);
+                left -= k;
+            }
+        }
+        (n, d)
+    }
+}
+
+/// Makes `fractions.Fraction`s from exact ratios without Python's
 /// `Fraction.__new__` (which parses its arguments and takes their gcd
-/// again, about 2 µs each): the object is made bare and its two slots set.
-/// A `BigRational` is always reduced with a positive denominator, which is
-/// what a Fraction holds.
+/// again, about 2 µs each): the ratio is reduced here (in machine words
+/// while it fits), the object made bare and its two slots set, which is
+/// what a Fraction holds: a reduced ratio with a positive denominator.
 struct Fractions<'py> {
     py: Python<'py>,
-    new: Bound<'py, PyAny>,
-    class: Bound<'py, PyAny>,
+    class: Bound<'py, pyo3::types::PyType>,
+    /// The class's allocator: what `object.__new__(Fraction)` calls.
+    alloc: pyo3::ffi::allocfunc,
+    /// Whether its instances are tracked by the cycle collector.
+    gc: bool,
+    /// The last denominator made (the ratios of one law share few).
+    last: Option<(u128, Bound<'py, PyAny>)>,
+    reducer: Reducer,
 }
 
 impl<'py> Fractions<'py> {
     fn new(py: Python<'py>) -> PyRes<Fractions<'py>> {
+        /// `fractions.Fraction` and its allocator, looked up once.
+        static CLASS: PyOnceLock<(Py<pyo3::types::PyType>, pyo3::ffi::allocfunc, bool)> =
+            PyOnceLock::new();
+        let (class, alloc, gc) = CLASS.get_or_try_init(py, || -> PyRes<_> {
+            let class = py
+                .import("fractions")?
+                .getattr("Fraction")?
+                .cast_into::<pyo3::types::PyType>()?;
+            // SAFETY: `class` is a live type object; `Py_tp_alloc` names
+            // its allocator slot, an `allocfunc` (every type has one: it is
+            // inherited from `object`).
+            let slot =
+                unsafe { pyo3::ffi::PyType_GetSlot(class.as_type_ptr(), pyo3::ffi::Py_tp_alloc) };
+            if slot.is_null() {
+                return Err(pyo3::exceptions::PySystemError::new_err(
+                    "fractions.Fraction has no allocator",
+                ));
+            }
+            // SAFETY: a non-null `Py_tp_alloc` slot holds an `allocfunc`.
+            let alloc =
+                unsafe { std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::allocfunc>(slot) };
+            // SAFETY: `class` is a live type object.
+            let flags = unsafe { pyo3::ffi::PyType_GetFlags(class.as_type_ptr()) };
+            let gc = flags & pyo3::ffi::Py_TPFLAGS_HAVE_GC != 0;
+            Ok((class.unbind(), alloc, gc))
+        })?;
         Ok(Fractions {
             py,
-            new: py
-                .import("builtins")?
-                .getattr("object")?
-                .getattr("__new__")?,
-            class: py.import("fractions")?.getattr("Fraction")?,
+            class: class.bind(py).clone(),
+            alloc: *alloc,
+            gc: *gc,
+            last: None,
+            reducer: Reducer::default(),
         })
     }
 
@@ -168,11 +340,65 @@ impl<'py> Fractions<'py> {
         })
     }
 
-    fn of(&self, r: &BigRational) -> PyRes<Bound<'py, PyAny>> {
-        let f = self.new.call1((&self.class,))?;
-        f.setattr(pyo3::intern!(self.py, "_numerator"), self.int(r.numer())?)?;
-        f.setattr(pyo3::intern!(self.py, "_denominator"), self.int(r.denom())?)?;
+    /// A non-negative int, by the machine word when it fits.
+    fn uint(&self, n: u128) -> PyRes<Bound<'py, PyAny>> {
+        Ok(match u64::try_from(n) {
+            Ok(v) => v.into_pyobject(self.py)?.into_any(),
+            Err(_) => n.into_pyobject(self.py)?.into_any(),
+        })
+    }
+
+    /// A Fraction of two ints, reduced already.
+    fn make(
+        &self,
+        numerator: Bound<'py, PyAny>,
+        denominator: Bound<'py, PyAny>,
+    ) -> PyRes<Bound<'py, PyAny>> {
+        // What `object.__new__(Fraction)` does (the class is not
+        // abstract, and takes no arguments here): a bare instance from the
+        // class's allocator, its slots empty until set below.
+        // SAFETY: `alloc` is the class's own allocator, called with the
+        // class (kept alive by `self`) and no items, as `object.__new__`
+        // calls it; it returns a new reference, or NULL with an exception.
+        let f = unsafe {
+            Bound::from_owned_ptr_or_err(self.py, (self.alloc)(self.class.as_type_ptr(), 0))?
+        };
+        f.setattr(pyo3::intern!(self.py, "_numerator"), numerator)?;
+        f.setattr(pyo3::intern!(self.py, "_denominator"), denominator)?;
+        if self.gc {
+            // A Fraction holds two ints and no `__dict__`: it can't be part
+            // of a reference cycle, so the cycle collector need not visit
+            // it (CPython untracks tuples and dicts of atomic values for
+            // the same reason). Tens of thousands of them otherwise make
+            // every young collection walk them all.
+            // SAFETY: `f` is a live instance of a garbage-collected class
+            // (checked when the class was looked up).
+            unsafe { pyo3::ffi::PyObject_GC_UnTrack(f.as_ptr().cast()) };
+        }
         Ok(f)
+    }
+
+    /// The Fraction of a reduced rational.
+    fn of(&self, r: &BigRational) -> PyRes<Bound<'py, PyAny>> {
+        self.make(self.int(r.numer())?, self.int(r.denom())?)
+    }
+
+    /// The Fraction `n / d` (`d` positive), reduced here.
+    fn ratio(&mut self, n: &Num, d: &Num) -> PyRes<Bound<'py, PyAny>> {
+        let (Num::Small(n), Num::Small(d)) = (n, d) else {
+            return self.of(&big_ratio(n, d));
+        };
+        let (n, d) = self.reducer.reduced(*n, *d);
+        let numerator = self.uint(n)?;
+        let denominator = match &self.last {
+            Some((last, made)) if *last == d => made.clone(),
+            _ => {
+                let made = self.uint(d)?;
+                self.last = Some((d, made.clone()));
+                made
+            }
+        };
+        self.make(numerator, denominator)
     }
 }
 
@@ -193,37 +419,36 @@ impl Distribution {
     #[getter]
     fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let f = Fractions::new(py)?;
-        for (k, p) in &self.law.pmf {
-            d.set_item(k, f.of(p)?)?;
+        let mut f = Fractions::new(py)?;
+        for (k, w) in &self.law.weights {
+            d.set_item(k, f.ratio(w, &self.law.denom)?)?;
         }
         Ok(d)
     }
 
     /// P(X = k) as integers over one denominator: `(weights, denominator)`,
-    /// `weights[i]` the numerator of the i-th outcome of `.pmf`, in order.
+    /// `weights[i]` the numerator of the i-th outcome of `.pmf`, in order;
+    /// the least such denominator.
     fn pmf_weights(&self) -> (Vec<(i64, BigInt)>, BigInt) {
-        let denom = self.law.pmf.iter().fold(BigInt::one(), |l, (_, p)| {
-            num_integer::Integer::lcm(&l, p.denom())
-        });
-        let weights = self
-            .law
-            .pmf
+        let law = &self.law;
+        let g = law
+            .weights
             .iter()
-            .map(|(k, p)| (*k, p.numer() * (&denom / p.denom())))
-            .collect();
-        (weights, denom)
+            .fold(law.denom.clone(), |g, (_, w)| gcd(&g, w));
+        let int = |n: &Num| BigInt::from(div_exact(n, &g).to_big());
+        let weights = law.weights.iter().map(|(k, w)| (*k, int(w))).collect();
+        (weights, int(&law.denom))
     }
 
     /// P(X <= k) for the same k.
     #[getter]
     fn cdf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let f = Fractions::new(py)?;
-        let mut acc = BigRational::zero();
-        for (k, p) in &self.law.pmf {
-            acc += p;
-            d.set_item(k, f.of(&acc)?)?;
+        let mut f = Fractions::new(py)?;
+        let mut acc = Num::zero();
+        for (k, w) in &self.law.weights {
+            acc.add_assign_ref(w);
+            d.set_item(k, f.ratio(&acc, &self.law.denom)?)?;
         }
         Ok(d)
     }
@@ -232,23 +457,23 @@ impl Distribution {
     #[getter]
     fn tail<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let mut acc = BigRational::zero();
-        let mut out = Vec::with_capacity(self.law.pmf.len());
-        for (k, p) in self.law.pmf.iter().rev() {
-            acc += p;
+        let mut acc = Num::zero();
+        let mut out = Vec::with_capacity(self.law.weights.len());
+        for (k, w) in self.law.weights.iter().rev() {
+            acc.add_assign_ref(w);
             out.push((*k, acc.clone()));
         }
-        let f = Fractions::new(py)?;
-        for (k, p) in out.into_iter().rev() {
-            d.set_item(k, f.of(&p)?)?;
+        let mut f = Fractions::new(py)?;
+        for (k, w) in out.into_iter().rev() {
+            d.set_item(k, f.ratio(&w, &self.law.denom)?)?;
         }
         Ok(d)
     }
 
     /// The expectation, exactly.
     #[getter]
-    fn mean(&self) -> BigRational {
-        self.law.mean.clone()
+    fn mean<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyAny>> {
+        Fractions::new(py)?.of(&self.law.mean)
     }
 
     /// The expectation as a float.
@@ -261,13 +486,13 @@ impl Distribution {
     fn pmf_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         let n = self
             .law
-            .pmf
+            .weights
             .last()
             .map_or(0, |(k, _)| (*k).max(0) as usize + 1);
         let mut a = Array1::<f64>::zeros(n);
-        for (k, p) in &self.law.pmf {
-            if *k >= 0 {
-                a[*k as usize] = p.to_f64().unwrap_or(f64::NAN);
+        for (k, p) in self.law.pmf() {
+            if k >= 0 {
+                a[k as usize] = p.to_f64().unwrap_or(f64::NAN);
             }
         }
         a.into_pyarray(py)
@@ -275,14 +500,13 @@ impl Distribution {
 
     /// Outcomes with non-zero probability.
     fn __len__(&self) -> usize {
-        self.law.pmf.len()
+        self.law.weights.len()
     }
 
     fn __repr__(&self) -> String {
         let shown: Vec<String> = self
             .law
-            .pmf
-            .iter()
+            .pmf()
             .take(8)
             .map(|(k, p)| format!("{k}: {p}"))
             .collect();
@@ -291,7 +515,11 @@ impl Distribution {
             self.law.mean,
             self.__float__(),
             shown.join(", "),
-            if self.law.pmf.len() > 8 { ", ..." } else { "" }
+            if self.law.weights.len() > 8 {
+                ", ..."
+            } else {
+                ""
+            }
         )
     }
 }
@@ -328,13 +556,13 @@ impl SideResult {
         self.damage.tail(py)
     }
     #[getter]
-    fn mean(&self) -> BigRational {
-        self.damage.mean()
+    fn mean<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyAny>> {
+        self.damage.mean(py)
     }
     /// P(discarded), when its health is known.
     #[getter]
-    fn p_discard(&self) -> Option<BigRational> {
-        self.discarded.clone()
+    fn p_discard<'py>(&self, py: Python<'py>) -> PyRes<Option<Bound<'py, PyAny>>> {
+        optional_fraction(py, self.discarded.as_ref())
     }
     fn __float__(&self) -> f64 {
         self.damage.__float__()
@@ -449,13 +677,29 @@ impl AttackResult {
     }
     /// Expected damage to the defender.
     #[getter]
-    fn mean(&self) -> BigRational {
-        self.side(true).damage.mean()
+    fn mean<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyAny>> {
+        self.side(true).damage.mean(py)
     }
     /// P(the defender is discarded), when its health is given.
     #[getter]
-    fn p_discard(&self) -> Option<BigRational> {
-        self.side(true).discarded.clone()
+    fn p_discard<'py>(&self, py: Python<'py>) -> PyRes<Option<Bound<'py, PyAny>>> {
+        optional_fraction(py, self.side(true).discarded.as_ref())
+    }
+    /// A table row's results (the package's `table`): the mean, its
+    /// float, P(discard), its float, and the pmf when asked for.
+    fn _cells<'py>(&self, py: Python<'py>, pmf: bool) -> PyRes<Cells<'py>> {
+        let side = self.side(true);
+        let pmf = if pmf {
+            Some(side.damage.pmf(py)?)
+        } else {
+            None
+        };
+        cells(
+            &Fractions::new(py)?,
+            &side.damage.law.mean,
+            side.discarded.as_ref(),
+            pmf,
+        )
     }
     /// The law of the hits of the final roll.
     #[getter]
@@ -678,46 +922,141 @@ fn battle(py: Python<'_>, text: String, cards: Option<&Cards>, policy: bool) -> 
     Ok(swtcg_engine::report::to_json_text(&report.json(policy)))
 }
 
+/// The grid of a table: each parameter (its flag's name) with its values.
+fn grid_of(axes: Vec<(String, Vec<i64>)>) -> swtcg_engine::error::Result<Grid> {
+    let mut grid = Grid::new();
+    for (name, values) in axes {
+        let p = Param::from_name(&name).ok_or_else(|| {
+            swtcg_engine::error::Error::unknown(format!("'{name}' is not a parameter of a table"))
+                .at_param(&name, None)
+        })?;
+        grid = grid.with(p, values);
+    }
+    Ok(grid)
+}
+
+/// A table solved attack by attack, each row an `AttackResult` (its laws
+/// read as `attack`'s are): `base` the parameters every row shares (the
+/// choices too), `axes` each varying parameter with its values. The rows
+/// are in the native table's order, and the whole table is bounded before
+/// any row is solved.
+#[pyfunction]
+fn table_attacks(
+    py: Python<'_>,
+    base: Vec<(String, String)>,
+    axes: Vec<(String, Vec<i64>)>,
+) -> PyRes<Vec<AttackResult>> {
+    solve(py, move || {
+        let requests = attack_request(base)?.over(&grid_of(axes)?)?;
+        solve_all(&requests)
+    })
+}
+
+/// Solves every request on every core, each with its defender's law made
+/// (what a table row reads). Rows are handed out one at a time, and this
+/// thread takes its share: when its poll says stop (Ctrl-C reaches only
+/// the main thread), no more rows are handed out, and the others finish
+/// the row they hold.
+fn solve_all(requests: &[AttackRequest]) -> swtcg_engine::error::Result<Vec<AttackResult>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let stopped = AtomicUsize::new(0);
+    let work = |poll: bool| -> swtcg_engine::error::Result<Vec<(usize, AttackResult)>> {
+        let mut done = Vec::new();
+        loop {
+            if poll && swtcg_engine::cancel::expired() {
+                stopped.store(1, Ordering::Relaxed);
+                return Err(swtcg_engine::error::Error::cancelled());
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= requests.len() || stopped.load(Ordering::Relaxed) == 1 {
+                return Ok(done);
+            }
+            let result = AttackResult::new(requests[i].solve().inspect_err(|_| {
+                stopped.store(1, Ordering::Relaxed);
+            })?);
+            result.side(true);
+            done.push((i, result));
+        }
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(requests.len().div_ceil(16))
+        .max(1);
+    let parts: Vec<_> = std::thread::scope(|s| {
+        let workers: Vec<_> = (1..threads).map(|_| s.spawn(|| work(false))).collect();
+        let mine = work(true);
+        std::iter::once(mine)
+            .chain(workers.into_iter().map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(swtcg_engine::error::Error::limit("a table worker failed"))
+                })
+            }))
+            .collect()
+    });
+    let mut out: Vec<Option<AttackResult>> = requests.iter().map(|_| None).collect();
+    for part in parts {
+        for (i, r) in part? {
+            out[i] = Some(r);
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
+}
+
+/// A table row's results as Python values: the mean (a Fraction), the
+/// mean as a float, P(discard) and its float (None without health), and
+/// the pmf (None unless asked for).
+type Cells<'py> = (
+    Bound<'py, PyAny>,
+    f64,
+    Option<Bound<'py, PyAny>>,
+    Option<f64>,
+    Option<Bound<'py, PyDict>>,
+);
+
+/// A row's cells from its exact results (floats as the command line's
+/// `mean_f64`, correctly rounded as Python's `float(Fraction)` is).
+fn cells<'py>(
+    f: &Fractions<'py>,
+    mean: &BigRational,
+    discard: Option<&BigRational>,
+    pmf: Option<Bound<'py, PyDict>>,
+) -> PyRes<Cells<'py>> {
+    let float = |r: &BigRational| r.to_f64().unwrap_or(f64::NAN);
+    Ok((
+        f.of(mean)?,
+        float(mean),
+        discard.map(|p| f.of(p)).transpose()?,
+        discard.map(float),
+        pmf,
+    ))
+}
+
 /// A table: each parameter with its values; returns the parameters' names
-/// and the rows as (values, mean, P(discard) or None).
+/// and the rows as (values, mean, mean's float, P(discard) or None, its
+/// float or None, None).
 #[pyfunction]
 #[allow(clippy::type_complexity)]
-fn table(
-    py: Python<'_>,
+fn table<'py>(
+    py: Python<'py>,
     axes: Vec<(String, Vec<i64>)>,
-) -> PyRes<(
-    Vec<String>,
-    Vec<(Vec<i64>, BigRational, Option<BigRational>)>,
-)> {
-    let rows = solve(py, move || {
-        let mut grid = Grid::new();
-        for (name, values) in axes {
-            let p = Param::from_name(&name).ok_or_else(|| {
-                swtcg_engine::error::Error::unknown(format!(
-                    "'{name}' is not a parameter of a table"
-                ))
-                .at_param(&name, None)
-            })?;
-            grid = grid.with(p, values);
-        }
-        grid.rows()
-    })?;
+) -> PyRes<(Vec<String>, Vec<(Vec<i64>, Cells<'py>)>)> {
+    let rows = solve(py, move || grid_of(axes)?.rows())?;
     let names = rows
         .first()
         .map(|r| r.values.iter().map(|(p, _)| p.name().to_string()).collect())
         .unwrap_or_default();
-    Ok((
-        names,
-        rows.into_iter()
-            .map(|r| {
-                (
-                    r.values.iter().map(|(_, v)| *v).collect(),
-                    r.mean.0,
-                    r.p_discard.map(|p| p.0),
-                )
-            })
-            .collect(),
-    ))
+    let f = Fractions::new(py)?;
+    let rows = rows
+        .iter()
+        .map(|r| {
+            Ok((
+                r.values.iter().map(|(_, v)| *v).collect(),
+                cells(&f, &r.mean.0, r.p_discard.as_ref().map(|p| &p.0), None)?,
+            ))
+        })
+        .collect::<PyRes<_>>()?;
+    Ok((names, rows))
 }
 
 /// A check of a simulator's counts against the exact law: `bool(v)` is the
@@ -1045,6 +1384,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(battle, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
+    m.add_function(wrap_pyfunction!(table_attacks, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(sample, m)?)?;
     m.add_function(wrap_pyfunction!(_big, m)?)?;

@@ -296,30 +296,30 @@ def table(*, as_frame: bool = False, pmfs: bool = False, **params: Any) -> list[
         else:
             axes.append((k, _values(k, v)))
     if choices or pmfs:
-        # Row by row through `attack`, in the native table's order: the
-        # parameters in PARAMETERS' order, the last varying fastest.
+        # Attack by attack (the choices the same in every row), in the
+        # native table's order: the parameters in PARAMETERS' order, the
+        # last varying fastest.
         axes.sort(key=lambda kv: _ORDER[kv[0]])
         keys = [k for k, _ in axes]
-        rows = []
-        for combo in itertools.product(*[values for _, values in axes]):
-            r = attack(**dict(zip(keys, combo)), **choices)
-            rows.append((list(combo), r.mean, r.p_discard, r.pmf if pmfs else None))
+        results = _native.table_attacks(_pairs(choices), [(k.replace("_", "-"), v) for k, v in axes])
+        combos = itertools.product(*[values for _, values in axes])
+        rows = [(list(combo), r._cells(pmfs)) for combo, r in zip(combos, results)]
     else:
-        names, native = _native.table([(k.replace("_", "-"), v) for k, v in axes])
+        names, rows = _native.table([(k.replace("_", "-"), v) for k, v in axes])
         keys = [n.replace("-", "_") for n in names]
-        rows = [(values, mean, p, None) for values, mean, p in native]
+    # Each row: its values, and (mean, mean's float, P(discard), its float, pmf).
     if as_frame:
         import pandas as pd
 
         columns: dict[str, list[Any]] = {k: [] for k in keys}
         means, means_f, discards, discards_f, laws = [], [], [], [], []
-        for values, mean, p, pmf in rows:
+        for values, (mean, mean_f, p, p_f, pmf) in rows:
             for k, v in zip(keys, values):
                 columns[k].append(v)
             means.append(mean)
-            means_f.append(float(mean))
+            means_f.append(mean_f)
             discards.append(p)
-            discards_f.append(None if p is None else float(p))
+            discards_f.append(p_f)
             laws.append(pmf)
         columns.update(mean=means, mean_f64=means_f)
         if any(p is not None for p in discards):
@@ -328,13 +328,13 @@ def table(*, as_frame: bool = False, pmfs: bool = False, **params: Any) -> list[
             columns.update(pmf=laws)
         return pd.DataFrame(columns)
     out = []
-    for values, mean, p, pmf in rows:
+    for values, (mean, mean_f, p, p_f, pmf) in rows:
         row: dict[str, Any] = dict(zip(keys, values))
         row["mean"] = mean
-        row["mean_f64"] = float(mean)
+        row["mean_f64"] = mean_f
         if p is not None:
             row["p_discard"] = p
-            row["p_discard_f64"] = float(p)
+            row["p_discard_f64"] = p_f
         if pmfs:
             row["pmf"] = pmf
         out.append(row)

@@ -100,3 +100,47 @@ def test_table_takes_every_attack_parameter_and_gives_pmfs():
     # A choice changes the answer where it should: simple against optimal.
     optimal = swtcg_odds.table(power=range(2, 5), lucky=1, defender_lucky=1)
     assert [r["mean"] for r in optimal] != [r["mean"] for r in simple]
+
+
+def test_table_fractions_are_reduced_as_python_reduces_them():
+    # Issue 35: a row's Fractions are reduced in machine words (the powers
+    # of 2 and 3 a dice law's denominator shares with each weight), past
+    # 2^128 by big integers, and made without Fraction.__new__. Each must
+    # be the Fraction Python's own gcd makes, and each float Python's
+    # float() of it. Powers up to 60 cross 2^128 (6^50 > 2^128).
+    rows = swtcg_odds.table(pmfs=True, power=[1, 2, 7, 20, 40, 49, 50, 60], crit=[0, 3], parry=[0, 2], health=[0, 9])
+    assert len(rows) == 64
+    big = 0
+    for row in rows:
+        r = swtcg_odds.attack(power=row["power"], crit=row["crit"], parry=row["parry"], health=row["health"] or None)
+        weights, den = r.pmf_weights()
+        big += den >= 2**128
+        assert list(row["pmf"]) == [k for k, _ in weights]
+        running = 0
+        for (k, w), (cdf_k, cdf), (tail_k, tail) in zip(weights, r.cdf.items(), r.tail.items()):
+            for got, want in ((row["pmf"][k], Fraction(w, den)), (cdf, Fraction(running + w, den)), (tail, Fraction(den - running, den))):
+                assert type(got) is Fraction
+                assert (got.numerator, got.denominator) == (want.numerator, want.denominator)
+                assert hash(got) == hash(want)
+            assert cdf_k == tail_k == k
+            running += w
+        assert running == den
+        mean = Fraction(sum(k * w for k, w in weights), den)
+        assert (row["mean"].numerator, row["mean"].denominator) == (mean.numerator, mean.denominator)
+        assert row["mean_f64"] == float(mean) and type(row["mean_f64"]) is float
+        if row["health"]:
+            assert row["p_discard"] == r.p_discard and row["p_discard_f64"] == float(r.p_discard)
+        else:
+            assert "p_discard" not in row
+    assert big > 0
+
+
+@pytest.mark.parametrize("pmfs", [False, True])
+def test_a_table_value_out_of_bounds_is_refused(pmfs):
+    # A table's values are checked as the command line checks them (a
+    # negative Critical Hit was read as 0); health 0 stays "not given".
+    with pytest.raises(swtcg_odds.ParameterError) as e:
+        swtcg_odds.table(power=3, crit=[1, -3], pmfs=pmfs)
+    assert e.value.kind == "range"
+    assert e.value.origin == {"param": "crit", "value": "-3"}
+    assert len(swtcg_odds.table(power=3, health=[0, 4], pmfs=pmfs)) == 2

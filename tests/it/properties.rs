@@ -315,3 +315,80 @@ proptest! {
         }
     }
 }
+
+/// A table solved attack by attack (`AttackRequest::over`, Python's
+/// `table(pmfs=True)` and tables with choices): one request per row, in
+/// the grid's order, the row's values in place of the base's, the base's
+/// choices kept; refused before any row is solved as a table is.
+#[test]
+fn a_request_over_a_grid_is_one_request_per_row() {
+    use swtcg_odds::error::ErrorKind;
+    use swtcg_odds::request::AttackRequest;
+    use swtcg_odds::table::{Grid, Param};
+    let base = AttackRequest::from_pairs([
+        ("power", "9"),
+        ("crit", "4"),
+        ("lucky", "1"),
+        ("lucky-policy", "simple"),
+    ])
+    .unwrap();
+    let grid = Grid::new()
+        .with(Param::Power, vec![2, 5])
+        .with(Param::Parry, vec![0, 1, 2]);
+    let requests = base.over(&grid).unwrap();
+    assert_eq!(requests.len(), 6);
+    let mut want = Vec::new();
+    for power in [2, 5] {
+        for parry in [0, 1, 2] {
+            want.push((Some(power), Some(4), Some(parry), Some(1)));
+        }
+    }
+    let got: Vec<_> = requests
+        .iter()
+        .map(|r| {
+            (
+                r.get(Param::Power),
+                r.get(Param::Crit),
+                r.get(Param::Parry),
+                r.get(Param::Lucky),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    // Each row is the attack asked for alone, choices and all.
+    for (r, (power, _, parry, _)) in requests.iter().zip(&want) {
+        let alone = AttackRequest::from_pairs([
+            ("power", power.unwrap().to_string()),
+            ("crit", "4".into()),
+            ("parry", parry.unwrap().to_string()),
+            ("lucky", "1".into()),
+            ("lucky-policy", "simple".into()),
+        ])
+        .unwrap();
+        assert_eq!(r.solve().unwrap().json_text(), alone.solve().unwrap().json_text());
+    }
+    // Bounded before any work: a bad value names its parameter, too many
+    // rows or too much work are limits.
+    let e = base
+        .over(&Grid::new().with(Param::Crit, vec![1, -3]))
+        .unwrap_err();
+    crate::common::assert_error(&e, ErrorKind::Range, "param:crit=-3");
+    // The table itself refuses it too (a grid made in code, not parsed).
+    let e = Grid::new()
+        .with(Param::Crit, vec![1, -3])
+        .rows()
+        .unwrap_err();
+    crate::common::assert_error(&e, ErrorKind::Range, "param:crit=-3");
+    let e = base
+        .over(
+            &Grid::new()
+                .with(Param::Power, (1..=1000).collect())
+                .with(Param::Crit, (0..=300).collect()),
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
+    let e = base
+        .over(&Grid::new().with(Param::Power, (900..=1000).collect()))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
+}

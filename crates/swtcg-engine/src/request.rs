@@ -17,7 +17,7 @@ use crate::error::{Error, Result, quote};
 use crate::policy::{ForceBudget, Game, LuckyOrder, LuckyPolicy, Policy};
 use crate::report::{AttackReport, attack_text, to_json_text};
 use crate::scenario::{Scenario, ScenarioReport};
-use crate::table::{Param, ValueKind, units_of};
+use crate::table::{Grid, Param, ValueKind, Work, units_of};
 use crate::unit::Unit;
 use crate::words::Words;
 
@@ -252,6 +252,28 @@ impl AttackRequest {
             }
         }
         Ok(())
+    }
+
+    /// One request for each row of `grid`, in the grid's order: this
+    /// request's values and choices, with the row's values in place of its
+    /// own. Refused before any row is solved, as a table is: too many
+    /// rows, a value out of range (naming it), or too much work.
+    pub fn over(&self, grid: &Grid) -> Result<Vec<AttackRequest>> {
+        grid.check()?;
+        let mut work = Work::default();
+        let mut out = Vec::with_capacity(grid.len());
+        for i in 0..grid.len() {
+            let row = grid.assignment(i);
+            let mut req = self.clone();
+            req.values.retain(|(p, _)| !row.iter().any(|(q, _)| q == p));
+            req.values.extend(row);
+            req.values.sort_by_key(|(p, _)| *p);
+            let (a, d) = req.units()?;
+            work.add(&a, &d, req.has_choices());
+            out.push(req);
+        }
+        work.check()?;
+        Ok(out)
     }
 
     /// Whether the attack involves choices (then it is solved as a game).

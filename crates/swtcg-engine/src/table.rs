@@ -238,6 +238,24 @@ impl Param {
         }
     }
 
+    /// Refuses `v` outside [`Param::bounds`], naming the parameter and
+    /// the value.
+    pub fn check(self, v: i64) -> Result<()> {
+        let (min, max) = self.bounds();
+        if (min..=max).contains(&v) {
+            return Ok(());
+        }
+        let words = self.label();
+        let why = match self.kind() {
+            ValueKind::Health if v < 1 => format!("{words} must be at least 1"),
+            ValueKind::Switch => format!("{words}: give on or off"),
+            _ if v > max => format!("{words} {v} is above the limit of {max}"),
+            _ if min < 0 => format!("{words} must be within {min}..{max}"),
+            _ => format!("{words} must be at least {min}"),
+        };
+        Err(Error::range(why).at_param(self.name(), Some(&v.to_string())))
+    }
+
     /// Sets this parameter to `v` on the attacker `a` or the defender `d`.
     /// Values are range-checked when read ([`parse_range`]); here they are
     /// only stored.
@@ -369,7 +387,6 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
         })
     };
     let mut out = Vec::new();
-    let (min, max) = param.bounds();
     for item in text.split(',') {
         let item = item.trim();
         if item.is_empty() {
@@ -391,17 +408,7 @@ pub fn parse_range<T: TryFrom<i64>>(param: Param, text: &str) -> Result<Vec<T>> 
             return Err(bad(&format!("more than {MAX_RANGE_LEN} values")));
         }
         for v in [lo, hi] {
-            if v < min || v > max {
-                let words = param.label();
-                let why = match param.kind() {
-                    ValueKind::Health if v < 1 => format!("{words} must be at least 1"),
-                    ValueKind::Switch => format!("{words}: give on or off"),
-                    _ if v > max => format!("{words} {v} is above the limit of {max}"),
-                    _ if min < 0 => format!("{words} must be within {min}..{max}"),
-                    _ => format!("{words} must be at least {min}"),
-                };
-                return Err(Error::range(why).at_param(name, Some(&v.to_string())));
-            }
+            param.check(v)?;
         }
         for v in lo..=hi {
             let t =
@@ -567,10 +574,31 @@ impl Grid {
         self.len() == 0
     }
 
+    /// Refuses a grid of more than `MAX_ROWS` rows, or with a value out of
+    /// its parameter's bounds (a grid made in code, not parsed: Python's
+    /// `table`); a parameter's neutral value is it not given (health 0:
+    /// unknown).
+    pub(crate) fn check(&self) -> Result<()> {
+        if self.len() > MAX_ROWS {
+            return Err(Error::limit(format!(
+                "the table would have {} rows; the limit is {MAX_ROWS}",
+                self.len()
+            )));
+        }
+        for (p, values) in &self.params {
+            for &v in values {
+                if v != p.neutral() {
+                    p.check(v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The values of row `i`, the first parameter varying slowest (rows
     /// are made one at a time: a grid is never held whole before it is
     /// checked).
-    fn assignment(&self, i: usize) -> Vec<(Param, i64)> {
+    pub(crate) fn assignment(&self, i: usize) -> Vec<(Param, i64)> {
         let mut out = Vec::with_capacity(self.params.len());
         let mut rest = i;
         for (p, values) in self.params.iter().rev() {
@@ -589,29 +617,18 @@ impl Grid {
     pub fn rows(&self) -> Result<Vec<Row>> {
         /// Tables up to this many rows are built in one pass.
         const KEEP_ROWS: usize = 10_000;
-        if self.len() > MAX_ROWS {
-            return Err(Error::limit(format!(
-                "the table would have {} rows; the limit is {MAX_ROWS}",
-                self.len()
-            )));
-        }
+        self.check()?;
         // Tables of up to KEEP_ROWS rows keep the units built while the work
         // is counted; larger ones are counted in constant memory and built
         // again once accepted.
         let keep = self.len() <= KEEP_ROWS;
         let mut rows: Vec<(Row, Unit, Unit)> =
             Vec::with_capacity(if keep { self.len() } else { 0 });
-        let (mut work, mut game_work) = (0u64, 0u64);
+        let mut work = Work::default();
         for i in 0..self.len() {
             let values = self.assignment(i);
             let (a, d) = units_of(&values)?;
-            let dice = attack_dice(&a, &d) + a.keywords.fury;
-            if a.keywords.lucky > 0 || d.keywords.lucky > 0 {
-                game_work = game_work
-                    .saturating_add(attack_work(dice + a.keywords.lucky + d.keywords.lucky));
-            } else {
-                work = work.saturating_add(attack_work(dice));
-            }
+            work.add(&a, &d, false);
             if keep {
                 rows.push((
                     Row {
@@ -624,12 +641,7 @@ impl Grid {
                 ));
             }
         }
-        if work > MAX_STATIC_WORK || game_work > MAX_GAME_WORK {
-            return Err(Error::limit(format!(
-                "the table would take {} units of work (rows x (dice + 1)^2; {} with Lucky); the limits are {MAX_STATIC_WORK} and {MAX_GAME_WORK}: fewer rows or less power",
-                work, game_work
-            )));
-        }
+        work.check()?;
         if !keep {
             rows.reserve_exact(self.len());
             for i in 0..self.len() {
@@ -665,6 +677,40 @@ impl Grid {
             r?;
         }
         Ok(rows.into_iter().map(|(r, _, _)| r).collect())
+    }
+}
+
+/// The work of a table's rows, counted before any is solved: static rows
+/// and rows solved as games, each against its own limit.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Work {
+    fixed: u64,
+    game: u64,
+}
+
+impl Work {
+    /// Counts one row of these units; `game`: solved as a game whatever
+    /// its keywords (a row with choices).
+    pub(crate) fn add(&mut self, a: &Unit, d: &Unit, game: bool) {
+        let dice = attack_dice(a, d) + a.keywords.fury;
+        if game || a.keywords.lucky > 0 || d.keywords.lucky > 0 {
+            self.game = self
+                .game
+                .saturating_add(attack_work(dice + a.keywords.lucky + d.keywords.lucky));
+        } else {
+            self.fixed = self.fixed.saturating_add(attack_work(dice));
+        }
+    }
+
+    /// Refuses work past the limits, with the figures.
+    pub(crate) fn check(self) -> Result<()> {
+        if self.fixed > MAX_STATIC_WORK || self.game > MAX_GAME_WORK {
+            return Err(Error::limit(format!(
+                "the table would take {} units of work (rows x (dice + 1)^2; {} with Lucky); the limits are {MAX_STATIC_WORK} and {MAX_GAME_WORK}: fewer rows or less power",
+                self.fixed, self.game
+            )));
+        }
+        Ok(())
     }
 }
 
