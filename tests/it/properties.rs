@@ -365,7 +365,10 @@ fn a_request_over_a_grid_is_one_request_per_row() {
             ("lucky-policy", "simple".into()),
         ])
         .unwrap();
-        assert_eq!(r.solve().unwrap().json_text(), alone.solve().unwrap().json_text());
+        assert_eq!(
+            r.solve().unwrap().json_text(),
+            alone.solve().unwrap().json_text()
+        );
     }
     // Bounded before any work: a bad value names its parameter, too many
     // rows or too much work are limits.

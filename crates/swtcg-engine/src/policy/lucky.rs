@@ -801,7 +801,7 @@ pub(super) struct Start {
 /// The re-roll POP of an attack: its face classes, starting laws and tree.
 pub(super) struct Reroll {
     pub(super) classes: FaceClasses,
-    pub(super) starts: Vec<Start>,
+    pub(super) starts: Arc<Vec<Start>>,
     pub(super) node: Node,
     pub(super) lucky: LuckyPolicy,
     /// The exponent of 6 of the starting laws' denominator.
@@ -866,7 +866,7 @@ impl Reroll {
             check_lucky_work(name, x, n + fury, classes.k, policy.lucky, starts)?;
         }
         Ok(Some(Reroll {
-            starts: initial_states(&classes, n, fury, tracked),
+            starts: cached_starts(&classes, n, fury, tracked),
             classes,
             node,
             lucky: policy.lucky,
@@ -903,7 +903,7 @@ impl Reroll {
         let mut value = Num::zero();
         let mut trees = Vec::new();
         let mut exp = 0;
-        for s in &self.starts {
+        for s in self.starts.iter() {
             let states = Simplex::new(s.m, self.classes.k).states();
             let finals: Vec<Num> = states.iter().map(|c| value_of(self.roll(s, c))).collect();
             let e = evaluate(&self.classes, s.m, &self.node, self.lucky, &finals);
@@ -915,6 +915,69 @@ impl Reroll {
         }
         (value, trees, self.dice + exp)
     }
+}
+
+/// What the starting laws of a roll depend on: the face classes (faces per
+/// class, which hit, how many classes), the dice, Fury's extra dice, and
+/// whether natural 3s and 5s are tracked.
+type StartsKey = ([u64; CLASSES], [bool; CLASSES], usize, u32, u32, bool, bool);
+
+/// The starting laws made in this process, newest last, with the number of
+/// states they hold in all.
+struct StartsCache {
+    laws: Vec<(StartsKey, Arc<Vec<Start>>)>,
+    states: usize,
+}
+
+/// Most states the cache of starting laws keeps in all (about 32 bytes
+/// each: some 64 MB); the oldest laws go first.
+const CACHED_STATES: usize = 2_000_000;
+
+static STARTS: std::sync::Mutex<StartsCache> = std::sync::Mutex::new(StartsCache {
+    laws: Vec::new(),
+    states: 0,
+});
+
+/// [`initial_states`], made once per distinct roll in a process and shared
+/// by every attack that rolls it: the rows of a table or a sweep, the
+/// pairings of a matchup pool, a front-end's calls (issue 35: at power 40
+/// they are a quarter of Lucky 1's work). Two threads asking at once may
+/// both make it; the law is the same.
+pub(super) fn cached_starts(
+    classes: &FaceClasses,
+    n: u32,
+    fury: u32,
+    track: Track,
+) -> Arc<Vec<Start>> {
+    let key = (
+        classes.faces,
+        classes.hits,
+        classes.k,
+        n,
+        fury,
+        track.three,
+        track.five,
+    );
+    // A poisoned lock (a thread panicked while holding it) still holds
+    // whole laws: each is inserted complete.
+    let lock = || STARTS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, law)) = lock().laws.iter().find(|(k, _)| *k == key) {
+        return Arc::clone(law);
+    }
+    let law = Arc::new(initial_states(classes, n, fury, track));
+    let size: usize = law.iter().map(|s| s.weights.len()).sum();
+    if size <= CACHED_STATES {
+        let mut cache = lock();
+        if !cache.laws.iter().any(|(k, _)| *k == key) {
+            while cache.states + size > CACHED_STATES {
+                let (_, old) = cache.laws.remove(0);
+                cache.states -= old.iter().map(|s| s.weights.len()).sum::<usize>();
+            }
+            cache.laws.push((key, Arc::clone(&law)));
+            cache.states += size;
+        }
+    }
+    law
 }
 
 /// The law of the class states after the roll (Fury included), split by
@@ -1037,4 +1100,52 @@ pub(super) fn patterns(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The starting laws kept across calls are the laws made afresh, the
+    /// second call shares the first's, and the cache never holds more than
+    /// its bound, however many distinct rolls pass through it.
+    #[test]
+    fn starting_laws_are_shared_and_bounded() {
+        let same = |a: &[Start], b: &[Start]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x.m == y.m && x.before == y.before && x.weights == y.weights)
+        };
+        let track = Track {
+            two: false,
+            three: true,
+            five: false,
+        };
+        let classes = FaceClasses::tracking(4, false);
+        let first = cached_starts(&classes, 9, 1, track);
+        assert!(same(&first, &initial_states(&classes, 9, 1, track)));
+        assert!(Arc::ptr_eq(&first, &cached_starts(&classes, 9, 1, track)));
+        // Another class set is another law.
+        let other = FaceClasses::tracking(3, true);
+        let second = cached_starts(&other, 9, 1, track);
+        assert!(same(&second, &initial_states(&other, 9, 1, track)));
+        assert!(!same(&first, &second));
+        // Rolls of over a million states each: the oldest go, the bound
+        // holds.
+        for n in 200..203 {
+            let law = cached_starts(&classes, n, 0, Track::default());
+            assert!(law.iter().all(|s| s.weights.len() == states_of(n, 4)));
+            let cache = STARTS.lock().unwrap();
+            assert!(cache.states <= CACHED_STATES);
+            let held: usize = cache
+                .laws
+                .iter()
+                .flat_map(|(_, l)| l.iter())
+                .map(|s| s.weights.len())
+                .sum();
+            assert_eq!(held, cache.states);
+            assert!(cache.laws.iter().any(|(k, _)| k.3 == n));
+        }
+    }
 }

@@ -284,7 +284,9 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
             }
             (None, Some(reroll)) => {
                 let (value, trees, exp) = reroll.solve(value_of);
-                let mut pairs: Vec<(Roll, Num)> = Vec::new();
+                // The final states' weights summed by their roll, in the
+                // rolls' order (their places): no sort of the states.
+                let mut by_place = vec![Num::zero(); rolls.len()];
                 let mut used = [Num::zero(), Num::zero()];
                 for (start, tree) in reroll.starts.iter().zip(trees) {
                     let states = Simplex::new(start.m, reroll.classes.k).states();
@@ -295,13 +297,20 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
                     }
                     for (c, w) in states.iter().zip(end) {
                         if !w.is_zero() {
-                            pairs.push((reroll.roll(start, c), w));
+                            let i = place[roll_key(&reroll.roll(start, c))] as usize;
+                            by_place[i].add_assign_ref(&w);
                         }
                     }
                 }
                 let denom = Num::pow(6, exp);
                 let used = used.map(|u| ratio(&u, &denom));
-                (Joint::from_pairs(pairs, denom), value, used)
+                let entries = rolls
+                    .iter()
+                    .zip(by_place)
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(r, w)| (*r, w))
+                    .collect();
+                (Joint::from_sorted(entries, denom), value, used)
             }
             (None, None) => unreachable!("a roll without Lucky or a re-roll POP"),
         };
