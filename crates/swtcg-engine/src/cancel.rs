@@ -18,7 +18,9 @@
 //! ```
 
 use crate::error::{Error, Result};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 thread_local! {
@@ -27,6 +29,9 @@ thread_local! {
     /// A front-end's question "should this stop?" (Python: a signal came),
     /// and when it was last asked.
     static POLL: Cell<Option<Poll>> = const { Cell::new(None) };
+    /// The stop shared by the parts of a solve split over threads
+    /// ([`Group`]), when this thread runs one.
+    static GROUP: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
 }
 
 /// A question "should this stop?", and when it was last asked.
@@ -93,20 +98,22 @@ pub fn with_deadline<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
 }
 
 /// Whether this thread's deadline has passed, or its [`with_poll`]
-/// question said stop (false without either). Once true it stays true
-/// until [`with_deadline`] or [`with_poll`] returns.
+/// question said stop, or another part of its group (a solve split over
+/// threads) stopped (false without any). Once true it stays true until
+/// [`with_deadline`], [`with_poll`] or the group's run returns.
 #[inline]
 pub fn expired() -> bool {
     if EXPIRED.with(|e| e.get()) {
         return true;
     }
+    let group = GROUP.with(|g| g.borrow().as_ref().map(|s| s.load(Ordering::Relaxed)));
     let deadline = DEADLINE.with(|d| d.get());
     let poll = POLL.with(|p| p.get());
-    if deadline.is_none() && poll.is_none() {
+    if deadline.is_none() && poll.is_none() && group != Some(true) {
         return false;
     }
     let now = Instant::now();
-    let mut late = deadline.is_some_and(|d| now >= d);
+    let mut late = group == Some(true) || deadline.is_some_and(|d| now >= d);
     if let Some((stop, last)) = poll
         && !late
         && now.duration_since(last) >= POLL_EVERY
@@ -116,8 +123,79 @@ pub fn expired() -> bool {
     }
     if late {
         EXPIRED.with(|e| e.set(true));
+        GROUP.with(|g| {
+            if let Some(s) = g.borrow().as_ref() {
+                s.store(true, Ordering::Relaxed);
+            }
+        });
     }
     late
+}
+
+/// A solve split over threads that stops as one: the parts run on worker
+/// threads ([`Group::run`], each with the deadline of the thread that made
+/// the group), while that thread watches ([`Group::watch`]): its own
+/// deadline or question (Python's Ctrl-C reaches only the main thread), or
+/// any part found expired, stops every part at its next check.
+pub(crate) struct Group {
+    stop: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    /// Parts finished, and the thread to wake at each.
+    done: AtomicUsize,
+    watcher: std::thread::Thread,
+}
+
+impl Group {
+    /// A group of the current thread's solve.
+    pub(crate) fn new() -> Group {
+        Group {
+            stop: Arc::new(AtomicBool::new(false)),
+            deadline: DEADLINE.with(|d| d.get()),
+            done: AtomicUsize::new(0),
+            watcher: std::thread::current(),
+        }
+    }
+
+    /// Runs one part on this (worker) thread.
+    pub(crate) fn run<T>(&self, f: impl FnOnce() -> T) -> T {
+        /// Puts the thread's state back and tells the watcher, even when
+        /// the part panics (the watcher would otherwise wait for ever).
+        struct Part<'a> {
+            group: &'a Group,
+            outer: Option<Arc<AtomicBool>>,
+            _restore: Saved,
+        }
+        impl Drop for Part<'_> {
+            fn drop(&mut self) {
+                GROUP.with(|g| g.replace(self.outer.take()));
+                self.group.done.fetch_add(1, Ordering::Release);
+                self.group.watcher.unpark();
+            }
+        }
+        let _restore = Saved::now();
+        let outer = GROUP.with(|g| g.replace(Some(Arc::clone(&self.stop))));
+        let _part = Part {
+            group: self,
+            outer,
+            _restore,
+        };
+        DEADLINE.with(|d| d.set(self.deadline));
+        POLL.with(|p| p.set(None));
+        EXPIRED.with(|e| e.set(false));
+        f()
+    }
+
+    /// On the thread that made the group: waits until `parts` parts have
+    /// run, stopping them all once this thread's deadline passes or its
+    /// question says stop.
+    pub(crate) fn watch(&self, parts: usize) {
+        while self.done.load(Ordering::Acquire) < parts {
+            std::thread::park_timeout(POLL_EVERY);
+            if expired() {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 /// `Err(cancelled)` once the deadline has passed.

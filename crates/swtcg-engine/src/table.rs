@@ -660,11 +660,16 @@ impl Grid {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let chunk = rows.len().div_ceil(threads).max(1);
         let policy = self.policy.unwrap_or_default();
+        // The parts stop as one: this thread watches its deadline and its
+        // front-end's question (Ctrl-C in Python) while they run.
+        let group = crate::cancel::Group::new();
         let results: Vec<Result<()>> = std::thread::scope(|s| {
+            let group = &group;
             let handles: Vec<_> = rows
                 .chunks_mut(chunk)
-                .map(|part| s.spawn(move || fill(part, &policy)))
+                .map(|part| s.spawn(move || group.run(|| fill(part, &policy))))
                 .collect();
+            group.watch(handles.len());
             handles
                 .into_iter()
                 .map(|h| {
@@ -787,6 +792,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
     let mut rolls: Vec<(DiceKey, Joint<Roll, W>, StrikeLaws<W>)> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
+        crate::cancel::check()?;
         let remaining = d.remaining_health();
         if is_game(a, d) {
             // A game: solved exactly with both sides' choices.
