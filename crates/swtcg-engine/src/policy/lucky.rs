@@ -323,41 +323,65 @@ pub(super) fn lucky_stage(
     lucky: LuckyPolicy,
     next: &[Num],
 ) -> Stage {
+    // Every value of the stage is at most the largest next value times
+    // 6^x (a re-roll's outcomes weigh 6 in all per die): in machine words
+    // when that fits, as most stages do (40 dice and Lucky 3: 6^46).
+    let most = next.iter().max().cloned().unwrap_or_else(Num::zero);
+    let fits = matches!(most.mul_ref(&Num::pow(6, x)), Num::Small(_));
+    if fits {
+        let next: Vec<u128> = next.iter().map(u128::from_num).collect();
+        let (value, choice) = stage_with::<u128>(classes, m, x, side, lucky, &next);
+        Stage {
+            value: value.into_iter().map(Num::Small).collect(),
+            choice,
+        }
+    } else {
+        let (value, choice) = stage_with::<Num>(classes, m, x, side, lucky, next);
+        Stage { value, choice }
+    }
+}
+
+/// [`lucky_stage`] in the weight `W` (which holds every value).
+fn stage_with<W: Weight>(
+    classes: &FaceClasses,
+    m: u32,
+    x: u32,
+    side: Side,
+    lucky: LuckyPolicy,
+    next: &[W],
+) -> (Vec<W>, Vec<Choice>) {
     let k = classes.k;
     let top = Simplex::new(m, k);
     let states = top.states();
-    // g[r]: over the states of m − r dice.
-    let mut g: Vec<Vec<Num>> = vec![next.to_vec()];
+    // g[r]: over the states of m − r dice, the value of keeping the state
+    // and re-rolling r dice, over 6^r.
+    let mut g: Vec<Vec<W>> = vec![next.to_vec()];
     let mut simplices = vec![top.clone()];
     for r in 1..=x.min(m) {
         let sx = Simplex::new(m - r, k);
         let above = &simplices[r as usize - 1];
         let prev = &g[r as usize - 1];
-        let vals = sx
-            .states()
-            .iter()
-            .map(|st| {
-                let mut acc = Num::zero();
-                for class in 0..k {
-                    if classes.faces[class] == 0 {
-                        continue;
-                    }
-                    let mut up = *st;
-                    up[class] += 1;
-                    acc.add_assign_ref(&prev[above.rank(&up)].mul_u64(classes.faces[class]));
-                }
-                acc
-            })
-            .collect();
+        let vals = if k == CLASSES {
+            reroll_one::<CLASSES, W>(classes, &sx, above, prev)
+        } else {
+            reroll_one::<4, W>(classes, &sx, above, prev)
+        };
         g.push(vals);
         simplices.push(sx);
     }
-    let pow6: Vec<Num> = (0..=x).map(|e| Num::pow(6, e)).collect();
+    // Each g[r] over 6^x: scaled once here, not at each state's choice.
+    for (r, values) in g.iter_mut().enumerate() {
+        let up = W::pow(6, x - r as u32);
+        if !up.is_zero() && up != W::one() {
+            for v in values.iter_mut() {
+                *v = v.mul_ref(&up);
+            }
+        }
+    }
     // The value of keeping `kept` and re-rolling `r` dice.
-    let at = |kept: &State, r: u32| -> Num {
-        g[r as usize][simplices[r as usize].rank(kept)].mul_ref(&pow6[(x - r) as usize])
-    };
-    let eval = |c: &State, d: &Choice| -> Num {
+    let at =
+        |kept: &State, r: u32| -> W { g[r as usize][simplices[r as usize].rank(kept)].clone() };
+    let eval = |c: &State, d: &Choice| -> W {
         let r: u32 = d.iter().sum();
         let mut kept = *c;
         for (kv, dv) in kept.iter_mut().zip(d) {
@@ -371,7 +395,7 @@ pub(super) fn lucky_stage(
         if i.is_multiple_of(1024) && crate::cancel::expired() {
             // Past the deadline: the caller reports it; the values left
             // are never read.
-            value.resize(states.len(), Num::zero());
+            value.resize(states.len(), W::zero());
             choice.resize(states.len(), [0; CLASSES]);
             break;
         }
@@ -382,34 +406,59 @@ pub(super) fn lucky_stage(
             }
             LuckyPolicy::Optimal => {
                 if k == CLASSES {
-                    best_reroll::<CLASSES>(c, x, side, &g, &simplices, &pow6)
+                    best_reroll::<CLASSES, W>(c, x, side, &g, &simplices)
                 } else {
-                    best_reroll::<4>(c, x, side, &g, &simplices, &pow6)
+                    best_reroll::<4, W>(c, x, side, &g, &simplices)
                 }
             }
         };
         value.push(v);
         choice.push(d);
     }
-    Stage { value, choice }
+    (value, choice)
+}
+
+/// One more die re-rolled: for each state of `sx` (one die fewer than
+/// `above`), the sum over the faces of a fresh die of `prev` at the state
+/// with that die added (`prev` over `above`'s states), in `K` classes.
+fn reroll_one<const K: usize, W: Weight>(
+    classes: &FaceClasses,
+    sx: &Simplex,
+    above: &Simplex,
+    prev: &[W],
+) -> Vec<W> {
+    let classes_used: Vec<(usize, u64)> = (0..K)
+        .filter(|&c| classes.faces[c] > 0)
+        .map(|c| (c, classes.faces[c]))
+        .collect();
+    sx.states()
+        .iter()
+        .map(|st| {
+            let mut acc = W::zero();
+            for &(class, faces) in &classes_used {
+                let mut up = *st;
+                up[class] += 1;
+                acc.add_assign_ref(&prev[above.rank_k::<K>(&up)].mul_u64(faces));
+            }
+            acc
+        })
+        .collect()
 }
 
 /// The best re-roll of at most `x` dice of state `c` for `side` (keeping
 /// everything first: a tie keeps the dice), over `K` classes: its value
-/// and the re-roll. `g[r]` holds the values of keeping each state of the
-/// simplex `simplices[r]` and re-rolling `r` dice.
+/// and the re-roll. `g[r]` holds the values (over `6^x`) of keeping each
+/// state of the simplex `simplices[r]` and re-rolling `r` dice.
 #[inline(always)]
-pub(super) fn best_reroll<const K: usize>(
+pub(super) fn best_reroll<const K: usize, W: Weight>(
     c: &State,
     x: u32,
     side: Side,
-    g: &[Vec<Num>],
+    g: &[Vec<W>],
     simplices: &[Simplex],
-    pow6: &[Num],
-) -> (Num, Choice) {
-    let at = |kept: &State, r: u32| -> Num {
-        g[r as usize][simplices[r as usize].rank_k::<K>(kept)].mul_ref(&pow6[(x - r) as usize])
-    };
+) -> (W, Choice) {
+    let at =
+        |kept: &State, r: u32| -> &W { &g[r as usize][simplices[r as usize].rank_k::<K>(kept)] };
     let mut best = (at(c, 0), [0; CLASSES]);
     for d0 in 0..=c[0].min(x) {
         for d1 in 0..=c[1].min(x - d0) {
@@ -437,7 +486,7 @@ pub(super) fn best_reroll<const K: usize>(
             }
         }
     }
-    best
+    (best.0.clone(), best.1)
 }
 
 /// Pushes a state distribution through one stage's choices: the new
@@ -1105,6 +1154,45 @@ pub(super) fn patterns(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stage solved in machine words is the stage solved in `Num`: the
+    /// same values and the same choices (ties included), both sides, both
+    /// policies, 4 and 5 classes.
+    #[test]
+    fn a_stage_in_machine_words_is_the_stage_in_num() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next_u = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (classes, m, x) in [
+            (FaceClasses::tracking(4, false), 7, 2),
+            (FaceClasses::tracking(3, true), 6, 3),
+            (FaceClasses::tracking(5, false), 5, 6),
+        ] {
+            let len = Simplex::new(m, classes.k).len;
+            // Values with many ties (a few distinct ones) and without.
+            for spread in [3u64, 1 << 40] {
+                let next: Vec<Num> = (0..len)
+                    .map(|_| Num::Small(u128::from(next_u() % spread)))
+                    .collect();
+                let small: Vec<u128> = next.iter().map(u128::from_num).collect();
+                for side in [Side::Attacking, Side::Defending] {
+                    for lucky in [LuckyPolicy::Optimal, LuckyPolicy::Simple] {
+                        let (vs, cs) = stage_with::<u128>(&classes, m, x, side, lucky, &small);
+                        let (vn, cn) = stage_with::<Num>(&classes, m, x, side, lucky, &next);
+                        assert_eq!(cs, cn);
+                        assert!(vs.iter().zip(&vn).all(|(a, b)| Num::Small(*a) == *b));
+                        let stage = lucky_stage(&classes, m, x, side, lucky, &next);
+                        assert_eq!(stage.choice, cn);
+                        assert_eq!(stage.value, vn);
+                    }
+                }
+            }
+        }
+    }
 
     /// The starting laws kept across calls are the laws made afresh, the
     /// second call shares the first's, and the cache never holds more than
