@@ -499,12 +499,41 @@ pub(super) fn forward(
     dist: &[Num],
     choice: &[Choice],
 ) -> (Vec<Num>, Num) {
+    // Every weight after the stage is at most the total before times 6^x:
+    // in machine words when that fits.
+    let total = dist.iter().fold(Num::zero(), |mut t, w| {
+        t.add_assign_ref(w);
+        t
+    });
+    if matches!(total.mul_ref(&Num::pow(6, x)), Num::Small(_)) {
+        let dist: Vec<u128> = dist.iter().map(u128::from_num).collect();
+        let (next, used) = forward_with::<u128>(classes, m, x, &dist, choice);
+        return (next.into_iter().map(Num::Small).collect(), Num::Small(used));
+    }
+    forward_with::<Num>(classes, m, x, dist, choice)
+}
+
+/// [`forward`] in the weight `W` (which holds every weight).
+fn forward_with<W: Weight>(
+    classes: &FaceClasses,
+    m: u32,
+    x: u32,
+    dist: &[W],
+    choice: &[Choice],
+) -> (Vec<W>, W) {
     let simplex = Simplex::new(m, classes.k);
     let states = simplex.states();
-    let outs: Vec<Vec<(State, Num)>> = (0..=x.min(m)).map(|r| outcomes(classes, r)).collect();
-    let pow6: Vec<Num> = (0..=x).map(|e| Num::pow(6, e)).collect();
-    let mut next = vec![Num::zero(); simplex.len];
-    let mut used = Num::zero();
+    let outs: Vec<Vec<(State, W)>> = (0..=x.min(m))
+        .map(|r| {
+            outcomes(classes, r)
+                .into_iter()
+                .map(|(o, w)| (o, W::from_num(&w)))
+                .collect()
+        })
+        .collect();
+    let pow6: Vec<W> = (0..=x).map(|e| W::pow(6, e)).collect();
+    let mut next = vec![W::zero(); simplex.len];
+    let mut used = W::zero();
     for (i, c) in states.iter().enumerate() {
         if i.is_multiple_of(1024) && crate::cancel::expired() {
             break;
