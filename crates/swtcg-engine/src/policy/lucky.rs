@@ -149,8 +149,17 @@ impl Simplex {
         r + states_of(left, 3) - states_of(left - c[i], 3) + c[i + 1] as usize
     }
 
-    /// Every state, in rank order.
-    pub(super) fn states(&self) -> Vec<State> {
+    /// Every state, in rank order: listed once per process for each
+    /// (dice, classes) and shared (a Lucky stage reads the lists of its
+    /// simplices several times; a table's rows read the same ones).
+    pub(super) fn states(&self) -> Arc<Vec<State>> {
+        /// Most states kept in all (20 bytes each).
+        static STATES: Kept<(u32, usize), Vec<State>> = Kept::new(1_000_000);
+        STATES.get((self.m, self.k), || self.list(), Vec::len)
+    }
+
+    /// Every state, in rank order, listed.
+    fn list(&self) -> Vec<State> {
         let m = self.m;
         let mut out = Vec::with_capacity(self.len);
         for c0 in 0..=m {
@@ -180,8 +189,8 @@ pub(super) fn outcomes(classes: &FaceClasses, r: u32) -> Vec<(State, Num)> {
     let counts = Counts::new(r);
     let states = Simplex::new(r, classes.k).states();
     states
-        .into_iter()
-        .map(|o| {
+        .iter()
+        .map(|&o| {
             let w = counts
                 .multinomial(r, &o)
                 .mul_ref(&counts.class_weight(&classes.faces, &o));
@@ -389,6 +398,13 @@ fn stage_with<W: Weight>(
         }
         at(&kept, r)
     };
+    if lucky == LuckyPolicy::Optimal {
+        return if k == CLASSES {
+            best_rerolls::<CLASSES, W>(&states, x.min(m), side, &g, &simplices)
+        } else {
+            best_rerolls::<4, W>(&states, x.min(m), side, &g, &simplices)
+        };
+    }
     let mut value = Vec::with_capacity(states.len());
     let mut choice = Vec::with_capacity(states.len());
     for (i, c) in states.iter().enumerate() {
@@ -399,19 +415,84 @@ fn stage_with<W: Weight>(
             choice.resize(states.len(), [0; CLASSES]);
             break;
         }
-        let (v, d) = match lucky {
-            LuckyPolicy::Simple => {
-                let d = simple_choice(classes, side, x, c);
-                (eval(c, &d), d)
+        let d = simple_choice(classes, side, x, c);
+        value.push(eval(c, &d));
+        choice.push(d);
+    }
+    (value, choice)
+}
+
+/// The best re-roll of every state of `states` (the top simplex,
+/// `simplices[0]`), one die at a time: what [`best_reroll`] finds state by
+/// state over its `C(x + K, K)` re-rolls, found in `x` passes over the
+/// simplices of `K` candidates each (issue 35: Lucky 3's 35 re-rolls a
+/// state become 12 candidates).
+///
+/// `best[t]` over the states `s` of `m − t` dice is the best value of
+/// keeping some `kept ⊆ s` with at most `x − t` more dice taken away, and
+/// that `kept`: either `s` itself (the value `g[t][s]`, `t` dice
+/// re-rolled) or the best of `s` less one die of some class. At the top,
+/// the re-roll is the state less what is kept. Ties go as
+/// [`best_reroll`]'s enumeration sends them: it keeps the first of equal
+/// values in the lexicographic order of the re-rolls, that is the
+/// lexicographically largest `kept` (so keeping every die wins a tie).
+pub(super) fn best_rerolls<const K: usize, W: Weight>(
+    states: &[State],
+    x: u32,
+    side: Side,
+    g: &[Vec<W>],
+    simplices: &[Simplex],
+) -> (Vec<W>, Vec<Choice>) {
+    let better = |v: &W, kept: &State, best: &(W, State)| match v.cmp(&best.0) {
+        std::cmp::Ordering::Equal => *kept > best.1,
+        o => (o == std::cmp::Ordering::Greater) == (side == Side::Attacking),
+    };
+    // best[x]: nothing more may be taken away.
+    let mut best: Vec<(W, State)> = simplices[x as usize]
+        .states()
+        .iter()
+        .zip(&g[x as usize])
+        .map(|(s, v)| (v.clone(), *s))
+        .collect();
+    for t in (0..x as usize).rev() {
+        let listed;
+        let here: &[State] = if t == 0 {
+            states
+        } else {
+            listed = simplices[t].states();
+            &listed
+        };
+        let below = &simplices[t + 1];
+        let mut next = Vec::with_capacity(here.len());
+        for (i, s) in here.iter().enumerate() {
+            if i.is_multiple_of(1024) && crate::cancel::expired() {
+                // Past the deadline: the values left are never read.
+                next.resize(here.len(), (W::zero(), *s));
+                break;
             }
-            LuckyPolicy::Optimal => {
-                if k == CLASSES {
-                    best_reroll::<CLASSES, W>(c, x, side, &g, &simplices)
-                } else {
-                    best_reroll::<4, W>(c, x, side, &g, &simplices)
+            let mut top = (g[t][i].clone(), *s);
+            for class in 0..K {
+                if s[class] == 0 {
+                    continue;
+                }
+                let mut less = *s;
+                less[class] -= 1;
+                let cand = &best[below.rank_k::<K>(&less)];
+                if better(&cand.0, &cand.1, &top) {
+                    top = cand.clone();
                 }
             }
-        };
+            next.push(top);
+        }
+        best = next;
+    }
+    let mut value = Vec::with_capacity(states.len());
+    let mut choice = Vec::with_capacity(states.len());
+    for (c, (v, kept)) in states.iter().zip(best) {
+        let mut d = [0; CLASSES];
+        for j in 0..CLASSES {
+            d[j] = c[j] - kept[j];
+        }
         value.push(v);
         choice.push(d);
     }
@@ -447,9 +528,11 @@ fn reroll_one<const K: usize, W: Weight>(
 
 /// The best re-roll of at most `x` dice of state `c` for `side` (keeping
 /// everything first: a tie keeps the dice), over `K` classes: its value
-/// and the re-roll. `g[r]` holds the values (over `6^x`) of keeping each
-/// state of the simplex `simplices[r]` and re-rolling `r` dice.
-#[inline(always)]
+/// and the re-roll, by trying every re-roll in lexicographic order. `g[r]`
+/// holds the values (over `6^x`) of keeping each state of the simplex
+/// `simplices[r]` and re-rolling `r` dice. The solver's [`best_rerolls`]
+/// finds the same one die at a time; this is its oracle in the tests.
+#[cfg(test)]
 pub(super) fn best_reroll<const K: usize, W: Weight>(
     c: &State,
     x: u32,
@@ -968,8 +1051,9 @@ impl Reroll {
             .flat_map(|s| {
                 Simplex::new(s.m, self.classes.k)
                     .states()
-                    .into_iter()
-                    .map(|c| self.roll(s, &c))
+                    .iter()
+                    .map(|c| self.roll(s, c))
+                    .collect::<Vec<_>>()
             })
             .collect()
     }
@@ -1000,27 +1084,73 @@ impl Reroll {
 /// whether natural 3s and 5s are tracked.
 type StartsKey = ([u64; CLASSES], [bool; CLASSES], usize, u32, u32, bool, bool);
 
-/// The starting laws made in this process, newest last, with the number of
-/// states they hold in all.
-struct StartsCache {
-    laws: Vec<(StartsKey, Arc<Vec<Start>>)>,
-    states: usize,
+/// Values made once in a process and shared by whoever asks for the same
+/// key, bounded by the total size of what it keeps (the oldest go first;
+/// a value larger than the bound is made and not kept). Two threads asking
+/// at once may both make a value; it is the same value.
+pub(super) struct Kept<K, V> {
+    items: std::sync::Mutex<Items<K, V>>,
+    bound: usize,
+}
+
+/// The values kept, newest last, each with its size, and their total size.
+type Items<K, V> = (Vec<(K, Arc<V>, usize)>, usize);
+
+impl<K: PartialEq, V> Kept<K, V> {
+    pub(super) const fn new(bound: usize) -> Kept<K, V> {
+        Kept {
+            items: std::sync::Mutex::new((Vec::new(), 0)),
+            bound,
+        }
+    }
+
+    /// The value of `key`, made by `make` (of size `size`) the first time.
+    pub(super) fn get(
+        &self,
+        key: K,
+        make: impl FnOnce() -> V,
+        size: impl Fn(&V) -> usize,
+    ) -> Arc<V> {
+        // A poisoned lock (a thread panicked while holding it) still holds
+        // whole values: each is inserted complete.
+        let lock = || self.items.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, v, _)) = lock().0.iter().find(|(k, _, _)| *k == key) {
+            return Arc::clone(v);
+        }
+        let value = Arc::new(make());
+        let n = size(&value);
+        if n <= self.bound {
+            let mut items = lock();
+            if !items.0.iter().any(|(k, _, _)| *k == key) {
+                while items.1 + n > self.bound {
+                    let (_, _, old) = items.0.remove(0);
+                    items.1 -= old;
+                }
+                items.0.push((key, Arc::clone(&value), n));
+                items.1 += n;
+            }
+        }
+        value
+    }
+
+    /// The sizes kept, and their recorded total (for the tests).
+    #[cfg(test)]
+    fn sizes(&self) -> (Vec<usize>, usize) {
+        let items = self.items.lock().unwrap();
+        (items.0.iter().map(|i| i.2).collect(), items.1)
+    }
 }
 
 /// Most states the cache of starting laws keeps in all (about 32 bytes
-/// each: some 64 MB); the oldest laws go first.
+/// each: some 64 MB).
 const CACHED_STATES: usize = 2_000_000;
 
-static STARTS: std::sync::Mutex<StartsCache> = std::sync::Mutex::new(StartsCache {
-    laws: Vec::new(),
-    states: 0,
-});
+static STARTS: Kept<StartsKey, Vec<Start>> = Kept::new(CACHED_STATES);
 
 /// [`initial_states`], made once per distinct roll in a process and shared
 /// by every attack that rolls it: the rows of a table or a sweep, the
 /// pairings of a matchup pool, a front-end's calls (issue 35: at power 40
-/// they are a quarter of Lucky 1's work). Two threads asking at once may
-/// both make it; the law is the same.
+/// they are a quarter of Lucky 1's work).
 pub(super) fn cached_starts(
     classes: &FaceClasses,
     n: u32,
@@ -1036,26 +1166,11 @@ pub(super) fn cached_starts(
         track.three,
         track.five,
     );
-    // A poisoned lock (a thread panicked while holding it) still holds
-    // whole laws: each is inserted complete.
-    let lock = || STARTS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, law)) = lock().laws.iter().find(|(k, _)| *k == key) {
-        return Arc::clone(law);
-    }
-    let law = Arc::new(initial_states(classes, n, fury, track));
-    let size: usize = law.iter().map(|s| s.weights.len()).sum();
-    if size <= CACHED_STATES {
-        let mut cache = lock();
-        if !cache.laws.iter().any(|(k, _)| *k == key) {
-            while cache.states + size > CACHED_STATES {
-                let (_, old) = cache.laws.remove(0);
-                cache.states -= old.iter().map(|s| s.weights.len()).sum::<usize>();
-            }
-            cache.laws.push((key, Arc::clone(&law)));
-            cache.states += size;
-        }
-    }
-    law
+    STARTS.get(
+        key,
+        || initial_states(classes, n, fury, track),
+        |law| law.iter().map(|s| s.weights.len()).sum(),
+    )
 }
 
 /// The law of the class states after the roll (Fury included), split by
@@ -1146,7 +1261,7 @@ pub(super) fn patterns(
     // zeta, indexed by the subset's bits (slots of non-subsets unused),
     // reused from state to state.
     let mut zeta: Vec<Num> = vec![Num::zero(); all as usize + 1];
-    for (i, c) in Simplex::new(n, classes.k).states().into_iter().enumerate() {
+    for (i, &c) in Simplex::new(n, classes.k).states().iter().enumerate() {
         if i.is_multiple_of(1024) && crate::cancel::expired() {
             break;
         }
@@ -1223,6 +1338,49 @@ mod tests {
         }
     }
 
+    /// The best re-rolls found one die at a time are those found by trying
+    /// every re-roll of every state, value and choice, ties included (few
+    /// distinct values make many ties), both sides, 4 and 5 classes, Lucky
+    /// from 1 to past the dice.
+    #[test]
+    fn best_rerolls_one_die_at_a_time_are_every_rerolls_best() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (k, m) in [(4usize, 8u32), (CLASSES, 6), (4, 2)] {
+            for x in [1u32, 2, 3, 5, 9] {
+                let xm = x.min(m);
+                let simplices: Vec<Simplex> = (0..=xm).map(|r| Simplex::new(m - r, k)).collect();
+                for spread in [2u64, 5, 1 << 30] {
+                    let g: Vec<Vec<u128>> = simplices
+                        .iter()
+                        .map(|sx| (0..sx.len).map(|_| u128::from(rand() % spread)).collect())
+                        .collect();
+                    let states = simplices[0].states();
+                    for side in [Side::Attacking, Side::Defending] {
+                        let (values, choices) = if k == CLASSES {
+                            best_rerolls::<CLASSES, u128>(&states, xm, side, &g, &simplices)
+                        } else {
+                            best_rerolls::<4, u128>(&states, xm, side, &g, &simplices)
+                        };
+                        for (i, c) in states.iter().enumerate() {
+                            let want = if k == CLASSES {
+                                best_reroll::<CLASSES, u128>(c, xm, side, &g, &simplices)
+                            } else {
+                                best_reroll::<4, u128>(c, xm, side, &g, &simplices)
+                            };
+                            assert_eq!((values[i], choices[i]), want, "{c:?} x {x} {side:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The starting laws kept across calls are the laws made afresh, the
     /// second call shares the first's, and the cache never holds more than
     /// its bound, however many distinct rolls pass through it.
@@ -1253,16 +1411,10 @@ mod tests {
         for n in 200..203 {
             let law = cached_starts(&classes, n, 0, Track::default());
             assert!(law.iter().all(|s| s.weights.len() == states_of(n, 4)));
-            let cache = STARTS.lock().unwrap();
-            assert!(cache.states <= CACHED_STATES);
-            let held: usize = cache
-                .laws
-                .iter()
-                .flat_map(|(_, l)| l.iter())
-                .map(|s| s.weights.len())
-                .sum();
-            assert_eq!(held, cache.states);
-            assert!(cache.laws.iter().any(|(k, _)| k.3 == n));
+            let (sizes, total) = STARTS.sizes();
+            assert!(total <= CACHED_STATES);
+            assert_eq!(sizes.iter().sum::<usize>(), total);
+            assert!(sizes.contains(&states_of(n, 4)));
         }
     }
 }
