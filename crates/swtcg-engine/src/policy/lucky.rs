@@ -373,7 +373,7 @@ fn stage_with<W: Weight>(
         let vals = if k == CLASSES {
             reroll_one::<CLASSES, W>(classes, &sx, above, prev)
         } else {
-            reroll_one::<4, W>(classes, &sx, above, prev)
+            reroll_one_4(classes, m - r, above, prev)
         };
         g.push(vals);
         simplices.push(sx);
@@ -524,6 +524,35 @@ fn reroll_one<const K: usize, W: Weight>(
             acc
         })
         .collect()
+}
+
+/// [`reroll_one`] in 4 classes over the states of `n` dice, in their rank
+/// order by nested loops, each added die's rank in `above` (`n + 1` dice)
+/// from sums shared by the loops (the rank's closed form, see
+/// [`Simplex::rank`]) rather than computed per state and class.
+fn reroll_one_4<W: Weight>(classes: &FaceClasses, n: u32, above: &Simplex, prev: &[W]) -> Vec<W> {
+    debug_assert_eq!(above.m, n + 1);
+    let f = classes.faces;
+    let s3 = |v: u32| states_of(v, 3);
+    let mut out = Vec::with_capacity(states_of(n, 4));
+    for a in 0..=n {
+        let (first, next) = (above.first[a as usize], above.first[a as usize + 1]);
+        let (t1, t0) = (s3(n + 1 - a), s3(n - a));
+        for b in 0..=n - a {
+            let (u1, u0) = (s3(n + 1 - a - b), s3(n - a - b));
+            // A die added in class 0, 1, 3 (class 2 is class 3's + 1),
+            // less the third class's count.
+            let (r0, r1, r3) = (next + t0 - u0, first + t1 - u0, first + t1 - u1);
+            for c in 0..=(n - a - b) as usize {
+                let mut acc = prev[r0 + c].mul_u64(f[0]);
+                acc.add_assign_ref(&prev[r1 + c].mul_u64(f[1]));
+                acc.add_assign_ref(&prev[r3 + c + 1].mul_u64(f[2]));
+                acc.add_assign_ref(&prev[r3 + c].mul_u64(f[3]));
+                out.push(acc);
+            }
+        }
+    }
+    out
 }
 
 /// The best re-roll of at most `x` dice of state `c` for `side` (keeping
@@ -1335,6 +1364,29 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// One more die in 4 classes by the loops' shared sums is the same as
+    /// by each state's ranks.
+    #[test]
+    fn one_more_die_in_four_classes_is_the_ranked_sum() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for (threshold, n) in [(4, 0u32), (4, 1), (3, 7), (5, 12), (2, 20)] {
+            let classes = FaceClasses::tracking(threshold, false);
+            let (sx, above) = (Simplex::new(n, 4), Simplex::new(n + 1, 4));
+            let prev: Vec<u128> = (0..above.len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    u128::from(seed >> 20)
+                })
+                .collect();
+            assert_eq!(
+                reroll_one_4(&classes, n, &above, &prev),
+                reroll_one::<4, u128>(&classes, &sx, &above, &prev)
+            );
         }
     }
 
