@@ -186,7 +186,7 @@ impl Simplex {
 /// Every way `r` fresh dice fall into the classes, with its number of face
 /// sequences (summing to `6^r`).
 pub(super) fn outcomes(classes: &FaceClasses, r: u32) -> Vec<(State, Num)> {
-    let counts = Counts::new(r);
+    let counts = Counts::<Num>::new(r);
     let states = Simplex::new(r, classes.k).states();
     states
         .iter()
@@ -204,33 +204,33 @@ pub(super) fn outcomes(classes: &FaceClasses, r: u32) -> Vec<(State, Num)> {
 /// additions and products, no division), so that each state's multinomial
 /// and class weight are a few lookups and products: the states of 40 dice
 /// took 40 divisions each before.
-pub(super) struct Counts {
+pub(super) struct Counts<W: Weight = Num> {
     /// `binom[m][k]` = C(m, k), for m up to n.
-    binom: Vec<Vec<Num>>,
+    binom: Vec<Vec<W>>,
     /// `pow[f][k]` = f^k, for f up to 6 faces and k up to n.
-    pow: Vec<Vec<Num>>,
+    pow: Vec<Vec<W>>,
 }
 
-impl Counts {
-    pub(super) fn new(n: u32) -> Counts {
+impl<W: Weight> Counts<W> {
+    pub(super) fn new(n: u32) -> Counts<W> {
         let n = n as usize;
-        let mut binom: Vec<Vec<Num>> = vec![vec![Num::one()]];
+        let mut binom: Vec<Vec<W>> = vec![vec![W::one()]];
         for m in 1..=n {
             let prev = &binom[m - 1];
             let mut row = Vec::with_capacity(m + 1);
-            row.push(Num::one());
+            row.push(W::one());
             for k in 1..m {
                 let mut v = prev[k - 1].clone();
                 v.add_assign_ref(&prev[k]);
                 row.push(v);
             }
-            row.push(Num::one());
+            row.push(W::one());
             binom.push(row);
         }
         let pow = (0..=6u64)
             .map(|f| {
                 let mut row = Vec::with_capacity(n + 1);
-                let mut acc = Num::one();
+                let mut acc = W::one();
                 for _ in 0..=n {
                     let next = acc.mul_u64(f);
                     row.push(acc);
@@ -243,8 +243,8 @@ impl Counts {
     }
 
     /// `m! / (c0! c1! ...)`, for `m` up to the dice counted.
-    pub(super) fn multinomial(&self, m: u32, c: &State) -> Num {
-        let mut acc = Num::one();
+    pub(super) fn multinomial(&self, m: u32, c: &State) -> W {
+        let mut acc = W::one();
         let mut left = m as usize;
         for &k in &c[..CLASSES - 1] {
             let k = k as usize;
@@ -259,13 +259,13 @@ impl Counts {
     }
 
     /// `Π faces_i ^ c_i`.
-    pub(super) fn class_weight(&self, faces: &[u64; CLASSES], c: &State) -> Num {
-        let mut w = Num::one();
+    pub(super) fn class_weight(&self, faces: &[u64; CLASSES], c: &State) -> W {
+        let mut w = W::one();
         for (&f, &k) in faces.iter().zip(c) {
             if k > 0 {
                 let p = match self.pow.get(f as usize) {
                     Some(row) => row[k as usize].clone(),
-                    None => Num::pow(f, k),
+                    None => W::pow(f, k),
                 };
                 w = w.mul_ref(&p);
             }
@@ -1277,6 +1277,23 @@ pub(super) fn patterns(
     n: u32,
     marked: &[(u8, i32)],
 ) -> Vec<(State, u8, Num)> {
+    // A state's sequences number at most 6^n, and the face powers made
+    // reach 6^(n + 1): in machine words when that fits (up to 48 dice).
+    if matches!(Num::pow(6, n + 1), Num::Small(_)) {
+        return patterns_with::<u128>(classes, n, marked)
+            .into_iter()
+            .map(|(c, t, w)| (c, t, Num::Small(w)))
+            .collect();
+    }
+    patterns_with::<Num>(classes, n, marked)
+}
+
+/// [`patterns`] in the weight `W` (which holds `6^n`).
+fn patterns_with<W: Weight>(
+    classes: &FaceClasses,
+    n: u32,
+    marked: &[(u8, i32)],
+) -> Vec<(State, u8, W)> {
     let all: u8 = marked.iter().map(|m| m.0).fold(0, |a, b| a | b);
     // The subsets of the marks, as bit sets.
     let subsets: Vec<u8> = (0..=all).filter(|t| t & !all == 0).collect();
@@ -1286,10 +1303,10 @@ pub(super) fn patterns(
         .map(|&(bit, face)| (bit, classes.class_of(face)))
         .collect();
     let mut out = Vec::new();
-    let counts = Counts::new(n);
+    let counts = Counts::<W>::new(n);
     // zeta, indexed by the subset's bits (slots of non-subsets unused),
     // reused from state to state.
-    let mut zeta: Vec<Num> = vec![Num::zero(); all as usize + 1];
+    let mut zeta: Vec<W> = vec![W::zero(); all as usize + 1];
     for (i, &c) in Simplex::new(n, classes.k).states().iter().enumerate() {
         if i.is_multiple_of(1024) && crate::cancel::expired() {
             break;
