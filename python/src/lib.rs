@@ -19,7 +19,7 @@ use swtcg_cards::cards::CardDb;
 use swtcg_cards::cards::stack::Switches;
 use swtcg_cards::matchups::{Options, SortBy, duel, rank, stream};
 use swtcg_engine::attack::{ATTACKER, Side, joint_damage};
-use swtcg_engine::dist::{Dist, Num, Weight};
+use swtcg_engine::dist::{Dist, Num, Weight, reduce};
 use swtcg_engine::error::{ErrorKind, Origin};
 use swtcg_engine::plan::{Plan, PlanReport};
 use swtcg_engine::policy::Policy;
@@ -153,7 +153,7 @@ impl Law {
     }
 }
 
-/// The mean of `d`: in machine words, reduced by [`Reducer`], while the
+/// The mean of `d`: in machine words, reduced by [`reduce`], while the
 /// sum of its outcomes times their weights fits (no negative outcome);
 /// else as the engine computes it.
 fn mean<W: Weight>(d: &Dist<W>) -> BigRational {
@@ -168,7 +168,7 @@ fn mean<W: Weight>(d: &Dist<W>) -> BigRational {
             };
             sum = sum.checked_add(w.checked_mul(u128::try_from(k).ok()?)?)?;
         }
-        let (n, d) = Reducer::default().reduced(sum, denom);
+        let (n, d) = reduce(sum, denom);
         Some(BigRational::new_raw(BigInt::from(n), BigInt::from(d)))
     };
     small().unwrap_or_else(|| d.mean())
@@ -203,80 +203,6 @@ fn optional_fraction<'py>(
     r.map(|r| Fractions::new(py)?.of(r)).transpose()
 }
 
-/// Reduces ratios in machine words, remembering how the last denominator
-/// factors: its powers of 2 and 3, and the rest.
-#[derive(Default)]
-struct Reducer(Option<(u128, u32, u32, u128)>);
-
-impl Reducer {
-    /// `n / d` reduced. A dice law's denominator is `2^a · 3^b` (a power
-    /// of six, less what the engine cancelled): its gcd with `n` is then
-    /// the powers of 2 and 3 they share, found by counting (a bit count,
-    /// and divisions by 3 as exact multiplications); any other denominator
-    /// by Euclid's gcd.
-    fn reduced(&mut self, n: u128, d: u128) -> (u128, u128) {
-        /// The inverse of 3 modulo 2^128: `x · INV3` is `x / 3` when 3
-        /// divides `x`.
-        const INV3: u128 = 0xaaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaab;
-        /// `x mod 3`, in machine words (`2^64 ≡ 1 mod 3`).
-        fn mod3(x: u128) -> u64 {
-            ((x >> 64) as u64 % 3 + x as u64 % 3) % 3
-        }
-        let (twos, threes, rest) = match self.0 {
-            Some((of, twos, threes, rest)) if of == d => (twos, threes, rest),
-            _ => {
-                let twos = d.trailing_zeros();
-                let (mut rest, mut threes) = (d >> twos, 0);
-                while rest > 1 && mod3(rest) == 0 {
-                    rest = rest.wrapping_mul(INV3);
-                    threes += 1;
-                }
-                self.0 = Some((d, twos, threes, rest));
-                (twos, threes, rest)
-            }
-        };
-        if rest != 1 || n == 0 {
-            let g = num_integer::Integer::gcd(&n, &d);
-            return (n / g, d / g);
-        }
-        let shift = n.trailing_zeros().min(twos);
-        let (mut n, mut d) = (n >> shift, d >> shift);
-        // Powers of 3 in steps of 3^16, 3^8, ..., 3: a dice law's weights
-        // often hold dozens of threes (3 hit faces of 6 to the power of
-        // the dice).
-        /// Each step: `k`, `m = 3^k`, `2^64 mod m`, and `m`'s inverse
-        /// modulo 2^128.
-        const STEPS: [(u32, u64, u64, u128); 5] = {
-            let mut steps = [(0, 0, 0, 0); 5];
-            let mut i = 0;
-            while i < 5 {
-                let k = 16 >> i;
-                let m = 3u64.pow(k);
-                steps[i] = (
-                    k,
-                    m,
-                    ((1u128 << 64) % m as u128) as u64,
-                    INV3.wrapping_pow(k),
-                );
-                i += 1;
-            }
-            steps
-        };
-        let mut left = threes;
-        for (k, m, wrap, inverse) in STEPS {
-            // `x mod m` in machine words: m < 2^26, so `(2^64 mod m) · (hi
-            // mod m) + (lo mod m)` fits.
-            let modulo = |x: u128| ((x >> 64) as u64 % m * wrap + x as u64 % m) % m;
-            while left >= k && modulo(n) == 0 {
-                n = n.wrapping_mul(inverse);
-                d = d.wrapping_mul(inverse);
-                left -= k;
-            }
-        }
-        (n, d)
-    }
-}
-
 /// Makes `fractions.Fraction`s from exact ratios without Python's
 /// `Fraction.__new__` (which parses its arguments and takes their gcd
 /// again, about 2 µs each): the ratio is reduced here (in machine words
@@ -291,7 +217,6 @@ struct Fractions<'py> {
     gc: bool,
     /// The last denominator made (the ratios of one law share few).
     last: Option<(u128, Bound<'py, PyAny>)>,
-    reducer: Reducer,
 }
 
 impl<'py> Fractions<'py> {
@@ -328,7 +253,6 @@ impl<'py> Fractions<'py> {
             alloc: *alloc,
             gc: *gc,
             last: None,
-            reducer: Reducer::default(),
         })
     }
 
@@ -388,7 +312,7 @@ impl<'py> Fractions<'py> {
         let (Num::Small(n), Num::Small(d)) = (n, d) else {
             return self.of(&big_ratio(n, d));
         };
-        let (n, d) = self.reducer.reduced(*n, *d);
+        let (n, d) = reduce(*n, *d);
         let numerator = self.uint(n)?;
         let denominator = match &self.last {
             Some((last, made)) if *last == d => made.clone(),

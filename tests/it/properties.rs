@@ -395,3 +395,48 @@ fn a_request_over_a_grid_is_one_request_per_row() {
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
 }
+
+/// `dist::reduce` (counting the powers of 2 and 3 a dice denominator
+/// shares with the numerator) is lowest terms as Euclid finds them: every
+/// small pair, and random ones of every size, dice denominators and others.
+#[test]
+fn reduce_is_lowest_terms() {
+    use swtcg_odds::dist::reduce;
+    // Euclid's algorithm, by remainders.
+    let euclid = |n: u128, d: u128| {
+        let (mut a, mut b) = (n, d);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        if n == 0 { (0, 1) } else { (n / a, d / a) }
+    };
+    for d in 1..=400u128 {
+        for n in 0..=400u128 {
+            assert_eq!(reduce(n, d), euclid(n, d), "{n}/{d}");
+        }
+    }
+    let mut seed = 0x853c_49e6_748f_ea9bu64;
+    let mut rand = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..20_000 {
+        let (a, b) = (rand() % 128, rand() % 81);
+        let dice = 3u128
+            .checked_pow(b as u32)
+            .and_then(|t| t.checked_mul(1u128 << (a as u32).min(127)));
+        let d = match (rand() % 3, dice) {
+            (0, _) | (_, None) => (u128::from(rand()) << 64 | u128::from(rand())) | 1,
+            (_, Some(d)) => d,
+        };
+        // Numerators rich in 2s and 3s too.
+        let n = match rand() % 3 {
+            0 => u128::from(rand()) << 64 | u128::from(rand()),
+            1 => (d / 3u128.pow((rand() % 5) as u32)).wrapping_mul(u128::from(rand() % 7)),
+            _ => u128::from(rand()).wrapping_mul(6u128.pow((rand() % 20) as u32)),
+        };
+        assert_eq!(reduce(n, d), euclid(n, d), "{n}/{d}");
+    }
+}

@@ -30,7 +30,6 @@ use crate::error::{Error, Result};
 use crate::policy::{Game, Policy, solve};
 use crate::unit::{MAX_GAME_WORK, MAX_STATIC_WORK, Unit, attack_work};
 use ndarray::Array2;
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use serde::Serialize;
 use serde::ser::SerializeMap;
@@ -886,14 +885,9 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
     Ok(())
 }
 
-/// `num / den` as a reduced rational, reduced in the weight type first.
+/// `num / den` as a reduced rational (in machine words while they fit).
 fn reduced<W: Weight>(num: &W, den: &W) -> BigRational {
-    if num.is_zero() {
-        return BigRational::from_integer(0.into());
-    }
-    let g = num.gcd_ref(den);
-    let (n, d) = (num.div_exact(&g), den.div_exact(&g));
-    BigRational::new_raw(BigInt::from(n.to_big()), BigInt::from(d.to_big()))
+    crate::dist::ratio(num, den)
 }
 
 /// Output format of a table or a matchup listing (the words `md`, `csv`,

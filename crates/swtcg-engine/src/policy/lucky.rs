@@ -423,8 +423,8 @@ fn stage_with<W: Weight>(
 }
 
 /// The best re-roll of every state of `states` (the top simplex,
-/// `simplices[0]`), one die at a time: what [`best_reroll`] finds state by
-/// state over its `C(x + K, K)` re-rolls, found in `x` passes over the
+/// `simplices[0]`), one die at a time: what the tests' `best_reroll` finds
+/// state by state over its `C(x + K, K)` re-rolls, found in `x` passes over the
 /// simplices of `K` candidates each (issue 35: Lucky 3's 35 re-rolls a
 /// state become 12 candidates).
 ///
@@ -433,7 +433,7 @@ fn stage_with<W: Weight>(
 /// that `kept`: either `s` itself (the value `g[t][s]`, `t` dice
 /// re-rolled) or the best of `s` less one die of some class. At the top,
 /// the re-roll is the state less what is kept. Ties go as
-/// [`best_reroll`]'s enumeration sends them: it keeps the first of equal
+/// that search's enumeration sends them: it keeps the first of equal
 /// values in the lexicographic order of the re-rolls, that is the
 /// lexicographically largest `kept` (so keeping every die wins a tie).
 pub(super) fn best_rerolls<const K: usize, W: Weight>(
@@ -466,9 +466,12 @@ pub(super) fn best_rerolls<const K: usize, W: Weight>(
         let mut next = Vec::with_capacity(here.len());
         for (i, s) in here.iter().enumerate() {
             if i.is_multiple_of(1024) && crate::cancel::expired() {
-                // Past the deadline: the values left are never read.
-                next.resize(here.len(), (W::zero(), *s));
-                break;
+                // Past the deadline: the caller reports it; the values
+                // are never read.
+                return (
+                    vec![W::zero(); states.len()],
+                    vec![[0; CLASSES]; states.len()],
+                );
             }
             let mut top = (g[t][i].clone(), *s);
             for class in 0..K {
@@ -553,52 +556,6 @@ fn reroll_one_4<W: Weight>(classes: &FaceClasses, n: u32, above: &Simplex, prev:
         }
     }
     out
-}
-
-/// The best re-roll of at most `x` dice of state `c` for `side` (keeping
-/// everything first: a tie keeps the dice), over `K` classes: its value
-/// and the re-roll, by trying every re-roll in lexicographic order. `g[r]`
-/// holds the values (over `6^x`) of keeping each state of the simplex
-/// `simplices[r]` and re-rolling `r` dice. The solver's [`best_rerolls`]
-/// finds the same one die at a time; this is its oracle in the tests.
-#[cfg(test)]
-pub(super) fn best_reroll<const K: usize, W: Weight>(
-    c: &State,
-    x: u32,
-    side: Side,
-    g: &[Vec<W>],
-    simplices: &[Simplex],
-) -> (W, Choice) {
-    let at =
-        |kept: &State, r: u32| -> &W { &g[r as usize][simplices[r as usize].rank_k::<K>(kept)] };
-    let mut best = (at(c, 0), [0; CLASSES]);
-    for d0 in 0..=c[0].min(x) {
-        for d1 in 0..=c[1].min(x - d0) {
-            let r1 = d0 + d1;
-            for d2 in 0..=c[2].min(x - r1) {
-                for d3 in 0..=c[3].min(x - r1 - d2) {
-                    let r3 = r1 + d2 + d3;
-                    let top4 = if K == CLASSES { c[4].min(x - r3) } else { 0 };
-                    for d4 in 0..=top4 {
-                        let r = r3 + d4;
-                        if r == 0 {
-                            continue;
-                        }
-                        let kept = [c[0] - d0, c[1] - d1, c[2] - d2, c[3] - d3, c[4] - d4];
-                        let v = at(&kept, r);
-                        let better = match side {
-                            Side::Attacking => v > best.0,
-                            Side::Defending => v < best.0,
-                        };
-                        if better {
-                            best = (v, [d0, d1, d2, d3, d4]);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    (best.0.clone(), best.1)
 }
 
 /// Pushes a state distribution through one stage's choices: the new
@@ -1344,6 +1301,52 @@ fn patterns_with<W: Weight>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The best re-roll of at most `x` dice of state `c` for `side` (keeping
+    /// everything first: a tie keeps the dice), over `K` classes: its value
+    /// and the re-roll, by trying every re-roll in lexicographic order. `g[r]`
+    /// holds the values (over `6^x`) of keeping each state of the simplex
+    /// `simplices[r]` and re-rolling `r` dice. The solver's `best_rerolls`
+    /// finds the same one die at a time; this is its oracle.
+    fn best_reroll<const K: usize, W: Weight>(
+        c: &State,
+        x: u32,
+        side: Side,
+        g: &[Vec<W>],
+        simplices: &[Simplex],
+    ) -> (W, Choice) {
+        let at = |kept: &State, r: u32| -> &W {
+            &g[r as usize][simplices[r as usize].rank_k::<K>(kept)]
+        };
+        let mut best = (at(c, 0), [0; CLASSES]);
+        for d0 in 0..=c[0].min(x) {
+            for d1 in 0..=c[1].min(x - d0) {
+                let r1 = d0 + d1;
+                for d2 in 0..=c[2].min(x - r1) {
+                    for d3 in 0..=c[3].min(x - r1 - d2) {
+                        let r3 = r1 + d2 + d3;
+                        let top4 = if K == CLASSES { c[4].min(x - r3) } else { 0 };
+                        for d4 in 0..=top4 {
+                            let r = r3 + d4;
+                            if r == 0 {
+                                continue;
+                            }
+                            let kept = [c[0] - d0, c[1] - d1, c[2] - d2, c[3] - d3, c[4] - d4];
+                            let v = at(&kept, r);
+                            let better = match side {
+                                Side::Attacking => v > best.0,
+                                Side::Defending => v < best.0,
+                            };
+                            if better {
+                                best = (v, [d0, d1, d2, d3, d4]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (best.0.clone(), best.1)
+    }
 
     /// A stage solved in machine words is the stage solved in `Num`: the
     /// same values and the same choices (ties included), both sides, both
