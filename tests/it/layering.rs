@@ -256,11 +256,19 @@ fn the_engines_public_face_is_drawn() {
         // An inline module: `Some(prefix)` when public, `None` when not
         // (its items are not the engine's face).
         let mut inline: Option<Option<String>> = None;
+        // `#[cfg(test)]` on the line before: the item it marks is a test's.
+        let mut test_attr = false;
         for line in code(f).lines() {
-            if line.starts_with("mod tests") || line.starts_with("#[cfg(test)]") {
+            // A test module ends the file's face; a single test-only item
+            // (a helper of the tests) is skipped, not the rest of the file.
+            if line.starts_with("mod tests") || test_attr && line.starts_with("mod ") {
                 in_test = true;
             }
             if in_test {
+                continue;
+            }
+            let marked = std::mem::replace(&mut test_attr, line.starts_with("#[cfg(test)]"));
+            if test_attr || marked && !line.starts_with(' ') {
                 continue;
             }
             if line.starts_with('}') {
