@@ -1478,15 +1478,27 @@ mod tests {
         let second = cached_starts(&other, 9, 1, track);
         assert!(same(&second, &initial_states(&other, 9, 1, track)));
         assert!(!same(&first, &second));
-        // Rolls of over a million states each: the oldest go, the bound
-        // holds.
-        for n in 200..203 {
-            let law = cached_starts(&classes, n, 0, Track::default());
-            assert!(law.iter().all(|s| s.weights.len() == states_of(n, 4)));
-            let (sizes, total) = STARTS.sizes();
-            assert!(total <= CACHED_STATES);
+        // The bound: a cache of its own, small values. The oldest go, the
+        // total holds, a value past the bound is made and not kept.
+        let kept: Kept<u32, Vec<u8>> = Kept::new(10);
+        let made = std::cell::Cell::new(0);
+        for (key, len) in [(1, 4), (2, 4), (1, 4), (3, 5), (4, 11), (5, 2)] {
+            let v = kept.get(
+                key,
+                || {
+                    made.set(made.get() + 1);
+                    vec![0; len]
+                },
+                Vec::len,
+            );
+            assert_eq!(v.len(), len);
+            let (sizes, total) = kept.sizes();
+            assert!(total <= 10);
             assert_eq!(sizes.iter().sum::<usize>(), total);
-            assert!(sizes.contains(&states_of(n, 4)));
         }
+        // Key 1 was found the second time, not made again; 3 pushed out 1,
+        // 5 pushed out 2; 11 was made and not kept.
+        assert_eq!(made.get(), 5);
+        assert_eq!(kept.sizes(), (vec![5, 2], 7));
     }
 }
