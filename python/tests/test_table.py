@@ -102,6 +102,22 @@ def test_table_takes_every_attack_parameter_and_gives_pmfs():
     assert [r["mean"] for r in optimal] != [r["mean"] for r in simple]
 
 
+def test_a_table_without_power_is_the_same_table_with_pmfs_or_choices():
+    # A table's rows have power 1 when it is not given, whichever way the
+    # table is solved (the attack-by-attack path asked for it).
+    native = swtcg_odds.table(crit=range(0, 3), parry=[0, 1])
+    with_pmfs = swtcg_odds.table(crit=range(0, 3), parry=[0, 1], pmfs=True)
+    assert len(native) == len(with_pmfs) == 6
+    for a, b in zip(native, with_pmfs):
+        law = b.pop("pmf")
+        assert a == b
+        assert law == swtcg_odds.attack(power=1, crit=a["crit"], parry=a["parry"]).pmf
+    simple = swtcg_odds.table(crit=range(0, 3), lucky=1, lucky_policy="simple")
+    assert [r["mean"] for r in simple] == [
+        swtcg_odds.attack(power=1, crit=c, lucky=1, lucky_policy="simple").mean for c in range(0, 3)
+    ]
+
+
 def test_table_fractions_are_reduced_as_python_reduces_them():
     # Issue 35: a row's Fractions are reduced in machine words (the powers
     # of 2 and 3 a dice law's denominator shares with each weight), past

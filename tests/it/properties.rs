@@ -370,6 +370,13 @@ fn a_request_over_a_grid_is_one_request_per_row() {
             alone.solve().unwrap().json_text()
         );
     }
+    // Power 1 when neither the base nor the row gives it, as a table's
+    // rows have it.
+    let bare = AttackRequest::from_pairs([("crit", "2")]).unwrap();
+    let rows = bare
+        .over(&Grid::new().with(Param::Parry, vec![0, 1]))
+        .unwrap();
+    assert!(rows.iter().all(|r| r.get(Param::Power) == Some(1)));
     // Bounded before any work: a bad value names its parameter, too many
     // rows or too much work are limits.
     let e = base

@@ -256,8 +256,9 @@ impl AttackRequest {
 
     /// One request for each row of `grid`, in the grid's order: this
     /// request's values and choices, with the row's values in place of its
-    /// own. Refused before any row is solved, as a table is: too many
-    /// rows, a value out of range (naming it), or too much work.
+    /// own, and power 1 when neither gives it (as a table's rows have it).
+    /// Refused before any row is solved, as a table is: too many rows, a
+    /// value out of range (naming it), or too much work.
     pub fn over(&self, grid: &Grid) -> Result<Vec<AttackRequest>> {
         grid.check()?;
         let mut work = Work::default();
@@ -267,6 +268,9 @@ impl AttackRequest {
             let mut req = self.clone();
             req.values.retain(|(p, _)| !row.iter().any(|(q, _)| q == p));
             req.values.extend(row);
+            if req.get(Param::Power).is_none() {
+                req.values.push((Param::Power, Param::Power.neutral()));
+            }
             req.values.sort_by_key(|(p, _)| *p);
             let (a, d) = req.units()?;
             work.add(&a, &d, req.has_choices());
