@@ -463,29 +463,41 @@ pub(super) fn best_rerolls<const K: usize, W: Weight>(
             &listed
         };
         let below = &simplices[t + 1];
+        if crate::cancel::expired() {
+            // Past the deadline: the caller reports it; the values are
+            // never read.
+            return (
+                vec![W::zero(); states.len()],
+                vec![[0; CLASSES]; states.len()],
+            );
+        }
+        // Each state with the ranks in `below` of the state less one die
+        // of each class (None where the class is empty).
         let mut next = Vec::with_capacity(here.len());
-        for (i, s) in here.iter().enumerate() {
-            if i.is_multiple_of(1024) && crate::cancel::expired() {
-                // Past the deadline: the caller reports it; the values
-                // are never read.
-                return (
-                    vec![W::zero(); states.len()],
-                    vec![[0; CLASSES]; states.len()],
-                );
-            }
+        let mut level = |i: usize, s: &State, less: [Option<usize>; CLASSES]| {
             let mut top = (g[t][i].clone(), *s);
-            for class in 0..K {
-                if s[class] == 0 {
-                    continue;
-                }
-                let mut less = *s;
-                less[class] -= 1;
-                let cand = &best[below.rank_k::<K>(&less)];
+            for at in less.iter().take(K).flatten() {
+                let cand = &best[*at];
                 if better(&cand.0, &cand.1, &top) {
                     top = cand.clone();
                 }
             }
             next.push(top);
+        };
+        if K == 4 {
+            less_ranks_4(simplices[t].m, below, &mut level);
+        } else {
+            for (i, s) in here.iter().enumerate() {
+                let mut less = [None; CLASSES];
+                for (class, at) in less.iter_mut().enumerate().take(K) {
+                    if s[class] > 0 {
+                        let mut l = *s;
+                        l[class] -= 1;
+                        *at = Some(below.rank_k::<K>(&l));
+                    }
+                }
+                level(i, s, less);
+            }
         }
         best = next;
     }
@@ -527,6 +539,44 @@ fn reroll_one<const K: usize, W: Weight>(
             acc
         })
         .collect()
+}
+
+/// Every state of `n` dice in 4 classes, in rank order (with its rank),
+/// and the ranks in `below` (`n − 1` dice) of the state less one die of
+/// each class, from sums the nested loops share (the rank's closed form,
+/// see [`Simplex::rank`]).
+fn less_ranks_4(
+    n: u32,
+    below: &Simplex,
+    mut f: impl FnMut(usize, &State, [Option<usize>; CLASSES]),
+) {
+    debug_assert!(n >= 1 && below.m == n - 1);
+    let s3 = |v: u32| states_of(v, 3);
+    let mut i = 0;
+    for a in 0..=n {
+        for b in 0..=n - a {
+            // Less a die of class 0 (a > 0), of class 1 (b > 0), of class 2
+            // or 3 (a + b < n: the last two classes hold a die), less the
+            // third class's count.
+            let r0 = (a > 0).then(|| below.first[a as usize - 1] + s3(n - a) - s3(n - a - b));
+            let r1 = (b > 0).then(|| below.first[a as usize] + s3(n - 1 - a) - s3(n - a - b));
+            let r23 =
+                (a + b < n).then(|| below.first[a as usize] + s3(n - 1 - a) - s3(n - 1 - a - b));
+            for c in 0..=n - a - b {
+                let d = n - a - b - c;
+                let cu = c as usize;
+                let less = [
+                    r0.map(|r| r + cu),
+                    r1.map(|r| r + cu),
+                    r23.filter(|_| c > 0).map(|r| r + cu - 1),
+                    r23.filter(|_| d > 0).map(|r| r + cu),
+                    None,
+                ];
+                f(i, &[a, b, c, d, 0], less);
+                i += 1;
+            }
+        }
+    }
 }
 
 /// [`reroll_one`] in 4 classes over the states of `n` dice, in their rank
@@ -617,12 +667,26 @@ fn forward_with<W: Weight>(
             used.add_assign_ref(w);
         }
         let base = w.mul_ref(&pow6[(x - r) as usize]);
+        if r == 0 {
+            // Kept whole: the state itself.
+            next[i].add_assign_ref(&base);
+            continue;
+        }
+        let mut kept = *c;
+        for j in 0..CLASSES {
+            kept[j] -= d[j];
+        }
         for (o, wo) in &outs[r as usize] {
-            let mut s = *c;
+            let mut s = kept;
             for j in 0..CLASSES {
-                s[j] = s[j] - d[j] + o[j];
+                s[j] += o[j];
             }
-            next[simplex.rank(&s)].add_assign_ref(&base.mul_ref(wo));
+            let at = if classes.k == CLASSES {
+                simplex.rank_k::<CLASSES>(&s)
+            } else {
+                simplex.rank_k::<4>(&s)
+            };
+            next[at].add_assign_ref(&base.mul_ref(wo));
         }
     }
     (next, used)
@@ -1178,6 +1242,35 @@ pub(super) fn initial_states(classes: &FaceClasses, n: u32, fury: u32, track: Tr
         .filter(|m| m.2)
         .map(|m| (m.0, m.1))
         .collect();
+    if marked.is_empty() {
+        // Nothing marked (no Fury, no face tracked): one start, each
+        // state's weight its number of face sequences, in rank order.
+        let states = Simplex::new(n, classes.k).states();
+        let weights = if matches!(Num::pow(6, n + 1), Num::Small(_)) {
+            let counts = Counts::<u128>::new(n);
+            states
+                .iter()
+                .map(|c| {
+                    Num::Small(counts.multinomial(n, c) * counts.class_weight(&classes.faces, c))
+                })
+                .collect()
+        } else {
+            let counts = Counts::<Num>::new(n);
+            states
+                .iter()
+                .map(|c| {
+                    counts
+                        .multinomial(n, c)
+                        .mul_ref(&counts.class_weight(&classes.faces, c))
+                })
+                .collect()
+        };
+        return vec![Start {
+            m: n,
+            before: Roll::default(),
+            weights,
+        }];
+    }
     let first = patterns(classes, n, &marked);
     let before = |p: u8| Roll {
         three: p & 1 != 0,
@@ -1384,6 +1477,31 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Without marked faces, the starting law made directly is the one
+    /// the patterns give (every state, zero weights included), in machine
+    /// words and past them.
+    #[test]
+    fn a_start_without_marks_is_the_patterns_law() {
+        for (threshold, two, n) in [(4, false, 0), (4, false, 9), (3, true, 7), (5, false, 52)] {
+            let classes = FaceClasses::tracking(threshold, two);
+            let starts = initial_states(&classes, n, 0, Track::default());
+            assert_eq!(starts.len(), 1);
+            let simplex = Simplex::new(n, classes.k);
+            let mut want = vec![Num::zero(); simplex.len];
+            for (c, t, w) in patterns(&classes, n, &[]) {
+                assert_eq!(t, 0);
+                want[simplex.rank(&c)] = w;
+            }
+            assert_eq!(starts[0].weights, want);
+            assert_eq!(starts[0].before, Roll::default());
+            let total = starts[0].weights.iter().fold(Num::zero(), |mut a, w| {
+                a.add_assign_ref(w);
+                a
+            });
+            assert_eq!(total, Num::pow(6, n));
         }
     }
 
