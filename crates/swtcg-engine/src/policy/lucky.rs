@@ -1094,30 +1094,28 @@ impl Reroll {
         }
     }
 
-    /// Every final roll that can occur.
-    pub(super) fn rolls(&self) -> Vec<Roll> {
-        self.starts
-            .iter()
-            .flat_map(|s| {
-                Simplex::new(s.m, self.classes.k)
-                    .states()
-                    .iter()
-                    .map(|c| self.roll(s, c))
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    }
-
     /// The value of the POP with `value_of` each final roll's value, and
     /// the solved trees (one per start), with the value's denominator
     /// exponent.
     pub(super) fn solve(&self, value_of: impl Fn(Roll) -> Num) -> (Num, Vec<Evaluated>, u32) {
+        self.solve_finals(|j| {
+            let s = &self.starts[j];
+            let states = Simplex::new(s.m, self.classes.k).states();
+            states.iter().map(|c| value_of(self.roll(s, c))).collect()
+        })
+    }
+
+    /// [`Self::solve`] with `finals(j)` the value of each final state of
+    /// start `j`, in rank order.
+    pub(super) fn solve_finals(
+        &self,
+        finals: impl Fn(usize) -> Vec<Num>,
+    ) -> (Num, Vec<Evaluated>, u32) {
         let mut value = Num::zero();
         let mut trees = Vec::new();
         let mut exp = 0;
-        for s in self.starts.iter() {
-            let states = Simplex::new(s.m, self.classes.k).states();
-            let finals: Vec<Num> = states.iter().map(|c| value_of(self.roll(s, c))).collect();
+        for (j, s) in self.starts.iter().enumerate() {
+            let finals = finals(j);
             let e = evaluate(&self.classes, s.m, &self.node, self.lucky, &finals);
             for (w, v) in s.weights.iter().zip(&e.value) {
                 value.add_assign_ref(&w.mul_ref(v));
@@ -1246,7 +1244,28 @@ pub(super) fn initial_states(classes: &FaceClasses, n: u32, fury: u32, track: Tr
         // Nothing marked (no Fury, no face tracked): one start, each
         // state's weight its number of face sequences, in rank order.
         let states = Simplex::new(n, classes.k).states();
-        let weights = if matches!(Num::pow(6, n + 1), Num::Small(_)) {
+        let fits = matches!(Num::pow(6, n + 1), Num::Small(_));
+        let weights = if fits && classes.k == 4 {
+            // In 4 classes, by nested loops in rank order: C(n, a) f0^a ·
+            // C(n − a, b) f1^b · C(n − a − b, c) f2^c f3^d, each factor
+            // made once for the loops inside it.
+            let counts = Counts::<u128>::new(n);
+            let (binom, pow, f) = (&counts.binom, &counts.pow, classes.faces);
+            let mut out = Vec::with_capacity(states.len());
+            for a in 0..=n as usize {
+                let pa = binom[n as usize][a] * pow[f[0] as usize][a];
+                for b in 0..=n as usize - a {
+                    let pb = pa * binom[n as usize - a][b] * pow[f[1] as usize][b];
+                    let l = n as usize - a - b;
+                    for c in 0..=l {
+                        let w =
+                            pb * binom[l][c] * pow[f[2] as usize][c] * pow[f[3] as usize][l - c];
+                        out.push(Num::Small(w));
+                    }
+                }
+            }
+            out
+        } else if fits {
             let counts = Counts::<u128>::new(n);
             states
                 .iter()
@@ -1485,7 +1504,13 @@ mod tests {
     /// words and past them.
     #[test]
     fn a_start_without_marks_is_the_patterns_law() {
-        for (threshold, two, n) in [(4, false, 0), (4, false, 9), (3, true, 7), (5, false, 52)] {
+        for (threshold, two, n) in [
+            (4, false, 0),
+            (4, false, 9),
+            (2, false, 40),
+            (3, true, 7),
+            (5, false, 52),
+        ] {
             let classes = FaceClasses::tracking(threshold, two);
             let starts = initial_states(&classes, n, 0, Track::default());
             assert_eq!(starts.len(), 1);

@@ -244,18 +244,34 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
     let plain_roll = reroll.is_none().then(|| {
         attack_roll_tracking::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury, track(a, d))
     });
-    let all: Vec<Roll> = match (&plain_roll, &reroll) {
-        (Some(r), _) => r.entries().iter().map(|e| e.0).collect(),
-        (None, Some(r)) => r.rolls(),
+    // Each final state's roll key, per start (made once: the states' rolls
+    // are read again below), or each roll's of a plain roll.
+    let state_keys: Vec<Vec<usize>> = match &reroll {
+        Some(r) => r
+            .starts
+            .iter()
+            .map(|s| {
+                Simplex::new(s.m, r.classes.k)
+                    .states()
+                    .iter()
+                    .map(|c| roll_key(&r.roll(s, c)))
+                    .collect()
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let all: Vec<usize> = match (&plain_roll, &reroll) {
+        (Some(r), _) => r.entries().iter().map(|e| roll_key(&e.0)).collect(),
+        (None, Some(_)) => state_keys.iter().flatten().copied().collect(),
         (None, None) => unreachable!("a roll without Lucky or a re-roll POP"),
     };
     // The distinct final rolls, in order, by their keys (a roll's key
     // orders as the roll does): tens of thousands of states share a few
     // hundred rolls, and a key finds a roll's place without a search.
-    let span = all.iter().map(roll_key).max().map_or(0, |k| k + 1);
+    let span = all.iter().max().map_or(0, |k| k + 1);
     let mut seen = vec![false; span];
-    for r in &all {
-        seen[roll_key(r)] = true;
+    for &k in &all {
+        seen[k] = true;
     }
     drop(all);
     let rolls: Vec<Roll> = (0..span).filter(|&k| seen[k]).map(roll_of_key).collect();
@@ -283,22 +299,25 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
                 (roll, v, [zero.clone(), zero.clone()])
             }
             (None, Some(reroll)) => {
-                let (value, trees, exp) = reroll.solve(value_of);
+                let (value, trees, exp) = reroll.solve_finals(|j| {
+                    state_keys[j]
+                        .iter()
+                        .map(|&k| resolved[place[k] as usize].value.clone())
+                        .collect()
+                });
                 // The final states' weights summed by their roll, in the
                 // rolls' order (their places): no sort of the states.
                 let mut by_place = vec![Num::zero(); rolls.len()];
                 let mut used = [Num::zero(), Num::zero()];
-                for (start, tree) in reroll.starts.iter().zip(trees) {
-                    let states = Simplex::new(start.m, reroll.classes.k).states();
+                for ((start, tree), keys) in reroll.starts.iter().zip(trees).zip(&state_keys) {
                     let (end, u) =
                         forward_pop(&reroll.classes, start.m, &tree, start.weights.clone());
                     for (s, x) in used.iter_mut().zip(u) {
                         s.add_assign_ref(&x);
                     }
-                    for (c, w) in states.iter().zip(end) {
+                    for (&k, w) in keys.iter().zip(end) {
                         if !w.is_zero() {
-                            let i = place[roll_key(&reroll.roll(start, c))] as usize;
-                            by_place[i].add_assign_ref(&w);
+                            by_place[place[k] as usize].add_assign_ref(&w);
                         }
                     }
                 }
