@@ -918,9 +918,17 @@ pub(super) fn evaluate(
     let up_u = Num::pow(6, exp - u.exp - x);
     let mut value = Vec::with_capacity(p.value.len());
     let mut choice = Vec::with_capacity(p.value.len());
-    for ((vp, vu), d) in p.value.iter().zip(&stage.value).zip(&stage.choice) {
-        let vp = vp.mul_ref(&up_p);
-        let vu = vu.mul_ref(&up_u);
+    // Scaled to 6^exp (a factor of 1 left out: one side is at 6^exp).
+    let scaled = |v: &Num, up: &Num| {
+        if *up == Num::one() {
+            v.clone()
+        } else {
+            v.mul_ref(up)
+        }
+    };
+    for ((vp, vu), d) in p.value.iter().zip(stage.value).zip(&stage.choice) {
+        let vp = scaled(vp, &up_p);
+        let vu = scaled(&vu, &up_u);
         let use_it = match lucky {
             LuckyPolicy::Simple => *d != [0; CLASSES],
             LuckyPolicy::Optimal => match side {
@@ -979,15 +987,19 @@ pub(super) fn forward_pop(
     let (fu, uu) = forward_pop(classes, m, &d.used, after);
     let sp = Num::pow(6, e.exp - d.pass.exp);
     let su = Num::pow(6, e.exp - d.x - d.used.exp);
-    let out = fp
-        .iter()
-        .zip(&fu)
-        .map(|(a, b)| {
-            let mut v = a.mul_ref(&sp);
-            v.add_assign_ref(&b.mul_ref(&su));
-            v
-        })
-        .collect();
+    // Both over 6^exp, summed in place (a factor of 1 left out).
+    let one = Num::one();
+    let mut out = fp;
+    for (a, b) in out.iter_mut().zip(&fu) {
+        if sp != one {
+            *a = a.mul_ref(&sp);
+        }
+        if su == one {
+            a.add_assign_ref(b);
+        } else {
+            a.add_assign_ref(&b.mul_ref(&su));
+        }
+    }
     for (s, u) in up.iter_mut().zip(uu) {
         *s = s.mul_ref(&sp);
         s.add_assign_ref(&u.mul_ref(&su));
