@@ -1073,12 +1073,12 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
     Ok(best.expect("the declared defender is always an option"))
 }
 
+mod states;
+use states::Simplex;
+pub use states::{CLASSES, FaceClasses, State};
 mod lucky;
-pub use lucky::{
-    CLASSES, Choice, FaceClasses, MAX_LUCKY_VALUES, MAX_LUCKY_WORK, State, lucky_work,
-    simple_choice,
-};
-use lucky::{Reroll, Simplex, forward_pop};
+pub use lucky::{Choice, MAX_LUCKY_VALUES, MAX_LUCKY_WORK, lucky_work, simple_choice};
+use lucky::{Reroll, forward_pop};
 
 #[cfg(test)]
 mod tests {
