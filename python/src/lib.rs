@@ -924,7 +924,12 @@ fn solve_all(requests: &[AttackRequest]) -> swtcg_engine::error::Result<Vec<Atta
             out[i] = Some(r);
         }
     }
-    Ok(out.into_iter().flatten().collect())
+    // Every row has its result (a part stops early only beside a part's
+    // error, returned above); a row missing is an error, never a shorter
+    // table.
+    out.into_iter()
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| swtcg_engine::error::Error::limit("a table row was left unsolved"))
 }
 
 /// A table row's results as Python values: the mean (a Fraction), the
