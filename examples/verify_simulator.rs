@@ -8,10 +8,10 @@
 //! dice with the crate's seeded generator; yours would use its own.
 
 use std::collections::BTreeMap;
-use swtcg_odds::attack::attack;
-use swtcg_odds::sample::Rng;
-use swtcg_odds::unit::Unit;
-use swtcg_odds::verify::check;
+use swtcg_engine::attack::attack;
+use swtcg_engine::sample::Rng;
+use swtcg_engine::unit::Unit;
+use swtcg_engine::verify::check;
 
 /// Your engine: damage of one attack.
 fn my_engine(rng: &mut Rng) -> i64 {

@@ -11,29 +11,30 @@
 //! assert_eq!(v["defender_damage"]["mean"], "1/1");
 //! ```
 
-use crate::attack::Objective;
-use crate::cards::stack::Switches;
-use crate::cards::{Arena, CardDb};
-use crate::error::{Error, Result};
-use crate::input::read_file;
-use crate::matchups::{
-    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, RowRef, SortBy, Summary, count,
-    duel, field_line, rank, stream_rows,
-};
 use crate::plot::{Series, svg};
-use crate::policy::{ForceBudget, LuckyOrder, LuckyPolicy, Policy};
-use crate::report::to_json_text;
-use crate::request::{AttackAnswer, AttackRequest, PolicyRequest};
-use crate::sample::{Model, Quantity, Variant};
-use crate::scenario::ScenarioReport;
-use crate::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
-use crate::verify::{check, exact_law, parse_counts};
-use crate::words::Words;
 use crate::writers::{
     ListingWriter, PageHeader, markdown_header, markdown_row, matchup_cells, matchups_table,
     rankings_markdown, write_docs_page,
 };
 use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::cards::stack::Switches;
+use swtcg_cards::matchups::{
+    DEFAULT_TIME_LIMIT, MatchupRow, Options as MatchupOptions, RowRef, SortBy, Summary, count,
+    duel, field_line, rank, stream_rows,
+};
+use swtcg_engine::attack::Objective;
+use swtcg_engine::error::{Error, Result};
+use swtcg_engine::input::read_file;
+use swtcg_engine::policy::{ForceBudget, LuckyOrder, LuckyPolicy, Policy};
+use swtcg_engine::report::to_json_text;
+use swtcg_engine::request::{AttackAnswer, AttackRequest, PolicyRequest};
+use swtcg_engine::sample::{Model, Quantity, Variant};
+use swtcg_engine::scenario::ScenarioReport;
+use swtcg_engine::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
+use swtcg_engine::unit::Arena;
+use swtcg_engine::verify::{check, exact_law, parse_counts};
+use swtcg_engine::words::Words;
 
 /// The value parser of a choice typed as a word ([`Words`]): its words are
 /// the possible values clap lists and suggests.
@@ -247,7 +248,7 @@ impl PolicyArgs {
 
     /// The flags given, as typed on a command line (for a page's header).
     fn flags(&self) -> Vec<String> {
-        use crate::words::Words;
+        use swtcg_engine::words::Words;
         let mut out = Vec::new();
         if let Some(v) = self.lucky_policy {
             out.push(format!("--lucky-policy {}", v.word()));
@@ -299,7 +300,7 @@ impl AttackArgs {
             Some(h) => {
                 // Read as a health, said of --other-health.
                 let at = |e: Error| e.at_param("other-health", Some(h));
-                let values = crate::table::parse_range::<i64>(Param::Health, h)
+                let values = swtcg_engine::table::parse_range::<i64>(Param::Health, h)
                     .map_err(|e| at(Error::new(e.kind(), e.detail())))?;
                 let [v] = values.as_slice() else {
                     return Err(at(Error::syntax("give one value")));
@@ -406,14 +407,14 @@ impl TableCmd {
             let (r, c) = pv.split_once(',').ok_or_else(|| {
                 Error::syntax(format!(
                     "--pivot '{}': give ROW,COL, such as power,crit",
-                    crate::error::quote(pv)
+                    swtcg_engine::error::quote(pv)
                 ))
             })?;
             let name = |n: &str| {
                 Param::from_name(n.trim()).ok_or_else(|| {
                     Error::unknown(format!(
                         "--pivot: '{}' is not a parameter (power, crit, parry, ...)",
-                        crate::error::quote(n.trim())
+                        swtcg_engine::error::quote(n.trim())
                     ))
                 })
             };
@@ -743,13 +744,13 @@ fn verify_cmd(cmd: &VerifyCmd) -> Result<Output> {
     let counts = parse_counts(&text).map_err(|e| e.about(&cmd.counts))?;
     let exact = match &cmd.scenario {
         Some(path) => exact_law(
-            &crate::cards::files::scenario_from_file(path)?.solve()?,
+            &swtcg_cards::cards::files::scenario_from_file(path)?.solve()?,
             &cmd.quantity,
         )?,
         None => match cmd.attack.request()?.solve()? {
             AttackAnswer::Game(r) => exact_law(&r, &cmd.quantity)?,
             AttackAnswer::Static { outcome, .. } => {
-                crate::verify::attack_law(&outcome, &cmd.quantity)?
+                swtcg_engine::verify::attack_law(&outcome, &cmd.quantity)?
             }
         },
     };
@@ -810,7 +811,7 @@ fn cards_cmd(cmd: &CardsCmd, db_args: &DbArgs, notes: &mut Vec<String>) -> Resul
                 let near = db.nearest(text, 5);
                 notes.push(format!(
                     "cards find: no card's name, set, type or text holds '{}'{}",
-                    crate::error::quote(text),
+                    swtcg_engine::error::quote(text),
                     if near.is_empty() {
                         String::new()
                     } else {
@@ -834,7 +835,7 @@ fn cards_cmd(cmd: &CardsCmd, db_args: &DbArgs, notes: &mut Vec<String>) -> Resul
             Ok(Output { text, status })
         }
         CardsAction::Check { json, top, explain } => {
-            let report = crate::cards::check::check(&db);
+            let report = swtcg_cards::cards::check::check(&db);
             Ok(Output::from(if *json {
                 to_json_text(&report)
             } else if *explain {
@@ -902,11 +903,11 @@ fn matchups_cmd(
             // Stopped (a limit, an error, Ctrl-C or SIGTERM): the target is
             // left as it was, and what was written is kept beside it.
             let written = file.written();
-            let shown = crate::error::quote(file.path());
+            let shown = swtcg_engine::error::quote(file.path());
             let kept = match file.abandon(written > 0) {
                 Some((partial, bytes)) => format!(
                     "{shown} is unchanged, the {bytes} bytes written so far are in {}",
-                    crate::error::quote(&partial.to_string_lossy())
+                    swtcg_engine::error::quote(&partial.to_string_lossy())
                 ),
                 None => format!("{shown} is unchanged, nothing was written"),
             };
@@ -943,7 +944,7 @@ fn matchups_summary(s: &Summary, keep_going: bool) -> (String, u8) {
     let top: Vec<String> = reasons
         .iter()
         .take(3)
-        .map(|(r, n)| format!("{n} x '{}'", crate::error::quote(r)))
+        .map(|(r, n)| format!("{n} x '{}'", swtcg_engine::error::quote(r)))
         .collect();
     let more = if reasons.len() > 3 {
         format!(" and {} more reasons", reasons.len() - 3)
@@ -1031,7 +1032,7 @@ fn matchups_body(
                     }
                 }
                 if let Some(s) = cmd.sort {
-                    options.push(format!("--sort {}", crate::words::Words::word(s)));
+                    options.push(format!("--sort {}", swtcg_engine::words::Words::word(s)));
                 }
                 options.extend(cmd.policy.flags());
                 let header = PageHeader::of(
@@ -1046,7 +1047,7 @@ fn matchups_body(
             Format::Csv => {
                 let mut c = csv::Writer::from_writer(Vec::new());
                 for r in &ranked.rows {
-                    let safe = crate::matchups::Ranked {
+                    let safe = swtcg_cards::matchups::Ranked {
                         unit: crate::writers::csv_text(&r.unit).into_owned(),
                         note: r
                             .note
@@ -1145,8 +1146,8 @@ fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
     PlotArg {
         plot: cmd.plot.clone(),
     }
-    .check(&crate::cards::files::input_paths(&cmd.file))?;
-    let report = crate::cards::files::plan_from_file(&cmd.file)?.solve()?;
+    .check(&swtcg_cards::cards::files::input_paths(&cmd.file))?;
+    let report = swtcg_cards::cards::files::plan_from_file(&cmd.file)?.solve()?;
     let series: Vec<Series> = report
         .steps
         .iter()
@@ -1173,19 +1174,19 @@ fn plan_cmd(cmd: &PlanCmd) -> Result<String> {
 }
 
 fn battle_cmd(cmd: &BattleCmd) -> Result<String> {
-    let mut battle = crate::cards::files::battle_from_file(&cmd.file)?;
+    let mut battle = swtcg_cards::cards::files::battle_from_file(&cmd.file)?;
     if let Some(n) = cmd.max_states {
         battle.max_states = n;
     }
     // The first decision's alternatives as they are solved, on a terminal.
     let mut bar = Progress::new();
     let report =
-        crate::cancel::with_deadline(std::time::Duration::from_secs(cmd.time_limit), || {
+        swtcg_engine::cancel::with_deadline(std::time::Duration::from_secs(cmd.time_limit), || {
             battle.solve_with(&mut |p| bar.tick(p.first_done, p.first_total))
         });
     bar.finish();
     let report = report.map_err(|e| {
-        if e.kind() == crate::error::ErrorKind::Cancelled {
+        if e.kind() == swtcg_engine::error::ErrorKind::Cancelled {
             e.at_param("time-limit", Some(&cmd.time_limit.to_string()))
         } else {
             e
@@ -1223,8 +1224,8 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         Command::Table(cmd) => cmd.run()?.into(),
         Command::Scenario(cmd) => {
             cmd.plot
-                .check(&crate::cards::files::input_paths(&cmd.file))?;
-            let report = crate::cards::files::scenario_from_file(&cmd.file)?.solve()?;
+                .check(&swtcg_cards::cards::files::input_paths(&cmd.file))?;
+            let report = swtcg_cards::cards::files::scenario_from_file(&cmd.file)?.solve()?;
             cmd.plot
                 .write(&format!("Scenario {}", cmd.file), &scenario_series(&report))?;
             scenario_output(&report, cmd.json).into()
@@ -1400,7 +1401,7 @@ pub fn main() -> ExitCode {
 /// The exit status of an error: 130 for a run its user stopped (as a
 /// shell gives a command stopped by Ctrl-C), else 2.
 fn error_status(e: &Error) -> u8 {
-    if e.kind() == crate::error::ErrorKind::Interrupted {
+    if e.kind() == swtcg_engine::error::ErrorKind::Interrupted {
         130
     } else {
         2

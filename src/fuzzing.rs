@@ -3,7 +3,7 @@
 //! (`fuzz/corpus/<target>/`) through them: a crash found once stays a
 //! test. Each must return, never panic, on any bytes.
 
-use crate::cards::CardDb;
+use swtcg_cards::cards::CardDb;
 
 /// One card's text, read by the card reader (in a one-row set file, its
 /// tabs and line ends made spaces).
@@ -22,7 +22,7 @@ pub fn card_text(data: &[u8]) {
         format!("Name\tSet\tType\tPower\tHealth\tText\nFuzz (A)\tFZ\tCharacter\t3\t3\t{text}\n");
     if let Ok(db) = CardDb::parse(&file) {
         // Every reading is counted, and explained without a panic.
-        let _ = crate::cards::check::check(&db);
+        let _ = swtcg_cards::cards::check::check(&db);
         for c in &db.cards {
             let _ = c.to_text_with(true);
         }
@@ -38,8 +38,8 @@ pub fn set_file(data: &[u8]) {
 /// solvers' bounds are the harness's business).
 pub fn scenario_json(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let _ = crate::scenario::Scenario::from_json(&text);
-    let _ = crate::plan::Plan::from_json(&text);
+    let _ = swtcg_engine::scenario::Scenario::from_json(&text);
+    let _ = swtcg_engine::plan::Plan::from_json(&text);
 }
 
 /// An HTTP request's head and body, read within the server's limits and

@@ -27,10 +27,10 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-use crate::error::{Error, Result, quote};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use swtcg_engine::error::{Error, Result, quote};
 
 /// Refuses to write `path` when it is one of the `inputs` the command reads
 /// (a file, or a file in a folder given), the same file by another name or

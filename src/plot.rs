@@ -5,16 +5,16 @@
 //! as well as colour ([`STYLES`], which the page reads too).
 //!
 //! ```
-//! use swtcg_odds::dist::Dist;
+//! use swtcg_engine::dist::Dist;
 //! use swtcg_odds::plot::{Series, svg};
 //! let d: Dist = Dist::uniform(0, 3);
 //! let picture = svg("Damage", "damage k", &[Series::at_least("4 dice", &d)]);
 //! assert!(picture.starts_with("<svg") && picture.contains("75.0%"));
 //! ```
 
-use crate::dist::{Dist, Weight, fraction_string, to_f64};
 use num_rational::BigRational;
 use std::fmt::Write;
+use swtcg_engine::dist::{Dist, Weight, fraction_string, to_f64};
 
 /// One curve: P(X ≥ k) for k = 0, 1, ...
 #[derive(Clone, Debug)]

@@ -23,23 +23,24 @@
 //! assert_eq!(e["origin"]["param"], "power");
 //! ```
 
-use crate::attack::Side;
-use crate::cards::stack::Switches;
-use crate::cards::{Arena, CardDb};
-use crate::dist::Fraction;
-use crate::error::{Error, ErrorKind, Result};
-use crate::matchups::duel;
-use crate::plan::Plan;
-use crate::policy::Policy;
-use crate::report::{AttackReport, DistReport};
-use crate::request::{AttackAnswer, AttackRequest};
-use crate::scenario::Scenario;
-use crate::table::{Format, Param, ValueKind, units_of};
 use crate::writers::{self, Distributions, distributions_table};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::cards::stack::Switches;
+use swtcg_cards::matchups::duel;
+use swtcg_engine::attack::Side;
+use swtcg_engine::dist::Fraction;
+use swtcg_engine::error::{Error, ErrorKind, Result};
+use swtcg_engine::plan::Plan;
+use swtcg_engine::policy::Policy;
+use swtcg_engine::report::{AttackReport, DistReport};
+use swtcg_engine::request::{AttackAnswer, AttackRequest};
+use swtcg_engine::scenario::Scenario;
+use swtcg_engine::table::{Format, Param, ValueKind, units_of};
+use swtcg_engine::unit::Arena;
 
 /// The page.
 pub const INDEX: &str = include_str!("web/index.html");
@@ -109,20 +110,20 @@ impl Response {
 
     /// An error's answer with status `status`: `{"error": its words,
     /// "kind": ..., "origin": {...}}`, the words one line of at most
-    /// [`crate::error::MAX_MESSAGE`] characters (input it quotes is capped
+    /// [`swtcg_engine::error::MAX_MESSAGE`] characters (input it quotes is capped
     /// too), so that no request is echoed back whole.
     fn refusal(status: u16, e: &Error) -> Response {
         #[derive(Serialize)]
         struct E<'a> {
             error: String,
             kind: ErrorKind,
-            origin: &'a crate::error::Origin,
+            origin: &'a swtcg_engine::error::Origin,
         }
         Response {
             status,
             content_type: "application/json",
             body: serde_json::to_vec(&E {
-                error: crate::error::one_line(&e.words()),
+                error: swtcg_engine::error::one_line(&e.words()),
                 kind: e.kind(),
                 origin: e.origin(),
             })
@@ -238,7 +239,7 @@ impl Solver {
         let _release = Release(self);
         let limit = self.limit;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::cancel::with_deadline(limit, work)
+            swtcg_engine::cancel::with_deadline(limit, work)
         }))
         .unwrap_or_else(|_| {
             Response::error(
@@ -284,13 +285,15 @@ fn query(url: &str) -> Vec<(String, String)> {
 }
 
 /// The units of an attack query (for combining attacks).
-fn units_of_query(pairs: &[(String, String)]) -> Result<(crate::unit::Unit, crate::unit::Unit)> {
+fn units_of_query(
+    pairs: &[(String, String)],
+) -> Result<(swtcg_engine::unit::Unit, swtcg_engine::unit::Unit)> {
     let mut values = Vec::new();
     for (k, v) in pairs {
         let p = Param::from_name(k).ok_or_else(|| {
             Error::unknown(format!(
                 "'{}': combining takes the units' parameters only",
-                crate::error::quote(k)
+                swtcg_engine::error::quote(k)
             ))
         })?;
         let v = if p.kind() == ValueKind::Switch && (v == "true" || v.is_empty()) {
@@ -324,7 +327,7 @@ struct ParamSpec {
 #[derive(Serialize)]
 struct Spec {
     params: Vec<ParamSpec>,
-    choices: &'static [crate::request::ChoiceParam],
+    choices: &'static [swtcg_engine::request::ChoiceParam],
     cards: bool,
     /// How the charts draw each series ([`crate::plot::STYLES`]).
     chart_styles: &'static [crate::plot::Style],
@@ -352,7 +355,7 @@ fn params_spec(state: &State) -> Spec {
                 max: p.bounds().1,
             })
             .collect(),
-        choices: crate::request::CHOICE_PARAMS,
+        choices: swtcg_engine::request::CHOICE_PARAMS,
         cards: state.db.is_some(),
         chart_styles: crate::plot::STYLES,
     }
@@ -363,7 +366,7 @@ fn params_spec(state: &State) -> Spec {
 fn no_files(body: &[u8]) -> Result<&str> {
     let text =
         std::str::from_utf8(body).map_err(|_| Error::syntax("the body is not UTF-8 text"))?;
-    let v: serde_json::Value = serde_json::from_str(crate::input::strip_bom(text))
+    let v: serde_json::Value = serde_json::from_str(swtcg_engine::input::strip_bom(text))
         .map_err(|e| Error::json("the body", &e))?;
     if v.get("db").is_some() {
         return Err(Error::refused(
@@ -419,14 +422,14 @@ fn combine(body: &[u8], format: Option<Format>) -> Result<Response> {
             let mut laws = Vec::new();
             for p in &pairs {
                 let (a, d) = units_of_query(p)?;
-                let out = crate::attack::attack(&a, &d)?;
-                crate::cancel::check()?;
+                let out = swtcg_engine::attack::attack(&a, &d)?;
+                swtcg_engine::cancel::check()?;
                 reports.push(DistReport::of(&out.defender_damage));
                 laws.push(out.defender_damage.to_big());
             }
             // Independent attacks: the exact law of the sum, its work
             // bounded before it starts and under the solve's deadline.
-            let total = crate::dist::sum_of(&laws)?;
+            let total = swtcg_engine::dist::sum_of(&laws)?;
             Ok(answer(
                 &Combined {
                     total: DistReport::of(&total),
@@ -467,7 +470,7 @@ fn combine(body: &[u8], format: Option<Format>) -> Result<Response> {
         }
         other => Err(Error::unknown(format!(
             "how '{}': convolve or plan",
-            crate::error::quote(other)
+            swtcg_engine::error::quote(other)
         ))),
     }
 }
@@ -486,9 +489,9 @@ fn cards_attack(
         if !NAMES.contains(&k.as_str()) {
             return Err(Error::unknown(format!(
                 "'{}' is not a parameter of a card attack ({}){}",
-                crate::error::quote(k),
+                swtcg_engine::error::quote(k),
                 NAMES.join(", "),
-                crate::error::did_you_mean(k, NAMES)
+                swtcg_engine::error::did_you_mean(k, NAMES)
             ))
             .at_param(k, None));
         }
@@ -505,10 +508,10 @@ fn cards_attack(
         .collect();
     let arena = match get("arena") {
         Some(w) => Some(
-            <Arena as crate::words::Words>::from_word(&w).ok_or_else(|| {
+            <Arena as swtcg_engine::words::Words>::from_word(&w).ok_or_else(|| {
                 Error::unknown(format!(
                     "arena '{}': Space, Ground or Character",
-                    crate::error::quote(&w)
+                    swtcg_engine::error::quote(&w)
                 ))
             })?,
         ),
@@ -526,7 +529,7 @@ fn cards_attack(
 struct PieceCard<'a> {
     /// `top`, `beneath` or `pilot`.
     role: &'static str,
-    card: &'a crate::cards::Card,
+    card: &'a swtcg_cards::cards::Card,
     /// Per ability of the card, in its order: whether it is in play.
     in_play: Vec<bool>,
     /// Per ability: the sides on which it can take part in an attack
@@ -550,7 +553,7 @@ fn cards_piece(state: &State, pairs: &[(String, String)]) -> Result<Response> {
         .ok_or_else(|| Error::missing("spec= is required").at_param("spec", None))?;
     let piece = db.piece(spec).map_err(|e| e.at_param("spec", Some(spec)))?;
     let live = piece.abilities();
-    let in_play = |card: &crate::cards::Card| -> Vec<bool> {
+    let in_play = |card: &swtcg_cards::cards::Card| -> Vec<bool> {
         (0..card.abilities.len())
             .map(|i| {
                 live.iter()
@@ -623,7 +626,7 @@ fn export_format(pairs: &mut Vec<(String, String)>) -> Result<Option<Format>> {
         if k != "format" {
             return true;
         }
-        match <Format as crate::words::Words>::from_word(v) {
+        match <Format as swtcg_engine::words::Words>::from_word(v) {
             Some(f @ (Format::Json | Format::Csv | Format::Markdown)) if format.is_none() => {
                 format = Some(f)
             }
@@ -634,7 +637,7 @@ fn export_format(pairs: &mut Vec<(String, String)>) -> Result<Option<Format>> {
     match bad {
         Some(v) => Err(Error::unknown(format!(
             "format '{}': json, csv or md, given once",
-            crate::error::quote(&v)
+            swtcg_engine::error::quote(&v)
         ))
         .at_param("format", None)),
         None => Ok(format),
@@ -703,8 +706,8 @@ impl Ask<'_> {
     /// The posted file of kind `T` (a scenario, a plan, a battle), its
     /// `"card"` units from the server's database when it has one; a file
     /// naming a `"db"` is refused (no request reaches the file system).
-    fn posted<T: crate::files::FromFile>(&self) -> Result<T> {
-        crate::cards::files::from_json_in_db(no_files(self.body)?, self.state.db.as_ref())
+    fn posted<T: swtcg_engine::files::FromFile>(&self) -> Result<T> {
+        swtcg_cards::cards::files::from_json_in_db(no_files(self.body)?, self.state.db.as_ref())
     }
 
     /// The value of query parameter `key` (empty when not given).
@@ -798,8 +801,8 @@ pub const ROUTES: &[Route] = &[
         queues: true,
         handler: |a| {
             a.json_only()?;
-            let mut b: crate::battle::Battle = a.posted()?;
-            b.max_solved = crate::battle::WEB_SOLVED_STATES;
+            let mut b: swtcg_engine::battle::Battle = a.posted()?;
+            b.max_solved = swtcg_engine::battle::WEB_SOLVED_STATES;
             let policy = a.query("policy") == "1";
             Ok(Response::json(&b.solve()?.json(policy)))
         },
@@ -839,7 +842,7 @@ pub const ROUTES: &[Route] = &[
         queues: true,
         handler: |a| {
             a.json_only()?;
-            Ok(Response::json(&crate::cards::check::check(a.db()?)))
+            Ok(Response::json(&swtcg_cards::cards::check::check(a.db()?)))
         },
     },
     Route {
@@ -884,8 +887,8 @@ fn route(
     if path == "/" || path.starts_with("/api/") {
         return Err(Error::unknown(format!(
             "{} {}: not served",
-            crate::error::quote(method),
-            crate::error::quote(path)
+            swtcg_engine::error::quote(method),
+            swtcg_engine::error::quote(path)
         )));
     }
     Ok(Response::error(404, ErrorKind::NotFound, "not found"))
@@ -937,7 +940,7 @@ pub fn serve_with(
         .strip_prefix('[')
         .and_then(|h| h.strip_suffix(']'))
         .unwrap_or(&opts.host);
-    let host_value = crate::error::quote_middle(&opts.host, 60);
+    let host_value = swtcg_engine::error::quote_middle(&opts.host, 60);
     let port_value = opts.port.to_string();
     let cannot = |param: &str, why: String| {
         let value = if param == "port" {
@@ -945,7 +948,7 @@ pub fn serve_with(
         } else {
             &host_value
         };
-        Error::new(crate::error::ErrorKind::Io, why).at_param(param, Some(value))
+        Error::new(swtcg_engine::error::ErrorKind::Io, why).at_param(param, Some(value))
     };
     let addrs: Vec<std::net::SocketAddr> = match bare.parse::<std::net::IpAddr>() {
         Ok(ip) => vec![std::net::SocketAddr::new(ip, opts.port)],

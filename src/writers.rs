@@ -14,16 +14,17 @@
 //! assert_eq!(csv(&t), "unit,damage\nTrooper | A,1.500\n");
 //! ```
 
-use crate::cards::{Arena, CardDb};
-use crate::dist::{Fraction, fraction_string};
-use crate::error::Result;
-use crate::matchups::{MatchupRow, Options, Rankings, RowRef, field_line, stream};
-use crate::plan::PlanJson;
-use crate::report::{AttackReport, DistReport, percent};
-use crate::scenario::ScenarioJson;
-use crate::table::{CORE, Format, Param, Pivot, Row};
 use serde::Serialize;
 use std::fmt::Write;
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::matchups::{MatchupRow, Options, Rankings, RowRef, field_line, stream};
+use swtcg_engine::dist::{Fraction, fraction_string};
+use swtcg_engine::error::Result;
+use swtcg_engine::plan::PlanJson;
+use swtcg_engine::report::{AttackReport, DistReport, percent};
+use swtcg_engine::scenario::ScenarioJson;
+use swtcg_engine::table::{CORE, Format, Param, Pivot, Row};
+use swtcg_engine::unit::Arena;
 
 /// A table of text cells: its columns' names and, per column, whether its
 /// cells are numbers (right-aligned in Markdown).
@@ -133,7 +134,7 @@ pub fn csv(t: &Table) -> String {
 
 /// A value as pretty JSON, with a final newline.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> String {
-    crate::report::to_json_text(value)
+    swtcg_engine::report::to_json_text(value)
 }
 
 /// Values as JSON Lines.
@@ -379,7 +380,7 @@ impl PageHeader {
     pub fn of(
         db: &CardDb,
         title: Option<String>,
-        (attackers, defenders): (&[&crate::cards::Card], &[&crate::cards::Card]),
+        (attackers, defenders): (&[&swtcg_cards::cards::Card], &[&swtcg_cards::cards::Card]),
         selectors: [&str; 2],
         options: &[String],
     ) -> PageHeader {
@@ -633,8 +634,9 @@ pub fn write_docs_page(
     opts: &Options,
     w: &mut dyn std::io::Write,
 ) -> Result<()> {
-    let io =
-        |e: std::io::Error| crate::error::Error::write(format!("writing the matchups page: {e}"));
+    let io = |e: std::io::Error| {
+        swtcg_engine::error::Error::write(format!("writing the matchups page: {e}"))
+    };
     let cards: Vec<_> = db.units().collect();
     let mut head = String::new();
     let _ = writeln!(head, "# Matchups of sample cards\n");
@@ -700,9 +702,9 @@ impl Distributions for PlanJson {
 /// and P(≥ k), as exact fractions and as percentages.
 ///
 /// ```
-/// use swtcg_odds::attack::attack;
-/// use swtcg_odds::report::AttackReport;
-/// use swtcg_odds::unit::Unit;
+/// use swtcg_engine::attack::attack;
+/// use swtcg_engine::report::AttackReport;
+/// use swtcg_engine::unit::Unit;
 /// use swtcg_odds::writers::{Distributions, csv, distributions_table};
 /// // One die hitting on 4+.
 /// let out = attack(&Unit::new("A", 1), &Unit::new("D", 0)).unwrap();

@@ -4,9 +4,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use swtcg_odds::attack::attack;
-use swtcg_odds::table::{Grid, Param};
-use swtcg_odds::unit::Unit;
+use swtcg_engine::attack::attack;
+use swtcg_engine::table::{Grid, Param};
+use swtcg_engine::unit::Unit;
 
 /// Attacker and defender with every static keyword.
 fn loaded(power: u32) -> (Unit, Unit) {
@@ -41,7 +41,7 @@ fn single(c: &mut Criterion) {
             |b| b.iter(|| attack(black_box(&a), black_box(&d)).unwrap()),
         );
         c.bench_function(&format!("attack_u128/power {power}"), |b| {
-            b.iter(|| swtcg_odds::attack::attack_with::<u128>(black_box(&a), black_box(&d)))
+            b.iter(|| swtcg_engine::attack::attack_with::<u128>(black_box(&a), black_box(&d)))
         });
     }
 }

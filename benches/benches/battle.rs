@@ -8,7 +8,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use swtcg_odds::battle::Battle;
+use swtcg_engine::battle::Battle;
 
 fn file(name: &str) -> String {
     format!("{}/../{name}", env!("CARGO_MANIFEST_DIR"))
@@ -25,7 +25,7 @@ fn battles(c: &mut Criterion) {
             "examples/battles/cards-character.json",
         ),
     ] {
-        let b = swtcg_odds::cards::files::battle_from_file(&file(path)).unwrap();
+        let b = swtcg_cards::cards::files::battle_from_file(&file(path)).unwrap();
         let b: Battle = b;
         g.bench_function(name, |x| x.iter(|| black_box(&b).solve().unwrap()));
     }

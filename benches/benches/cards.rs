@@ -8,9 +8,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use swtcg_odds::cards::CardDb;
-use swtcg_odds::matchups::{Options, SortBy, rank, stream, stream_rows};
-use swtcg_odds::table::Format;
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::matchups::{Options, SortBy, rank, stream, stream_rows};
+use swtcg_engine::table::Format;
 use swtcg_odds::writers::ListingWriter;
 
 fn pool_path() -> String {

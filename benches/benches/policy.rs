@@ -7,9 +7,9 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use swtcg_odds::attack::Side;
-use swtcg_odds::policy::{Game, LuckyOrder, Policy, solve};
-use swtcg_odds::unit::Unit;
+use swtcg_engine::attack::Side;
+use swtcg_engine::policy::{Game, LuckyOrder, Policy, solve};
+use swtcg_engine::unit::Unit;
 
 /// Attacker with Critical Hit 2 and Lucky `x`, against a defender with Parry
 /// 1, Lucky `x` and health 12, both playing optimally for damage.

@@ -18,7 +18,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use swtcg_odds::sample::Rng;
+use swtcg_engine::sample::Rng;
 
 /// Most time one case may take.
 pub const CASE_TIME: Duration = Duration::from_secs(10);

@@ -1177,7 +1177,7 @@ impl Cards {
         let report: ScenarioReport = solve(py, move || {
             let arena = match arena {
                 Some(w) => Some(
-                    <swtcg_cards::cards::Arena as Words>::from_word(&w.to_lowercase()).ok_or_else(
+                    <swtcg_engine::unit::Arena as Words>::from_word(&w.to_lowercase()).ok_or_else(
                         || {
                             swtcg_engine::error::Error::unknown(format!(
                                 "arena '{w}': Space, Ground or Character"

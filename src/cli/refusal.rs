@@ -2,25 +2,25 @@
 //! said as the binary says it and typed as the library's errors are.
 
 use super::Ran;
-use crate::error::Error;
+use swtcg_engine::error::Error;
 
 /// A command line clap refused, as a typed error: its kind from clap's,
 /// and the flag (without `--`) and value it names as the origin.
 fn clap_error(e: &clap::Error, text: String) -> Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind as Clap};
     let kind = match e.kind() {
-        Clap::UnknownArgument | Clap::InvalidSubcommand => crate::error::ErrorKind::Unknown,
+        Clap::UnknownArgument | Clap::InvalidSubcommand => swtcg_engine::error::ErrorKind::Unknown,
         Clap::InvalidValue | Clap::ValueValidation | Clap::InvalidUtf8 => {
-            crate::error::ErrorKind::Syntax
+            swtcg_engine::error::ErrorKind::Syntax
         }
         Clap::MissingRequiredArgument
         | Clap::MissingSubcommand
-        | Clap::DisplayHelpOnMissingArgumentOrSubcommand => crate::error::ErrorKind::Missing,
-        Clap::ArgumentConflict => crate::error::ErrorKind::Conflict,
+        | Clap::DisplayHelpOnMissingArgumentOrSubcommand => swtcg_engine::error::ErrorKind::Missing,
+        Clap::ArgumentConflict => swtcg_engine::error::ErrorKind::Conflict,
         Clap::TooManyValues | Clap::TooFewValues | Clap::WrongNumberOfValues => {
-            crate::error::ErrorKind::Range
+            swtcg_engine::error::ErrorKind::Range
         }
-        _ => crate::error::ErrorKind::Syntax,
+        _ => swtcg_engine::error::ErrorKind::Syntax,
     };
     let context = |k: ContextKind| match e.get(k) {
         Some(ContextValue::String(s)) => Some(s.clone()),
@@ -77,7 +77,7 @@ pub(super) fn refused(e: &clap::Error) -> Ran {
                     }
                 }
             }
-            let line = crate::error::one_line(&format!("{} (see --help)", parts.join("; ")));
+            let line = swtcg_engine::error::one_line(&format!("{} (see --help)", parts.join("; ")));
             let words = line.strip_prefix("error: ").unwrap_or(&line).to_string();
             Ran {
                 stdout: String::new(),

@@ -28,12 +28,12 @@
 //! Every answer closes its connection (`Connection: close`).
 
 use super::{Response, State, handle_bounded};
-use crate::error::ErrorKind;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use swtcg_engine::error::ErrorKind;
 
 /// Most bytes of a request line and headers.
 pub const MAX_HEAD: usize = 16 * 1024;
@@ -385,7 +385,7 @@ pub fn check_request(req: &Request, hosts: &[String]) -> Result<(), Response> {
             ErrorKind::Refused,
             &format!(
                 "Host '{}' is not this server's (a page of another site can't drive it)",
-                crate::error::quote(&host)
+                swtcg_engine::error::quote(&host)
             ),
         ));
     }
@@ -403,7 +403,7 @@ pub fn check_request(req: &Request, hosts: &[String]) -> Result<(), Response> {
                     ErrorKind::Refused,
                     &format!(
                         "a request from another origin ('{}') is refused",
-                        crate::error::quote(origin)
+                        swtcg_engine::error::quote(origin)
                     ),
                 ));
             }
@@ -451,7 +451,7 @@ pub fn answer(state: &Arc<State>, req: Request, hosts: &[String]) -> Response {
                 ErrorKind::Refused,
                 &format!(
                     "method '{}' is not served",
-                    crate::error::quote(&req.method)
+                    swtcg_engine::error::quote(&req.method)
                 ),
             );
             r.extra.push(("Allow", "GET, HEAD, POST, OPTIONS".into()));

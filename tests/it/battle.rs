@@ -13,9 +13,9 @@
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::{BTreeMap, HashMap};
-use swtcg_odds::battle::{Battle, BattleReport};
-use swtcg_odds::dist::Dist;
-use swtcg_odds::unit::Arena;
+use swtcg_engine::battle::{Battle, BattleReport};
+use swtcg_engine::dist::Dist;
+use swtcg_engine::unit::Arena;
 
 #[derive(Clone, Debug)]
 struct U {
@@ -294,7 +294,7 @@ fn solve(us: &[U], objective: &str) -> BattleReport {
         .unwrap()
 }
 
-fn fraction(f: &swtcg_odds::dist::Fraction) -> BigRational {
+fn fraction(f: &swtcg_engine::dist::Fraction) -> BigRational {
     f.0.clone()
 }
 
@@ -359,7 +359,7 @@ fn a_battle_of_one_attack_is_that_attack() {
         );
         let report = Battle::from_json(&text).unwrap().solve().unwrap();
         // The same attack as a scenario (Lucky is a choice: a game).
-        let scenario = swtcg_odds::scenario::Scenario::from_json(&format!(
+        let scenario = swtcg_engine::scenario::Scenario::from_json(&format!(
             r#"{{"attacker": {{"name": "A", "power": {power}, "health": 5, "keywords": [{kw}]}},
                 "defender": {{"name": "D", "power": 0, "health": {health}, "keywords": ["Parry 1"]}}}}"#
         ))
@@ -389,7 +389,7 @@ fn a_fixed_order_against_one_defender_is_that_plan() {
     )
     .unwrap();
     let report = battle.solve().unwrap();
-    let plan = swtcg_odds::plan::Plan::from_json(
+    let plan = swtcg_engine::plan::Plan::from_json(
         r#"{"defender": {"name": "D", "power": 0, "health": 7, "keywords": ["Armor", "Parry 1"]},
             "attackers": [{"name": "A", "power": 3, "health": 3, "keywords": ["Critical Hit 1"]},
                           {"name": "B", "power": 2, "health": 2, "keywords": ["Accuracy 1"]},
@@ -572,19 +572,19 @@ fn a_sampler_playing_the_solved_policy_passes_verify_and_a_worse_one_fails() {
                 let w = w.to_integer();
                 (
                     i as i64,
-                    swtcg_odds::dist::Num::big(w.to_biguint().unwrap()),
+                    swtcg_engine::dist::Num::big(w.to_biguint().unwrap()),
                 )
             }),
-        swtcg_odds::dist::Num::big(num_bigint::BigUint::from(6u64.pow(16))),
+        swtcg_engine::dist::Num::big(num_bigint::BigUint::from(6u64.pow(16))),
     );
     assert!(law.sums_to_one(), "the four outcomes cover the battle");
     let mut g = Lcg(2026);
     let good = sample(&us, &report, 20_000, false, &mut g);
     assert_eq!(good.values().sum::<u64>(), 20_000);
-    let v = swtcg_odds::verify::check(&law, &good, 0.001).unwrap();
+    let v = swtcg_engine::verify::check(&law, &good, 0.001).unwrap();
     assert!(v.consistent(), "the solved policy's samples: {good:?}");
     let bad = sample(&us, &report, 20_000, true, &mut g);
-    let v = swtcg_odds::verify::check(&law, &bad, 0.001).unwrap();
+    let v = swtcg_engine::verify::check(&law, &bad, 0.001).unwrap();
     assert!(!v.consistent(), "a policy declining every attack: {bad:?}");
 }
 
@@ -774,13 +774,17 @@ fn keywords_a_battle_does_not_model_are_refused_by_name() {
                           {{"name": "L", "side": "light", "arena": "Space", "speed": 10, "power": 1, "health": 1}}]}}"#
         ))
         .unwrap_err();
-        assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::NotModelled, "{kw}");
+        assert_eq!(
+            e.kind(),
+            swtcg_engine::error::ErrorKind::NotModelled,
+            "{kw}"
+        );
     }
 }
 
 #[test]
 fn bad_battle_files_get_one_clear_error() {
-    use swtcg_odds::error::ErrorKind;
+    use swtcg_engine::error::ErrorKind;
     for (text, kind) in [
         (r#"{"units": []}"#, ErrorKind::Limit),
         (
@@ -862,7 +866,7 @@ fn an_attack_from_another_arena_is_the_engines_remote_attack() {
     .unwrap()
     .solve()
     .unwrap();
-    let mut gun = swtcg_odds::unit::Unit::from_card_text(
+    let mut gun = swtcg_engine::unit::Unit::from_card_text(
         "Gun",
         3,
         Some(4),
@@ -870,22 +874,22 @@ fn an_attack_from_another_arena_is_the_engines_remote_attack() {
     )
     .unwrap();
     gun.from_another_arena = true;
-    let fighter = swtcg_odds::unit::Unit::from_card_text(
+    let fighter = swtcg_engine::unit::Unit::from_card_text(
         "Fighter",
         0,
         Some(3),
         &["Retaliate 2", "Deflect 1"],
     )
     .unwrap();
-    let game = swtcg_odds::policy::Game::new(
+    let game = swtcg_engine::policy::Game::new(
         vec![gun, fighter],
         vec![
-            swtcg_odds::attack::Side::Attacking,
-            swtcg_odds::attack::Side::Defending,
+            swtcg_engine::attack::Side::Attacking,
+            swtcg_engine::attack::Side::Defending,
         ],
-        swtcg_odds::policy::Policy::default(),
+        swtcg_engine::policy::Policy::default(),
     );
-    let out = swtcg_odds::policy::solve(&game).unwrap();
+    let out = swtcg_engine::policy::solve(&game).unwrap();
     let discarded = out.solution.tallies.prob(|t| t.damage[1] >= 3);
     assert!(discarded > BigRational::zero());
     assert_eq!(r.arena(Arena::Space).empty.0, discarded);

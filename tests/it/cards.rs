@@ -3,11 +3,13 @@
 //! conditions, pilots and stacks applied to the right unit.
 
 use crate::common::assert_error;
-use swtcg_odds::cards::stack::{Fielded, Switches, pair};
-use swtcg_odds::cards::text::{Class, Reading, Subject, When, read_abilities, split_abilities};
-use swtcg_odds::cards::{Arena, CardDb};
-use swtcg_odds::error::ErrorKind;
-use swtcg_odds::keywords::Keyword;
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::cards::stack::{Fielded, Switches, pair};
+use swtcg_cards::cards::text::{Class, Reading, Subject, read_abilities, split_abilities};
+use swtcg_engine::error::ErrorKind;
+use swtcg_engine::keywords::Keyword;
+use swtcg_engine::keywords::When;
+use swtcg_engine::unit::Arena;
 
 fn fixtures() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lackey").to_string()
@@ -517,16 +519,16 @@ fn messy_input_never_panics() {
     assert!(CardDb::parse("foo\tbar\n").is_err());
     let k = &read_abilities("Pay X Force -> Evade X", &["A"])[0];
     assert!(
-        matches!(&k.effects()[0], swtcg_odds::cards::text::Effect::Keyword { ability, .. } if ability.x && ability.keyword == Keyword::Evade(0))
+        matches!(&k.effects()[0], swtcg_cards::cards::text::Effect::Keyword { ability, .. } if ability.x && ability.keyword == Keyword::Evade(0))
     );
 }
 
 /// Two cards' units, the first attacking the second in the Character
 /// arena, no counters, no condition switched on.
 fn fight(
-    a: &swtcg_odds::cards::stack::Piece,
-    b: &swtcg_odds::cards::stack::Piece,
-) -> swtcg_odds::cards::stack::Pairing {
+    a: &swtcg_cards::cards::stack::Piece,
+    b: &swtcg_cards::cards::stack::Piece,
+) -> swtcg_cards::cards::stack::Pairing {
     pair(
         Fielded::Card(a),
         Fielded::Card(b),
@@ -686,7 +688,7 @@ fn the_nearest_name_search_is_bounded() {
     for i in 0..15_000 {
         text.push_str(&format!("Trooper Number {i} (A)\tX\tCharacter\t3\t3\t\n"));
     }
-    let db = swtcg_odds::cards::CardDb::parse(&text).unwrap();
+    let db = swtcg_cards::cards::CardDb::parse(&text).unwrap();
     let long = "Q".repeat(8000);
     let start = std::time::Instant::now();
     let err = db.piece(&long).err().unwrap();

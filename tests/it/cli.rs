@@ -5,8 +5,8 @@ use crate::common;
 use num_rational::BigRational;
 use serde_json::Value;
 use std::process::{Command, Output};
+use swtcg_engine::error::ErrorKind;
 use swtcg_odds::cli::run_args;
-use swtcg_odds::error::ErrorKind;
 
 fn bin(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_swtcg-odds"))
@@ -1164,7 +1164,7 @@ fn a_filtered_rankings_header_says_what_was_ranked() {
         "{md}"
     );
     // The sets are those of the units ranked, not of every file read.
-    let db = swtcg_odds::cards::CardDb::load(&[fixture()]).unwrap();
+    let db = swtcg_cards::cards::CardDb::load(&[fixture()]).unwrap();
     let mut sets: Vec<String> = db
         .units()
         .filter(|c| c.set == "ANH" || c.set == "TDT")
@@ -1310,7 +1310,7 @@ fn a_typo_gets_the_nearest_names() {
     ]);
     common::assert_error(ran.error.as_ref().unwrap(), ErrorKind::NotFound, "none");
     assert_eq!(
-        swtcg_odds::cards::CardDb::load(&[fixture()])
+        swtcg_cards::cards::CardDb::load(&[fixture()])
             .unwrap()
             .nearest_names("Darth Mual (G)", 1),
         ["Darth Maul (G) (LEGO)"]

@@ -33,7 +33,7 @@ fn rules_md_names_existing_tests() {
 /// docs/matchups.md is what the documented command generates today.
 #[test]
 fn matchups_page_is_fresh() {
-    use swtcg_odds::cards::CardDb;
+    use swtcg_cards::cards::CardDb;
     use swtcg_odds::writers::{PAGE_COMMAND, PAGE_SOURCE, docs_page};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/").to_string() + PAGE_SOURCE;
     let db = CardDb::from_file(&path).unwrap();
@@ -455,7 +455,7 @@ fn every_relative_link_resolves() {
 /// when it acts as the engine declares it, and a wording the engine reads.
 #[test]
 fn scenarios_md_lists_every_keyword() {
-    use swtcg_odds::keywords::{KeywordKind, When, parse};
+    use swtcg_engine::keywords::{KeywordKind, When, parse};
     let text =
         fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md")).unwrap();
     let rows: Vec<Vec<String>> = text

@@ -7,7 +7,7 @@
 mod r#gen;
 
 use proptest::prelude::*;
-use swtcg_odds::error::ErrorKind;
+use swtcg_engine::error::ErrorKind;
 
 proptest! {
     #![proptest_config(ProptestConfig {

@@ -1,8 +1,8 @@
 //! The keyword parser: every keyword of RULES.md and the seeds, costs with
 //! every arrow, and clear errors.
 
-use swtcg_odds::error::ErrorKind;
-use swtcg_odds::keywords::{Keyword, parse};
+use swtcg_engine::error::ErrorKind;
+use swtcg_engine::keywords::{Keyword, parse};
 
 #[test]
 fn every_keyword_parses() {
@@ -113,8 +113,8 @@ fn display_round_trips() {
 /// (name, value, cumulative, when) come from the same declaration.
 #[test]
 fn every_keyword_parses_displays_adds_and_is_lost() {
-    use swtcg_odds::keywords::Keywords;
-    use swtcg_odds::keywords::{Keyword, KeywordKind, NAMES, When, parse};
+    use swtcg_engine::keywords::Keywords;
+    use swtcg_engine::keywords::{Keyword, KeywordKind, NAMES, When, parse};
     let all = Keyword::examples();
     // One kind per keyword, in the same order, named as the keyword is.
     assert_eq!(KeywordKind::ALL.len(), all.len());

@@ -102,6 +102,35 @@ fn each_crate_depends_only_on_what_its_layer_may() {
     }
 }
 
+/// A crate imports another crate of ours by that crate's name and never
+/// re-exports it as its own (`pub use swtcg_engine::…`, or a crate-wide
+/// alias such as `pub(crate) use swtcg_engine::{attack, dist}`): each item
+/// has one path.
+#[test]
+fn no_crate_reexports_another_of_ours() {
+    let mut files = Vec::new();
+    for dir in ["crates/swtcg-cards/src", "src", "python/src"] {
+        rust_files(&Path::new(ROOT).join(dir), &mut files);
+    }
+    assert!(files.len() > 10);
+    let mut found = Vec::new();
+    for f in &files {
+        let text = code(f);
+        // A `use` statement, joined over its lines.
+        for stmt in text.split(';') {
+            let s = stmt.split_whitespace().collect::<Vec<_>>().join(" ");
+            let Some(at) = s.find("use swtcg_") else {
+                continue;
+            };
+            let head = s[..at].trim_end();
+            if head.ends_with("pub") || head.ends_with("pub(crate)") {
+                found.push(format!("{}: {}", f.display(), &s[at..]));
+            }
+        }
+    }
+    assert!(found.is_empty(), "re-exports: {found:#?}");
+}
+
 #[test]
 fn the_engines_modules_import_only_lower_ones() {
     let src = Path::new(ROOT).join("crates/swtcg-engine/src");

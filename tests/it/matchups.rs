@@ -1,11 +1,12 @@
 //! Matchups for a card pool: arenas, streaming, sharing solves, rankings,
 //! and every cell equal to `cards attack` for the same pair.
 
-use swtcg_odds::cards::stack::Switches;
-use swtcg_odds::cards::{Arena, CardDb, Piece};
-use swtcg_odds::matchups::{MatchupRow, Options, SortBy, arenas, duel, rank, stream};
-use swtcg_odds::policy::Policy;
-use swtcg_odds::sample::Rng;
+use swtcg_cards::cards::stack::Switches;
+use swtcg_cards::cards::{CardDb, Piece};
+use swtcg_cards::matchups::{MatchupRow, Options, SortBy, arenas, duel, rank, stream};
+use swtcg_engine::policy::Policy;
+use swtcg_engine::sample::Rng;
+use swtcg_engine::unit::Arena;
 
 fn db() -> CardDb {
     CardDb::load(&[concat!(
@@ -35,7 +36,7 @@ fn pairs_fight_in_shared_arenas() {
     assert!(rows.len() > 1000, "{}", rows.len());
     // Counted before pairing, exactly.
     let cards: Vec<_> = db.units().collect();
-    assert_eq!(swtcg_odds::matchups::count(&cards, &cards), rows.len());
+    assert_eq!(swtcg_cards::matchups::count(&cards, &cards), rows.len());
     let some: Vec<_> = cards.iter().copied().step_by(3).collect();
     let mut n = 0;
     stream(&some, &cards, &Options::default(), |_| {
@@ -43,7 +44,7 @@ fn pairs_fight_in_shared_arenas() {
         Ok(())
     })
     .unwrap();
-    assert_eq!(swtcg_odds::matchups::count(&some, &cards), n);
+    assert_eq!(swtcg_cards::matchups::count(&some, &cards), n);
     for r in &rows {
         let a = db.card(&r.attacker).unwrap();
         let d = db.card(&r.defender).unwrap();
@@ -277,7 +278,7 @@ fn a_cleared_shared_table_drops_no_pairing() {
         Ok(())
     })
     .unwrap();
-    assert_eq!(summary.rows, swtcg_odds::matchups::count(&cards, &cards));
+    assert_eq!(summary.rows, swtcg_cards::matchups::count(&cards, &cards));
     assert_eq!(small.len(), full.len());
     assert_eq!(
         summary.errors,
@@ -447,8 +448,8 @@ fn rankings_from_signatures_equal_pair_by_pair() {
 /// without a result included.
 #[test]
 fn fast_listing_writes_the_rows_bytes() {
-    use swtcg_odds::matchups::stream_rows;
-    use swtcg_odds::table::Format;
+    use swtcg_cards::matchups::stream_rows;
+    use swtcg_engine::table::Format;
     use swtcg_odds::writers::{ListingWriter, matchup_csv};
     let (_dir, db) = copies_pool();
     let cards: Vec<_> = db.units().collect();
@@ -498,7 +499,7 @@ fn pools_are_refused_by_their_distinct_work() {
     let db = CardDb::parse(&text).unwrap();
     let cards: Vec<_> = db.units().collect();
     assert_eq!(cards.len(), 18_000);
-    let w = swtcg_odds::matchups::work(&cards, &cards);
+    let w = swtcg_cards::matchups::work(&cards, &cards);
     assert_eq!(w.pairings, 18_000 * 17_999);
     // Three signatures, each meeting every one (itself too), in one arena.
     assert_eq!(w.solves, 9);
@@ -516,5 +517,5 @@ fn pools_are_refused_by_their_distinct_work() {
     })
     .unwrap_err();
     assert_eq!(rows, 0);
-    assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Limit);
+    assert_eq!(e.kind(), swtcg_engine::error::ErrorKind::Limit);
 }

@@ -139,7 +139,7 @@ const WEB_CARDS: &[(&str, &str, &str)] = &[
 fn the_web_apis_messages_are_pinned() {
     let state = State::new(None);
     let cards = State::new(Some(
-        swtcg_odds::cards::CardDb::load(&[concat!(
+        swtcg_cards::cards::CardDb::load(&[concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/fixtures/lackey"
         )])
@@ -163,9 +163,9 @@ fn the_web_apis_messages_are_pinned() {
 /// sample counts, plan files and stacks of cards.
 #[test]
 fn the_librarys_messages_are_pinned() {
-    use swtcg_odds::cards::CardDb;
+    use swtcg_cards::cards::CardDb;
     let mut text = String::new();
-    let mut say = |what: &str, e: swtcg_odds::error::Error| {
+    let mut say = |what: &str, e: swtcg_engine::error::Error| {
         text.push_str(&format!("{what}\n{e}\n"));
     };
     for t in [
@@ -182,7 +182,7 @@ fn the_librarys_messages_are_pinned() {
     ] {
         say(
             &format!("keyword {t:?}"),
-            swtcg_odds::keywords::parse(t).unwrap_err(),
+            swtcg_engine::keywords::parse(t).unwrap_err(),
         );
     }
     for t in [
@@ -196,7 +196,7 @@ fn the_librarys_messages_are_pinned() {
     ] {
         say(
             &format!("counts {t}"),
-            swtcg_odds::verify::parse_counts(t).unwrap_err(),
+            swtcg_engine::verify::parse_counts(t).unwrap_err(),
         );
     }
     for t in [
@@ -207,7 +207,7 @@ fn the_librarys_messages_are_pinned() {
     ] {
         say(
             &format!("plan {t}"),
-            swtcg_odds::plan::Plan::from_json(t).unwrap_err(),
+            swtcg_engine::plan::Plan::from_json(t).unwrap_err(),
         );
     }
     let db = CardDb::load(&[concat!(

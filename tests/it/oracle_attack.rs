@@ -9,9 +9,9 @@ use itertools::iproduct;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
-use swtcg_odds::attack::{ATTACKER, AttackOutcome, DEFENDER, attack, attack_with};
-use swtcg_odds::dist::{Dist, ratio};
-use swtcg_odds::unit::Unit;
+use swtcg_engine::attack::{ATTACKER, AttackOutcome, DEFENDER, attack, attack_with};
+use swtcg_engine::dist::{Dist, ratio};
+use swtcg_engine::unit::Unit;
 
 fn pmf(d: &Dist) -> BTreeMap<i64, BigRational> {
     d.pmf()
@@ -275,7 +275,7 @@ fn sixty_dice_are_binomial() {
 /// die by die by the simulator; Parry resolves before Deflect.
 #[test]
 fn oracle_several_retaliates_and_parry_before_deflect() {
-    use swtcg_odds::keywords::Paid;
+    use swtcg_engine::keywords::Paid;
     let mut cases = 0;
     for (power, rets, att_evade, att_deflect, parry, deflect, att_health) in iproduct!(
         1..=2u32,
@@ -378,10 +378,10 @@ fn the_table_equals_its_floor_program() {
 /// searched value by value).
 #[test]
 fn a_rows_json_does_not_depend_on_the_order_of_its_values() {
-    use swtcg_odds::table::{Param, Row};
+    use swtcg_engine::table::{Param, Row};
     let row = |values: Vec<(Param, i64)>| Row {
         values,
-        mean: swtcg_odds::dist::Fraction(num_rational::BigRational::new(1.into(), 3.into())),
+        mean: swtcg_engine::dist::Fraction(num_rational::BigRational::new(1.into(), 3.into())),
         p_discard: None,
     };
     let sorted = row(vec![

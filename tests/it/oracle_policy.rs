@@ -7,10 +7,10 @@
 use crate::common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
 use itertools::iproduct;
 use num_rational::BigRational;
-use swtcg_odds::attack::{Objective, Side};
-use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
-use swtcg_odds::scenario::unit_from_texts;
-use swtcg_odds::unit::Unit;
+use swtcg_engine::attack::{Objective, Side};
+use swtcg_engine::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
+use swtcg_engine::scenario::unit_from_texts;
+use swtcg_engine::unit::Unit;
 
 fn unit(name: &str, power: u32, health: Option<u32>, counters: u32, kws: &[&str]) -> Unit {
     unit_from_texts(name, power, health, counters, kws, false)
@@ -391,9 +391,9 @@ fn docs_example_optimal_beats_simple() {
 /// itself, extra damage. Each is brute-forced over every face and choice.
 #[test]
 fn random_small_scenarios() {
-    use swtcg_odds::keywords::parse;
-    use swtcg_odds::keywords::{Boost, Change};
-    use swtcg_odds::sample::Rng;
+    use swtcg_engine::keywords::parse;
+    use swtcg_engine::keywords::{Boost, Change};
+    use swtcg_engine::sample::Rng;
     let att_pool: &[&str] = &[
         "Critical Hit 1",
         "Accuracy 1",
@@ -526,8 +526,8 @@ fn random_small_scenarios() {
 /// choice.
 #[test]
 fn random_glossary_scenarios() {
-    use swtcg_odds::keywords::parse;
-    use swtcg_odds::sample::Rng;
+    use swtcg_engine::keywords::parse;
+    use swtcg_engine::sample::Rng;
     let att_pool: &[&str] = &[
         "Backfire 1",
         "Double Damage",
@@ -631,8 +631,8 @@ fn random_glossary_scenarios() {
 /// every face, every re-roll and every choice.
 #[test]
 fn faces_before_and_after_rerolls_with_lucky() {
-    use swtcg_odds::keywords::parse;
-    use swtcg_odds::sample::Rng;
+    use swtcg_engine::keywords::parse;
+    use swtcg_engine::sample::Rng;
     let mut rng = Rng::new(18);
     let mut pick = |n: u64| (rng.next_u64() % n) as usize;
     let att_pool: &[&str] = &[
@@ -689,7 +689,7 @@ fn faces_before_and_after_rerolls_with_lucky() {
             // Lucky with Fury's extra dice, is refused (issue 30).
             let game = Game::new(vec![a.clone(), d.clone()], duel(), Default::default());
             let e = solve(&game).unwrap_err();
-            assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::NotModelled);
+            assert_eq!(e.kind(), swtcg_engine::error::ErrorKind::NotModelled);
             continue;
         }
         for (n, g) in kinds.iter_mut().zip(glossary) {
@@ -781,7 +781,7 @@ fn the_roll_law_keeps_faces_before_and_after_rerolls() {
 /// ability never makes its side worse off).
 #[test]
 fn a_free_evade_is_optional() {
-    use swtcg_odds::policy::Policy;
+    use swtcg_engine::policy::Policy;
     let a = unit("a", 1, Some(9), 0, &["Accuracy 3"]);
     let v = unit("v", 1, Some(9), 0, &["Avenge 3"]);
     let sides = vec![Side::Attacking, Side::Defending, Side::Defending];
@@ -841,7 +841,7 @@ fn a_free_evade_is_optional() {
 /// evades both hits, and D's 2 dice still hit A: -1.
 #[test]
 fn retaliate_still_resolves_after_an_intercept() {
-    use swtcg_odds::policy::Policy;
+    use swtcg_engine::policy::Policy;
     let a = unit("a", 2, Some(9), 0, &[]);
     let d = unit("d", 1, Some(1), 0, &["Retaliate 2"]);
     let o = unit("o", 1, Some(9), 0, &["Evade 2", "Pay 0 Force -> Intercept"]);
@@ -897,8 +897,8 @@ fn retaliate_still_resolves_after_an_intercept() {
 /// is refused, not solved as if the dice were seen.
 #[test]
 fn cunning_makes_the_defenders_lucky_blind() {
-    use swtcg_odds::error::ErrorKind;
-    use swtcg_odds::policy::Policy;
+    use swtcg_engine::error::ErrorKind;
+    use swtcg_engine::policy::Policy;
     for (power, crit, lucky, health, backfire) in
         iproduct!(1..=3u32, [0, 1], 1..=2u32, [2, 4], [0, 1])
     {
@@ -951,7 +951,7 @@ fn cunning_makes_the_defenders_lucky_blind() {
 /// pinned: the attacker takes no damage when both are discarded.
 #[test]
 fn a_discarded_unit_does_nothing_when_the_attack_ends() {
-    use swtcg_odds::policy::Policy;
+    use swtcg_engine::policy::Policy;
     let a = unit("a", 4, Some(20), 0, &["Overkill", "Accuracy 3"]);
     let d = unit("d", 1, Some(1), 0, &[]);
     let v = unit("v", 1, Some(1), 0, &["Avenge 2"]);
@@ -996,7 +996,7 @@ fn a_discarded_unit_does_nothing_when_the_attack_ends() {
 /// Checked against the brute force, with hand-made cases that pin each.
 #[test]
 fn another_arena_and_avenge_for_each_unit_discarded() {
-    use swtcg_odds::policy::Policy;
+    use swtcg_engine::policy::Policy;
     // A Retaliating, Deflecting defender: with the attacker in the same
     // arena, damage comes back; from another arena, none does.
     let a = unit("a", 3, Some(5), 0, &[]);
@@ -1082,7 +1082,7 @@ fn another_arena_and_avenge_for_each_unit_discarded() {
 /// 12 dice); brute-forced, and a budget given overrides it.
 #[test]
 fn one_force_default_for_every_cost() {
-    use swtcg_odds::policy::{DEFAULT_BUDGETS, DEFAULT_FORCE};
+    use swtcg_engine::policy::{DEFAULT_BUDGETS, DEFAULT_FORCE};
     assert_eq!(DEFAULT_FORCE, 4);
     let a = unit("a", 2, Some(3), 0, &[]);
     for texts in [

@@ -4,11 +4,11 @@
 
 use num_rational::BigRational;
 use std::collections::BTreeMap;
-use swtcg_odds::error::ErrorKind;
-use swtcg_odds::plan::Plan;
+use swtcg_engine::error::ErrorKind;
+use swtcg_engine::plan::Plan;
+use swtcg_engine::sample::Model;
+use swtcg_engine::unit::Unit;
 use swtcg_odds::plot::{Series, svg};
-use swtcg_odds::sample::Model;
-use swtcg_odds::unit::Unit;
 
 // Defender counters, per attacker (counters, Stun taken, Focus power for
 // its next attack, has attacked).
@@ -205,7 +205,7 @@ fn bad_plans_are_clear_errors() {
 fn pictures_are_well_formed_and_carry_the_numbers() {
     let mut d = Unit::new("d", 3);
     d.keywords.parry = 1;
-    let o = swtcg_odds::attack::attack(&Unit::new("a <&> \"b\"", 4), &d).unwrap();
+    let o = swtcg_engine::attack::attack(&Unit::new("a <&> \"b\"", 4), &d).unwrap();
     let series = vec![
         Series::at_least("damage <&>", &o.defender_damage),
         Series::at_least("hits", &o.hits),
@@ -224,7 +224,7 @@ fn pictures_are_well_formed_and_carry_the_numbers() {
     for (k, p) in o.defender_damage.tail() {
         let found = circles.iter().any(|c| {
             c.attribute("data-k") == Some(&k.to_string())
-                && c.attribute("data-p") == Some(&swtcg_odds::dist::fraction_string(&p))
+                && c.attribute("data-p") == Some(&swtcg_engine::dist::fraction_string(&p))
         });
         assert!(found, "P(damage >= {k}) = {p} not drawn");
     }

@@ -5,8 +5,8 @@
 
 use num_rational::BigRational;
 use proptest::prelude::*;
-use swtcg_odds::attack::{AttackOutcome, attack};
-use swtcg_odds::unit::Unit;
+use swtcg_engine::attack::{AttackOutcome, attack};
+use swtcg_engine::unit::Unit;
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -201,7 +201,7 @@ fn counterexample_more_power_with_attacker_deflect() {
 /// same numbers as one attack at a time.
 #[test]
 fn table_rows_match_single_attacks() {
-    use swtcg_odds::table::{Grid, Param};
+    use swtcg_engine::table::{Grid, Param};
     let grid = Grid::new()
         .with(Param::Power, (0..=12).collect())
         .with(Param::Accuracy, vec![-1, 0, 2])
@@ -270,7 +270,7 @@ fn counterexample_more_evade_with_attacker_deflect() {
 /// weights do not sum to its denominator is caught.
 #[test]
 fn invariant_checks_can_fail() {
-    use swtcg_odds::dist::{Dist, Joint};
+    use swtcg_engine::dist::{Dist, Joint};
     assert!(!Dist::from_pairs([(0, 1u128), (1, 1)], 3).sums_to_one());
     assert!(Dist::from_pairs([(0, 1u128), (1, 2)], 3).sums_to_one());
     assert!(!Joint::from_pairs([(7u8, 1u128)], 2).sums_to_one());
@@ -292,8 +292,8 @@ proptest! {
         double in any::<bool>(),
         counters in 0u32..3,
     ) {
-        use swtcg_odds::attack::{resolve_from_roll_with, roll};
-        use swtcg_odds::dist::Num;
+        use swtcg_engine::attack::{resolve_from_roll_with, roll};
+        use swtcg_engine::dist::Num;
         let (mut a, mut d) = (c.attacker, c.defender);
         d.keywords.riposte = riposte;
         a.keywords.backfire = backfire;
@@ -322,9 +322,9 @@ proptest! {
 /// choices kept; refused before any row is solved as a table is.
 #[test]
 fn a_request_over_a_grid_is_one_request_per_row() {
-    use swtcg_odds::error::ErrorKind;
-    use swtcg_odds::request::AttackRequest;
-    use swtcg_odds::table::{Grid, Param};
+    use swtcg_engine::error::ErrorKind;
+    use swtcg_engine::request::AttackRequest;
+    use swtcg_engine::table::{Grid, Param};
     let base = AttackRequest::from_pairs([
         ("power", "9"),
         ("crit", "4"),
@@ -408,7 +408,7 @@ fn a_request_over_a_grid_is_one_request_per_row() {
 /// small pair, and random ones of every size, dice denominators and others.
 #[test]
 fn reduce_is_lowest_terms() {
-    use swtcg_odds::dist::reduce;
+    use swtcg_engine::dist::reduce;
     // Euclid's algorithm, by remainders.
     let euclid = |n: u128, d: u128| {
         let (mut a, mut b) = (n, d);

@@ -4,12 +4,12 @@
 
 use num_rational::BigRational;
 use proptest::prelude::*;
-use swtcg_odds::attack::{Objective, Side};
-use swtcg_odds::cards::CardDb;
-use swtcg_odds::cards::text::{Class, read_abilities};
-use swtcg_odds::keywords::parse;
-use swtcg_odds::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
-use swtcg_odds::unit::Unit;
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::cards::text::{Class, read_abilities};
+use swtcg_engine::attack::{Objective, Side};
+use swtcg_engine::keywords::parse;
+use swtcg_engine::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
+use swtcg_engine::unit::Unit;
 
 const KEYWORDS: [&str; 16] = [
     "Accuracy 1",
@@ -37,7 +37,7 @@ fn unit(name: &'static str) -> impl Strategy<Value = Unit> {
         proptest::sample::subsequence(KEYWORDS.to_vec(), 0..4),
     )
         .prop_map(move |(power, health, kws)| {
-            swtcg_odds::scenario::unit_from_texts(name, power, health, 0, &kws, false)
+            swtcg_engine::scenario::unit_from_texts(name, power, health, 0, &kws, false)
                 .unwrap()
                 .0
         })
@@ -121,7 +121,7 @@ proptest! {
         a.keywords.crit = crit;
         a.health = Some(9);
         let value = |text: &str| {
-            let d = swtcg_odds::scenario::unit_from_texts("d", 1, Some(health), 0, &[text], false).unwrap().0;
+            let d = swtcg_engine::scenario::unit_from_texts("d", 1, Some(health), 0, &[text], false).unwrap().0;
             let g = Game { units: vec![a.clone(), d], sides: vec![Side::Attacking, Side::Defending], policy: Policy { objective, ..Policy::default() }, force: [None, budget] };
             solve(&g).unwrap().solution.value
         };
@@ -165,11 +165,11 @@ proptest! {
 /// default budget of 4 a side: the fixed cost can't be paid, X can be 4.
 #[test]
 fn x_beats_a_cost_the_default_budget_cant_pay() {
-    use swtcg_odds::policy::DEFAULT_BUDGETS;
+    use swtcg_engine::policy::DEFAULT_BUDGETS;
     let mut a = Unit::new("a", 6);
     a.keywords.crit = 2;
     let value = |text: &str, force| {
-        let d = swtcg_odds::scenario::unit_from_texts("d", 1, Some(9), 0, &[text], false)
+        let d = swtcg_engine::scenario::unit_from_texts("d", 1, Some(9), 0, &[text], false)
             .unwrap()
             .0;
         let g = Game {
@@ -218,7 +218,7 @@ fn big_games_stay_exact() {
     // Without Lucky the solver's law is the static engine's (no other choices here).
     a.keywords.lucky = 0;
     let plain = solve(&game(&a, LuckyPolicy::Optimal)).unwrap();
-    let stat = swtcg_odds::attack::attack(&a, &d).unwrap();
+    let stat = swtcg_engine::attack::attack(&a, &d).unwrap();
     assert_eq!(
         plain
             .solution

@@ -7,10 +7,11 @@
 //! word, every arrow in each typographic form, every keyword's number
 //! shifted; a reading changes only where the probe says it should.
 
-use swtcg_odds::cards::stack::{Fielded, Pairing, Piece, Switches, pair};
-use swtcg_odds::cards::text::{Class, Effect, Reading, Subject, When, read_abilities};
-use swtcg_odds::cards::{Card, CardDb};
-use swtcg_odds::unit::Arena;
+use swtcg_cards::cards::stack::{Fielded, Pairing, Piece, Switches, pair};
+use swtcg_cards::cards::text::{Class, Effect, Reading, Subject, read_abilities};
+use swtcg_cards::cards::{Card, CardDb};
+use swtcg_engine::keywords::When;
+use swtcg_engine::unit::Arena;
 
 const HEADER: &str = "Name\tSet\tSide\tType\tSubtype\tCost\tSpeed\tPower\tHealth\tText\n";
 
@@ -117,7 +118,7 @@ fn pilot_grants_keep_their_arrows() {
         ]
     );
     // Counted one by one, and shown.
-    let r = swtcg_odds::cards::check::check(&db);
+    let r = swtcg_cards::cards::check::check(&db);
     assert_eq!(r.sets[0].readings, 4);
     assert_eq!(r.sets[0].grants.values().sum::<usize>(), 3);
     let shown = c.to_text_with(true);
@@ -257,7 +258,7 @@ fn star_stats_are_counted_or_the_unit_is_left_out() {
     assert_eq!(left[0].name, "Jedi Patrol");
     assert!(left[0].reason.contains("power is *"), "{}", left[0].reason);
     let e = db.select("name:Jedi Patrol").unwrap_err();
-    crate::common::assert_error(&e, swtcg_odds::error::ErrorKind::NotFound, "none");
+    crate::common::assert_error(&e, swtcg_engine::error::ErrorKind::NotFound, "none");
 }
 
 /// Every ability of the fixture sets, as JSON without its text, unit by
@@ -446,7 +447,7 @@ fn probe_numbers_shifted() {
             })
             .collect()
     };
-    let names: Vec<&str> = swtcg_odds::keywords::NAMES
+    let names: Vec<&str> = swtcg_engine::keywords::NAMES
         .iter()
         .map(|(n, _, _)| *n)
         .collect();

@@ -2,8 +2,8 @@
 //! expected number here is worked out by hand in the comment beside it.
 
 use num_rational::BigRational;
-use swtcg_odds::attack::{AttackOutcome, attack};
-use swtcg_odds::unit::Unit;
+use swtcg_engine::attack::{AttackOutcome, attack};
+use swtcg_engine::unit::Unit;
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())

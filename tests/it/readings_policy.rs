@@ -2,11 +2,11 @@
 //! Every expected number is worked out by hand in the comment beside it.
 
 use num_rational::BigRational;
-use swtcg_odds::attack::{Objective, Side};
-use swtcg_odds::dist::{Dist, Num};
-use swtcg_odds::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
-use swtcg_odds::scenario::unit_from_texts;
-use swtcg_odds::unit::Unit;
+use swtcg_engine::attack::{Objective, Side};
+use swtcg_engine::dist::{Dist, Num};
+use swtcg_engine::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
+use swtcg_engine::scenario::unit_from_texts;
+use swtcg_engine::unit::Unit;
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
@@ -66,7 +66,7 @@ fn both_sides_may_reroll_the_same_die() {
 
 #[test]
 fn simple_lucky_rerolls_missed_ones_first_and_hitting_sixes_first() {
-    use swtcg_odds::policy::{FaceClasses, simple_choice};
+    use swtcg_engine::policy::{FaceClasses, simple_choice};
     let c = FaceClasses::new(4);
     // Classes: [natural 1, natural 6, other hit, other miss, natural 2
     // (tracked with Riposte only)].
@@ -135,7 +135,7 @@ fn optimal_deflect_may_send_damage_nowhere() {
     let o = duel(a, d, Policy::default());
     assert_eq!(o.solution.value, q(1, 1));
     // Static play sends it back and takes both.
-    let stat = swtcg_odds::attack::attack(
+    let stat = swtcg_engine::attack::attack(
         &unit("a", 2, None, 0, &["Accuracy 3", "Deflect 5"]),
         &unit("d", 1, None, 0, &["Deflect 1"]),
     )
@@ -357,7 +357,7 @@ fn each_retaliate_is_its_own_roll() {
 /// the re-rolls may aim at it.
 #[test]
 fn foresight_aims_its_rerolls_at_the_guess() {
-    let scenario = swtcg_odds::scenario::Scenario::from_json(
+    let scenario = swtcg_engine::scenario::Scenario::from_json(
         r#"{"attacker": {"name": "a", "power": 2, "keywords": ["Lucky 1", "Foresight: Gain 1 Force"]},
             "defender": {"name": "d", "power": 1}}"#,
     )
@@ -409,8 +409,8 @@ fn paid_prevention_is_bounded_by_the_sides_force() {
 /// are declare-step choices within the Force budget.
 #[test]
 fn options_before_the_roll_are_declare_choices() {
-    use swtcg_odds::keywords::parse;
-    use swtcg_odds::keywords::{Boost, Change};
+    use swtcg_engine::keywords::parse;
+    use swtcg_engine::keywords::{Boost, Change};
     let mut a = unit("Vader", 1, Some(5), 0, &[]);
     a.keywords.boosts.push(Boost {
         source: Default::default(),
@@ -507,7 +507,7 @@ fn tolls_harmless_consolation_and_extra_damage() {
 /// (the issue's three values), each worked by hand.
 #[test]
 fn backfire_riposte_and_double_damage() {
-    use swtcg_odds::attack::attack;
+    use swtcg_engine::attack::attack;
     let mut a = unit("a", 2, None, 0, &["Backfire 2"]);
     let d = unit("d", 1, None, 0, &[]);
     // A natural 3 among 2 dice: 11/36; then 2 dice of damage to itself, 1
@@ -538,7 +538,7 @@ fn backfire_riposte_and_double_damage() {
 /// counters.
 #[test]
 fn absorb_persuade_and_resilience() {
-    use swtcg_odds::attack::attack;
+    use swtcg_engine::attack::attack;
     let a = unit("a", 2, None, 0, &["Accuracy 3"]); // 2 hits
     for k in ["Absorb 1", "Persuade 1", "Evade 1"] {
         let d = unit("d", 1, None, 0, &[k]);
@@ -699,9 +699,9 @@ fn ties_are_broken_as_players_break_them() {
 /// preventing: the damage law has no gap at 6 and 7 below its top.
 #[test]
 fn a_defender_discarded_anyway_still_prevents() {
-    use swtcg_odds::cards::CardDb;
-    use swtcg_odds::cards::stack::Switches;
-    use swtcg_odds::matchups::duel as card_duel;
+    use swtcg_cards::cards::CardDb;
+    use swtcg_cards::cards::stack::Switches;
+    use swtcg_cards::matchups::duel as card_duel;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lackey");
     let db = CardDb::load(&[dir]).unwrap();
     let (b, k) = (

@@ -6,9 +6,9 @@
 
 use crate::common::assert_error;
 use std::time::{Duration, Instant};
-use swtcg_odds::cards::CardDb;
+use swtcg_cards::cards::CardDb;
+use swtcg_engine::error::ErrorKind;
 use swtcg_odds::cli::run_args;
-use swtcg_odds::error::ErrorKind;
 
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
@@ -46,8 +46,8 @@ fn a_wide_header_is_read_in_linear_memory() {
         text.push_str(&"\tv".repeat(20_000));
         text.push('\n');
     }
-    let rows = match swtcg_odds::cards::read::parse_rows("wide.txt", &text).unwrap() {
-        swtcg_odds::cards::read::Parsed::Rows(r) => r,
+    let rows = match swtcg_cards::cards::read::parse_rows("wide.txt", &text).unwrap() {
+        swtcg_cards::cards::read::Parsed::Rows(r) => r,
         _ => panic!("a card list"),
     };
     assert_eq!(rows.len(), 1000);
@@ -262,7 +262,7 @@ fn writes_never_replace_what_they_should_not() {
 /// its first step.
 #[test]
 fn numbers_and_messages() {
-    let e = swtcg_odds::keywords::parse("Pay 99999999999 Force -> Evade 2").unwrap_err();
+    let e = swtcg_engine::keywords::parse("Pay 99999999999 Force -> Evade 2").unwrap_err();
     assert_error(&e, ErrorKind::Syntax, "none");
     // A path of control characters: one short line.
     let path = "\u{1}".repeat(300);
@@ -300,7 +300,7 @@ fn numbers_and_messages() {
         "{:?}",
         t.elapsed()
     );
-    let e = swtcg_odds::verify::parse_counts(r#"{"0": 18446744073709551616}"#).unwrap_err();
+    let e = swtcg_engine::verify::parse_counts(r#"{"0": 18446744073709551616}"#).unwrap_err();
     assert_error(&e, ErrorKind::Range, "none");
     let t = Instant::now();
     let out = run_args([
@@ -353,8 +353,8 @@ fn numbers_and_messages() {
 #[test]
 fn combining_attacks_is_bounded_and_cancellable() {
     use num_bigint::BigUint;
-    use swtcg_odds::dist::{Dist, sum_of};
-    use swtcg_odds::error::ErrorKind;
+    use swtcg_engine::dist::{Dist, sum_of};
+    use swtcg_engine::error::ErrorKind;
     let big = BigUint::from(6u32).pow(1000);
     // A law of 2,000 outcomes over 6^1000: weights that sum to it.
     let n = 2000u32;
@@ -368,7 +368,7 @@ fn combining_attacks_is_bounded_and_cancellable() {
 
     assert!(start.elapsed() < std::time::Duration::from_secs(1));
     // Under the bound, past the deadline: cancelled, not a wrong law.
-    let e = swtcg_odds::cancel::with_deadline(std::time::Duration::ZERO, || {
+    let e = swtcg_engine::cancel::with_deadline(std::time::Duration::ZERO, || {
         sum_of(&[heavy.clone(), heavy.clone()])
     })
     .unwrap_err();
@@ -560,7 +560,7 @@ fn a_file_rewritten_in_place_is_never_cut_by_a_full_disk() {
     // Too little room: refused, before the target is touched.
     for free in [0, 8_000, 1 << 20] {
         let e = copy_in(&new, &target, free, "out.csv").unwrap_err();
-        assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Io);
+        assert_eq!(e.kind(), swtcg_engine::error::ErrorKind::Io);
 
         for p in [&target, &link] {
             assert_eq!(std::fs::read_to_string(p).unwrap(), "old,1\n");
@@ -595,13 +595,13 @@ fn a_file_whose_reads_wait_is_refused_at_once() {
         let path = path.to_string();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let _ = tx.send(swtcg_odds::input::read_file(&path).map(|t| t.len()));
+            let _ = tx.send(swtcg_engine::input::read_file(&path).map(|t| t.len()));
         });
         let got = rx
             .recv_timeout(Duration::from_secs(5))
             .unwrap_or_else(|_| panic!("reading waited"));
         let e = got.unwrap_err();
-        assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Io, "{e}");
+        assert_eq!(e.kind(), swtcg_engine::error::ErrorKind::Io, "{e}");
     }
 }
 
@@ -647,20 +647,20 @@ fn a_lucky_stage_counts_its_starts_and_words() {
 #[test]
 fn an_error_is_small_and_keeps_its_cause() {
     use std::error::Error as _;
-    use swtcg_odds::error::{Error, ErrorKind};
+    use swtcg_engine::error::{Error, ErrorKind};
     assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
     assert_eq!(
-        std::mem::size_of::<swtcg_odds::error::Result<u64>>(),
+        std::mem::size_of::<swtcg_engine::error::Result<u64>>(),
         2 * std::mem::size_of::<usize>()
     );
-    let e = swtcg_odds::input::read_file("/no/such/file.json").unwrap_err();
+    let e = swtcg_engine::input::read_file("/no/such/file.json").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Io);
     let cause = e.source().expect("an I/O cause");
     let io = cause
         .downcast_ref::<std::io::Error>()
         .expect("an io::Error");
     assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
-    let e = swtcg_odds::scenario::Scenario::from_json("{\"attacker\": ").unwrap_err();
+    let e = swtcg_engine::scenario::Scenario::from_json("{\"attacker\": ").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Syntax);
     assert!(e.source().is_some(), "{e:?}");
     // Equal errors say the same of the same, whatever their causes.
@@ -675,13 +675,13 @@ fn an_error_is_small_and_keeps_its_cause() {
 /// page and Python name it from the origin.
 #[test]
 fn an_errors_display_knows_no_flags() {
-    let e = swtcg_odds::request::AttackRequest::from_pairs([("power", "-1")])
+    let e = swtcg_engine::request::AttackRequest::from_pairs([("power", "-1")])
         .and_then(|r| r.solve().map(|_| ()))
         .unwrap_err();
-    assert_eq!(e.kind(), swtcg_odds::error::ErrorKind::Range);
+    assert_eq!(e.kind(), swtcg_engine::error::ErrorKind::Range);
     assert_eq!(
         e.origin(),
-        &swtcg_odds::error::Origin::Param {
+        &swtcg_engine::error::Origin::Param {
             param: "power".into(),
             value: Some("-1".into())
         }
@@ -701,9 +701,9 @@ fn an_errors_display_knows_no_flags() {
 #[test]
 fn a_table_stops_as_one_at_its_callers_deadline_or_question() {
     use std::time::{Duration, Instant};
-    use swtcg_odds::cancel::{with_deadline, with_poll};
-    use swtcg_odds::error::ErrorKind;
-    use swtcg_odds::table::{Grid, Param};
+    use swtcg_engine::cancel::{with_deadline, with_poll};
+    use swtcg_engine::error::ErrorKind;
+    use swtcg_engine::table::{Grid, Param};
     let grid = Grid::new()
         .with(Param::Power, (40..=45).collect())
         .with(Param::Crit, (0..=19).collect())

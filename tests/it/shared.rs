@@ -6,11 +6,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use swtcg_odds::cards::check::check;
-use swtcg_odds::cards::stack::Switches;
-use swtcg_odds::cards::{CardDb, Piece};
-use swtcg_odds::matchups::duel;
-use swtcg_odds::policy::Policy;
+use swtcg_cards::cards::check::check;
+use swtcg_cards::cards::stack::Switches;
+use swtcg_cards::cards::{CardDb, Piece};
+use swtcg_cards::matchups::duel;
+use swtcg_engine::policy::Policy;
 
 fn shared() -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
@@ -108,7 +108,7 @@ fn seed_cards_carry_their_keywords() {
     }
 }
 
-fn one(card: &swtcg_odds::cards::Card) -> Piece<'_> {
+fn one(card: &swtcg_cards::cards::Card) -> Piece<'_> {
     Piece {
         cards: vec![card],
         pilot: None,
@@ -166,14 +166,14 @@ fn every_shared_unit_fights() {
 #[test]
 #[ignore = "needs ../shared; run by .ci/run"]
 fn rankings_page_is_fresh() {
-    use swtcg_odds::matchups::{SortBy, rank};
+    use swtcg_cards::matchups::{SortBy, rank};
     use swtcg_odds::writers::{DATE_LINE, PageHeader, RANKINGS_COMMAND, rankings_markdown};
     let db = lackey();
     let cards: Vec<_> = db.units().collect();
     let ranked = rank(
         &cards,
         &cards,
-        &swtcg_odds::matchups::Options::default(),
+        &swtcg_cards::matchups::Options::default(),
         SortBy::DamageDealt,
         |_, _| {},
     )
@@ -206,8 +206,8 @@ fn rankings_page_is_fresh() {
 #[test]
 #[ignore = "needs ../shared; run by .ci/run"]
 fn shared_matchups_equal_cards_attack() {
-    use swtcg_odds::matchups::{Options, count, stream};
-    use swtcg_odds::sample::Rng;
+    use swtcg_cards::matchups::{Options, count, stream};
+    use swtcg_engine::sample::Rng;
     let db = lackey();
     let cards: Vec<_> = db.units().collect();
     let mut rows = Vec::new();
@@ -267,7 +267,7 @@ fn shared_matchups_equal_cards_attack() {
 #[test]
 #[ignore = "needs ../shared; run by .ci/run"]
 fn bombard_rows_take_no_damage_back() {
-    use swtcg_odds::matchups::{Options, stream};
+    use swtcg_cards::matchups::{Options, stream};
     let db = lackey();
     let cards: Vec<_> = db.units().collect();
     let mut rows = Vec::new();
@@ -320,7 +320,7 @@ fn bombard_rows_take_no_damage_back() {
 #[test]
 #[ignore = "needs ../shared; run by .ci/run"]
 fn fixture_sets_are_the_shared_sets() {
-    use swtcg_odds::cards::read::COLUMNS;
+    use swtcg_cards::cards::read::COLUMNS;
     for (dir, which) in [("lackey", "six"), ("lackey-more", "more")] {
         let from = shared().join("reference").join(dir);
         let to = crate::snapshots::fixture_sets(which);

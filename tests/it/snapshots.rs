@@ -9,8 +9,8 @@
 //! a change of these files, reviewed as a diff: run
 //! `UPDATE_EXPECT=1 cargo test --test it snapshots` and read `git diff`.
 
-use swtcg_odds::cards::CardDb;
-use swtcg_odds::cards::check::check;
+use swtcg_cards::cards::CardDb;
+use swtcg_cards::cards::check::check;
 
 /// The folder of fixture sets `which` (`six` or `more`).
 pub fn fixture_sets(which: &str) -> std::path::PathBuf {

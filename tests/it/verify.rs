@@ -3,14 +3,14 @@
 //! rates (printed with `cargo test -- --nocapture`) and bound them.
 
 use std::collections::BTreeMap;
-use swtcg_odds::attack::{Side, attack};
-use swtcg_odds::dist::{Dist, Num};
-use swtcg_odds::error::ErrorKind;
-use swtcg_odds::policy::{Game, LuckyPolicy, Policy};
-use swtcg_odds::sample::{Model, Quantity, Variant};
-use swtcg_odds::scenario::{Scenario, unit_from_texts};
-use swtcg_odds::unit::Unit;
-use swtcg_odds::verify::{check, chi_square_sf, parse_counts};
+use swtcg_engine::attack::{Side, attack};
+use swtcg_engine::dist::{Dist, Num};
+use swtcg_engine::error::ErrorKind;
+use swtcg_engine::policy::{Game, LuckyPolicy, Policy};
+use swtcg_engine::sample::{Model, Quantity, Variant};
+use swtcg_engine::scenario::{Scenario, unit_from_texts};
+use swtcg_engine::unit::Unit;
+use swtcg_engine::verify::{check, chi_square_sf, parse_counts};
 
 fn unit(name: &str, power: u32, kws: &[&str]) -> Unit {
     unit_from_texts(name, power, None, 0, kws, false).unwrap().0
@@ -224,7 +224,7 @@ fn the_sampler_is_reproducible_and_seeded() {
 /// (Blackman and Vigna), and its first outputs and faces are recorded.
 #[test]
 fn the_sampler_stream_is_pinned() {
-    use swtcg_odds::sample::Rng;
+    use swtcg_engine::sample::Rng;
     // SplitMix64, as published: its outputs for seed 0 start
     // 0xe220a8397b1dcdaf.
     fn splitmix(x: &mut u64) -> u64 {

@@ -3,9 +3,9 @@
 //! and generated queries that never panic. The page in a real browser:
 //! `browser_tests` (ignored without Chromium; `.ci/run` runs it).
 
-use swtcg_odds::cards::CardDb;
+use swtcg_cards::cards::CardDb;
+use swtcg_engine::sample::Rng;
 use swtcg_odds::cli::run_args;
-use swtcg_odds::sample::Rng;
 use swtcg_odds::web::{State, handle};
 
 fn state() -> State {
@@ -413,9 +413,9 @@ fn scenarios_use_the_servers_cards() {
     )])
     .unwrap();
     let text = std::str::from_utf8(named).unwrap();
-    let e = swtcg_odds::cards::files::scenario_from_json_with_cards(text, &db).unwrap_err();
-    crate::common::assert_error(&e, swtcg_odds::error::ErrorKind::Refused, "none");
-    assert!(swtcg_odds::cards::files::plan_from_json_with_cards(text, &db).is_err());
+    let e = swtcg_cards::cards::files::scenario_from_json_with_cards(text, &db).unwrap_err();
+    crate::common::assert_error(&e, swtcg_engine::error::ErrorKind::Refused, "none");
+    assert!(swtcg_cards::cards::files::plan_from_json_with_cards(text, &db).is_err());
 }
 
 /// 10^4 generated queries: none panics, every answer is JSON with a
@@ -1171,8 +1171,8 @@ fn a_trickled_head_is_read_as_a_whole_one() {
 /// form the server prints, is accepted.
 #[test]
 fn serve_says_why_it_cannot_listen() {
+    use swtcg_engine::error::ErrorKind;
     use swtcg_odds::cli::run_args;
-    use swtcg_odds::error::ErrorKind;
     // Each points at the flag and value at fault; the words are pinned in
     // tests/snapshots/errors-cli.txt.
     for host in ["no-such-host.invalid", "999.1.1.1", "192.0.2.1"] {

@@ -19,8 +19,3 @@
 
 pub mod cards;
 pub mod matchups;
-
-// The engine's modules, by the names the card reader uses for them.
-pub(crate) use swtcg_engine::{
-    attack, dist, error, files, input, keywords, plan, policy, scenario, unit,
-};

@@ -773,7 +773,8 @@ impl<W: Weight> Dist<W> {
     }
 
     /// The sum of `n` independent copies.
-    pub fn repeat_sum(&self, n: u32) -> Self {
+    #[cfg(test)]
+    fn repeat_sum(&self, n: u32) -> Self {
         let mut acc = Self::point(0);
         for _ in 0..n {
             acc = acc.convolve(self);

@@ -402,13 +402,6 @@ impl Error {
         })
     }
 
-    /// The same error, about card `card`'s text.
-    pub fn at_card(self, card: &str) -> Self {
-        self.at(Origin::Card {
-            card: card.to_string(),
-        })
-    }
-
     /// Its kind.
     pub fn kind(&self) -> ErrorKind {
         self.0.kind
@@ -441,11 +434,6 @@ impl Error {
             }
             _ => self.to_string(),
         }
-    }
-
-    /// Whether this is a solve stopped at its deadline.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.kind == ErrorKind::Cancelled
     }
 
     /// The same error, said of `what` (a file, a flag): `what: message`.

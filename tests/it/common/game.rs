@@ -9,8 +9,8 @@
 use super::sequences;
 use num_rational::Ratio;
 use std::collections::HashMap;
-use swtcg_odds::keywords::Paid;
-use swtcg_odds::unit::Unit;
+use swtcg_engine::keywords::Paid;
+use swtcg_engine::unit::Unit;
 
 pub type Q = Ratio<i128>;
 
@@ -357,7 +357,7 @@ impl Brute {
                 let text = &self.units[u].keywords.adapt[o];
                 units[u]
                     .keywords
-                    .add(&[swtcg_odds::keywords::parse(text).unwrap()]);
+                    .add(&[swtcg_engine::keywords::parse(text).unwrap()]);
             }
         }
         let mut force = self.force;

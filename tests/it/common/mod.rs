@@ -7,8 +7,8 @@ pub mod game;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
-use swtcg_odds::sample::{Model, Sampled};
-use swtcg_odds::unit::Unit;
+use swtcg_engine::sample::{Model, Sampled};
+use swtcg_engine::unit::Unit;
 
 /// Every sequence of `n` d6 faces (1..=6).
 pub fn sequences(n: u32) -> Vec<Vec<i32>> {
@@ -108,8 +108,8 @@ pub fn enumerate(a: &Unit, d: &Unit) -> Counts<Result1> {
 /// Where an error points, as a short key that tests compare instead of the
 /// error's words: `param:power`, `param:power=1001`, `path:FILE`,
 /// `unit:Vader`, `card:NAME`, `row:COLUMN`, `json:LINE:COLUMN`, or `none`.
-pub fn at(origin: &swtcg_odds::error::Origin) -> String {
-    use swtcg_odds::error::Origin;
+pub fn at(origin: &swtcg_engine::error::Origin) -> String {
+    use swtcg_engine::error::Origin;
     match origin {
         Origin::Param { param, value: None } => format!("param:{param}"),
         Origin::Param {
@@ -130,8 +130,8 @@ pub fn at(origin: &swtcg_odds::error::Origin) -> String {
 /// words (those are pinned in `tests/snapshots/errors-*.txt`).
 #[track_caller]
 pub fn assert_error(
-    e: &swtcg_odds::error::Error,
-    kind: swtcg_odds::error::ErrorKind,
+    e: &swtcg_engine::error::Error,
+    kind: swtcg_engine::error::ErrorKind,
     where_: &str,
 ) {
     assert_eq!(e.kind(), kind, "{e}");

@@ -12,14 +12,16 @@
 
 use super::stack::{Fielded, Switches, bystander, pair};
 use super::{Arena, CardDb, Piece};
-use crate::error::{Error, Result, quote};
-use crate::files::{Applied, CardUnits, DbPaths, FromFile, NoCards, Paired, UnitFile, parse_texts};
-use crate::input::read_file;
-use crate::keywords::Ability;
-use crate::plan::Plan;
-use crate::scenario::Scenario;
-use crate::unit::Unit;
 use swtcg_engine::battle::Battle;
+use swtcg_engine::error::{Error, Result, quote};
+use swtcg_engine::files::{
+    Applied, CardUnits, DbPaths, FromFile, NoCards, Paired, UnitFile, parse_texts,
+};
+use swtcg_engine::input::read_file;
+use swtcg_engine::keywords::Ability;
+use swtcg_engine::plan::Plan;
+use swtcg_engine::scenario::Scenario;
+use swtcg_engine::unit::Unit;
 
 /// A unit read from a file, before it meets its opponent.
 pub enum Spec<'db> {

@@ -25,9 +25,9 @@ mod show;
 pub mod stack;
 pub mod text;
 
-use crate::error::{Error, Result, quote};
 use read::{FileReport, RawRow, Stat};
 use serde::Serialize;
+use swtcg_engine::error::{Error, Result, quote};
 use text::{Class, ReadAbility};
 
 pub use stack::{Piece, SameUnits};
@@ -35,7 +35,7 @@ pub use stack::{Piece, SameUnits};
 /// Most rows (cards of every kind) one card database may hold.
 pub const MAX_CARDS: usize = 50_000;
 
-pub use crate::unit::Arena;
+use swtcg_engine::unit::Arena;
 
 /// A unit card.
 #[derive(Clone, Debug, Serialize)]
@@ -113,7 +113,7 @@ impl Card {
         for a in &self.abilities {
             for e in a.effects() {
                 if let text::Effect::Keyword { ability, .. } = e
-                    && let crate::keywords::Keyword::Stack(l) = &ability.keyword
+                    && let swtcg_engine::keywords::Keyword::Stack(l) = &ability.keyword
                 {
                     out.extend(l.iter().cloned());
                 }

@@ -8,9 +8,9 @@
 //! card's text. Every row ends up as exactly one of: a unit, a non-unit card,
 //! or a skipped row with its reason.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::input::read_file;
 use std::path::Path;
+use swtcg_engine::error::{Error, ErrorKind, Result};
+use swtcg_engine::input::read_file;
 
 /// The columns a card list must name.
 pub const REQUIRED: [&str; 4] = ["Name", "Type", "Power", "Health"];
@@ -82,7 +82,7 @@ impl RawRow {
         }
         parse_whole(v)
             .map(|n| Some(Stat::Value(n)))
-            .map_err(|why| self.error(column, format!("'{}' {why}", crate::error::quote(v))))
+            .map_err(|why| self.error(column, format!("'{}' {why}", swtcg_engine::error::quote(v))))
     }
 }
 
@@ -166,12 +166,12 @@ pub fn count_lines(text: &str) -> usize {
 /// when it has more rows than a database may hold, found by counting its
 /// lines before any row is built. Lines may end in `\n`, `\r\n` or `\r`.
 pub fn parse_rows(file: &str, text: &str) -> Result<Parsed> {
-    let text = crate::input::strip_bom(text);
+    let text = swtcg_engine::input::strip_bom(text);
     let lines = count_lines(text);
     if lines > super::MAX_CARDS + 1 {
         return Err(Error::limit(format!(
             "{}: {} card rows; a card database holds at most {}",
-            crate::error::quote(file),
+            swtcg_engine::error::quote(file),
             lines - 1,
             super::MAX_CARDS
         )));

@@ -10,14 +10,14 @@
 //! attacking a unique Character`), and the conditions the user switched on.
 
 use super::text::{
-    CardSide, Count, Descriptor, Effect, ReadAbility, Situation, Subject, Term, When, effects_text,
+    CardSide, Count, Descriptor, Effect, ReadAbility, Situation, Subject, Term, effects_text,
 };
 use super::{Arena, Card, CardDb};
-use crate::error::{Error, Result, quote};
-use crate::keywords::Ability;
-use crate::keywords::Keywords;
-use crate::unit::Unit;
 use serde::Serialize;
+use swtcg_engine::error::{Error, Result, quote};
+use swtcg_engine::keywords::Ability;
+use swtcg_engine::keywords::{Keywords, When};
+use swtcg_engine::unit::Unit;
 
 /// Names that represent the same unit (the rules' "Different Versions with
 /// Different Names"): built-in published pairs, plus the user's.
@@ -641,7 +641,7 @@ impl Seat<'_, '_> {
     }
 }
 
-pub use crate::files::Applied;
+use swtcg_engine::files::Applied;
 
 /// The user's switches: conditions to apply that the cards cannot decide.
 #[derive(Clone, Debug, Default)]
@@ -1248,7 +1248,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         ),
     };
     let mut abilities: Vec<Ability> = Vec::new();
-    let mut lost: Vec<super::text::KeywordKind> = Vec::new();
+    let mut lost: Vec<swtcg_engine::keywords::KeywordKind> = Vec::new();
     let mut extra_counters = 0i64;
     let mut cost_change = 0i32;
     let mut no_activated = false;
@@ -1300,7 +1300,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                 dice,
             } => keywords.boosts.push(free_boost(
                 e,
-                crate::keywords::Change {
+                swtcg_engine::keywords::Change {
                     power: *pw as i32,
                     self_damage: Some((*self_damage, *dice)),
                     ..Default::default()
@@ -1316,7 +1316,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             Effect::PilotableAs { .. } => {}
             Effect::HalfDice { force } => keywords.boosts.push(free_boost(
                 e,
-                crate::keywords::Change {
+                swtcg_engine::keywords::Change {
                     half_dice: true,
                     force_gain: *force,
                     ..Default::default()
@@ -1348,7 +1348,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         keywords.boosts.clear();
     }
     for b in boosts.iter().filter(|_| !no_activated) {
-        keywords.boosts.push(crate::keywords::Boost {
+        keywords.boosts.push(swtcg_engine::keywords::Boost {
             source: Default::default(),
             cost: (b.cost as i32 + cost_change).max(0) as u32,
             mine: change_of(&b.to_me)?,
@@ -1392,8 +1392,8 @@ fn reprice(abilities: &mut [Ability], change: i32) {
 }
 
 /// An optional effect the unit takes for free (Overload, half dice).
-fn free_boost(e: &Effect, mine: crate::keywords::Change) -> crate::keywords::Boost {
-    crate::keywords::Boost {
+fn free_boost(e: &Effect, mine: swtcg_engine::keywords::Change) -> swtcg_engine::keywords::Boost {
+    swtcg_engine::keywords::Boost {
         source: Default::default(),
         cost: 0,
         mine,
@@ -1452,8 +1452,8 @@ fn arena_power(side: &Seat, keywords: &Keywords, name: &str, power: i64) -> Resu
 }
 
 /// What a paid option's effects do to one unit.
-fn change_of(effects: &[Effect]) -> Result<crate::keywords::Change> {
-    let mut c = crate::keywords::Change::default();
+fn change_of(effects: &[Effect]) -> Result<swtcg_engine::keywords::Change> {
+    let mut c = swtcg_engine::keywords::Change::default();
     for e in effects {
         match e {
             Effect::Power { n } => c.power = c.power.saturating_add(*n),

@@ -26,20 +26,21 @@
 //! assert_eq!(rows[0].attacker, "Trooper");
 //! ```
 
-use crate::attack::{ATTACKER, Side};
 use crate::cards::stack::{Fielded, Switches, pair};
 use crate::cards::text::Effect;
-use crate::cards::{Arena, Card, Piece};
-use crate::dist::Fraction;
-use crate::error::{Error, Result};
-use crate::keywords::Keyword;
-use crate::policy::{Game, Policy};
-use crate::scenario::Scenario;
-use crate::unit::Unit;
+use crate::cards::{Card, Piece};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
+use swtcg_engine::attack::{ATTACKER, Side};
+use swtcg_engine::dist::Fraction;
+use swtcg_engine::error::{Error, Result};
+use swtcg_engine::keywords::Keyword;
+use swtcg_engine::policy::{Game, Policy};
+use swtcg_engine::scenario::Scenario;
+use swtcg_engine::unit::Arena;
+use swtcg_engine::unit::Unit;
 
 pub mod pool;
 pub mod rank;
@@ -125,7 +126,7 @@ pub fn duel(
             units: vec![p.attacker, p.defender],
             sides: vec![Side::Attacking, Side::Defending],
             policy: *policy,
-            force: crate::policy::DEFAULT_BUDGETS,
+            force: swtcg_engine::policy::DEFAULT_BUDGETS,
         },
         ignored: Vec::new(),
         applied: p.applied,
@@ -139,7 +140,7 @@ pub struct Options {
     /// The policy of every attack.
     pub policy: Policy,
     /// Each side's Force budget (`None`: unlimited;
-    /// [`crate::policy::DEFAULT_BUDGETS`] by default).
+    /// [`swtcg_engine::policy::DEFAULT_BUDGETS`] by default).
     pub force: [Option<u32>; 2],
     /// Stop with an error after this long.
     pub time_limit: Duration,
@@ -162,7 +163,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             policy: Policy::default(),
-            force: crate::policy::DEFAULT_BUDGETS,
+            force: swtcg_engine::policy::DEFAULT_BUDGETS,
             time_limit: Duration::from_secs(DEFAULT_TIME_LIMIT),
             stop: None,
             max_shared: MAX_SHARED,

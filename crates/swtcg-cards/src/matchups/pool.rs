@@ -21,13 +21,14 @@
 //! an entry is forgotten only after every row that needed it was written.
 
 use super::{Options, Solved, Summary, arenas, solve, units};
-use crate::cards::{Arena, Card};
-use crate::error::{Error, Result};
-use crate::unit::Unit;
+use crate::cards::Card;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
+use swtcg_engine::error::{Error, Result};
+use swtcg_engine::unit::Arena;
+use swtcg_engine::unit::Unit;
 
 /// A pairing's result (or why it has none), shared by every row that has
 /// it, with room for its text in the one format a run writes: a listing

@@ -4,9 +4,7 @@
 
 use super::pool::{Signatures, Solver};
 use super::{Options, Summary, reach};
-use crate::cards::{Arena, Card};
-use crate::dist::to_f64;
-use crate::error::{Error, Result};
+use crate::cards::Card;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -14,6 +12,9 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
+use swtcg_engine::dist::to_f64;
+use swtcg_engine::error::{Error, Result};
+use swtcg_engine::unit::Arena;
 
 /// A unit's standing against the field of its arena.
 ///

@@ -7,7 +7,7 @@
 //! 4. Hits go to the defending unit; with Overkill, excess hits may go to one
 //!    other unit.
 //! 5. Pending damage: hits, plus Critical Hit on a natural 6.
-//! 6. Damage-prevention POP, packet by packet ([`Packet`]): a toll first
+//! 6. Damage-prevention POP, packet by packet (`Packet`): a toll first
 //!    (damage prevented unless its source's player pays), then Parry (it is
 //!    triggered: attack damage only, on a natural 1), then the damaged
 //!    unit's Deflect (activated: as much as it can of what is still
@@ -88,7 +88,7 @@ pub enum DamageKind {
 
 /// One instance of damage: from a source unit to a target unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Packet {
+pub(crate) struct Packet {
     /// The unit doing the damage (the source, for Deflect's once-per-source).
     pub source: usize,
     /// The unit taking it.

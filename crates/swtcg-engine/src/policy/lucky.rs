@@ -12,13 +12,13 @@ use super::states::{Counts, Kept, Simplex, outcomes, states_of};
 use super::*;
 
 /// Most (states × re-roll choices) one Lucky stage may examine.
-pub const MAX_LUCKY_WORK: u64 = 200_000_000;
+pub(crate) const MAX_LUCKY_WORK: u64 = 200_000_000;
 /// Most values one Lucky stage may hold at once (states × (re-rolls + 2)),
 /// which keeps memory well under 1 GiB.
-pub const MAX_LUCKY_VALUES: u64 = 4_500_000;
+pub(crate) const MAX_LUCKY_VALUES: u64 = 4_500_000;
 
 /// A side's re-roll choice in one state: how many dice of each class.
-pub type Choice = State;
+pub(crate) type Choice = State;
 
 /// The simple (web calculator) choice of `side` with Lucky `x` in state `c`
 /// (dice per class, see [`FaceClasses`]): the attacker re-rolls missed dice,
@@ -495,7 +495,7 @@ pub(super) fn check_lucky_work(
 /// The (state, choice) pairs the re-roll POP of `attacker` against
 /// `defender` examines under `policy` (0 without Lucky): the work of its
 /// Lucky stages, counted before any is run.
-pub fn lucky_work(attacker: &Unit, defender: &Unit, policy: &Policy) -> u64 {
+pub(crate) fn lucky_work(attacker: &Unit, defender: &Unit, policy: &Policy) -> u64 {
     let n = attack_dice(attacker, defender) + attacker.keywords.fury;
     let luck = [attacker.keywords.lucky, defender.keywords.lucky].map(|x| x.min(n));
     if luck == [0, 0] {

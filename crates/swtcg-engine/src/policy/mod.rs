@@ -164,11 +164,6 @@ impl<'de> serde::Deserialize<'de> for ForceBudget {
     }
 }
 
-/// A budget as shown in results: its number, or `unlimited`.
-pub fn budget_words(b: Option<u32>) -> String {
-    b.map_or("unlimited".into(), |n| n.to_string())
-}
-
 /// The policy of a scenario (in files: `{"objective": ..., "lucky": ...,
 /// "lucky_order": ...}`, each optional).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -1074,10 +1069,12 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
 }
 
 mod states;
+pub(crate) use states::CLASSES;
 use states::Simplex;
-pub use states::{CLASSES, FaceClasses, State};
+pub use states::{FaceClasses, State};
 mod lucky;
-pub use lucky::{Choice, MAX_LUCKY_VALUES, MAX_LUCKY_WORK, lucky_work, simple_choice};
+pub(crate) use lucky::lucky_work;
+pub use lucky::simple_choice;
 use lucky::{Reroll, forward_pop};
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use super::*;
 
 /// Most classes of faces a roll state tells apart.
-pub const CLASSES: usize = 5;
+pub(crate) const CLASSES: usize = 5;
 
 /// How many dice of a roll show each class of face (see [`FaceClasses`]);
 /// unused classes hold 0.

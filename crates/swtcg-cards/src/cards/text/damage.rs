@@ -295,7 +295,7 @@ fn prevent_attackers_damage(d: &Clause) -> Flow {
         return None;
     }
     let ab = Ability {
-        keyword: Keyword::Evade(crate::unit::MAX_VALUE),
+        keyword: Keyword::Evade(swtcg_engine::unit::MAX_VALUE),
         cost: None,
         x: false,
     };

@@ -120,7 +120,7 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     }
     // Build points, speed, costs: nothing an attack reads.
     if !has_attack_word(&l)
-        && !crate::keywords::parse(it).is_ok_and(|a| a.keyword.name() != "Stack")
+        && !swtcg_engine::keywords::parse(it).is_ok_and(|a| a.keyword.name() != "Stack")
     {
         return Ok(());
     }
@@ -156,7 +156,7 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     if let Some(at) = l.find(" for each ") {
         return keyword_per(it, &it[..at], &it[at + " for each ".len()..], out);
     }
-    match crate::keywords::parse_with_x(it) {
+    match swtcg_engine::keywords::parse_with_x(it) {
         Ok(a) => {
             out.push(Effect::Keyword {
                 text: a.to_string(),
@@ -174,7 +174,7 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
                 }
                 return Ok(());
             }
-            Err(format!("'{}'", crate::error::quote(it)))
+            Err(format!("'{}'", swtcg_engine::error::quote(it)))
         }
     }
 }
@@ -187,8 +187,8 @@ fn keyword_per(
     count: &str,
     out: &mut Vec<Effect>,
 ) -> Result<(), String> {
-    let unread = || format!("'{}'", crate::error::quote(item));
-    let ability = crate::keywords::parse(keyword).map_err(|_| unread())?;
+    let unread = || format!("'{}'", swtcg_engine::error::quote(item));
+    let ability = swtcg_engine::keywords::parse(keyword).map_err(|_| unread())?;
     if ability.cost.is_some() || ability.keyword.number().is_none_or(|n| n < 0) {
         return Err(unread());
     }
@@ -225,7 +225,10 @@ fn quoted_grant(inner: &str, out: &mut Vec<Effect>) -> Result<(), String> {
             "{} (unmodelled)",
             a.keyword.unwrap_or_else(|| "granted text".into())
         )),
-        _ => Err(format!("granted text '{}'", crate::error::quote(inner))),
+        _ => Err(format!(
+            "granted text '{}'",
+            swtcg_engine::error::quote(inner)
+        )),
     }
 }
 
@@ -347,7 +350,7 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
                 {
                     return Err(format!("{k} (unmodelled)"));
                 } else {
-                    return Err(format!("loses '{}'", crate::error::quote(&item)));
+                    return Err(format!("loses '{}'", swtcg_engine::error::quote(&item)));
                 }
             }
         }

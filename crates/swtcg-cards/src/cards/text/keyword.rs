@@ -342,7 +342,7 @@ fn lucky_on_every_die(w: &Wk) -> Option<Draft> {
         && l.contains("attack on this")
         && l.contains("reroll any")
     {
-        return w.kw(Keyword::Lucky(crate::unit::MAX_EXTRA_DICE));
+        return w.kw(Keyword::Lucky(swtcg_engine::unit::MAX_EXTRA_DICE));
     }
     None
 }
@@ -424,7 +424,7 @@ fn reroll_own_dice(w: &Wk) -> Option<Draft> {
     .find_map(|s| r.strip_suffix(s))?;
     let n = match r.trim_start_matches("up to ") {
         // Every die it rolled.
-        "any number of" | "any of" | "all of" => crate::unit::MAX_EXTRA_DICE,
+        "any number of" | "any of" | "all of" => swtcg_engine::unit::MAX_EXTRA_DICE,
         "one" | "1" => 1,
         "two" | "2" => 2,
         "three" | "3" => 3,

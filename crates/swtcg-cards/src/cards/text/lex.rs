@@ -281,7 +281,7 @@ const VERBS: &[&str] = &[
 fn keyword_names() -> &'static [(Vec<String>, bool)] {
     static K: std::sync::OnceLock<Vec<(Vec<String>, bool)>> = std::sync::OnceLock::new();
     K.get_or_init(|| {
-        use crate::keywords::{NAMES, Value};
+        use swtcg_engine::keywords::{NAMES, Value};
         let mut v: Vec<(Vec<String>, bool)> = NAMES
             .iter()
             .map(|(n, _, value)| {

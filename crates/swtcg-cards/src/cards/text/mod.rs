@@ -28,7 +28,8 @@
 //! (`reading.rs`).
 //!
 //! ```
-//! use swtcg_cards::cards::text::{read_abilities, Class, Reading, Subject, When};
+//! use swtcg_cards::cards::text::{read_abilities, Class, Reading, Subject};
+//! use swtcg_engine::keywords::When;
 //! let a = read_abilities("Stun 3 | This unit gets -2 power as long as it's attacking a unique Character.", &["Stormtrooper TK-421"]);
 //! assert_eq!(a[0].class(), Class::Keyword);
 //! let Reading::Condition(c) = &a[1].reading else { panic!("{:?}", a[1]) };
@@ -37,11 +38,11 @@
 //! assert!(c.decidable);
 //! ```
 
-use crate::keywords::{Ability, Keyword, parse, split_cost};
-use crate::unit::Arena;
 use serde::Serialize;
+use swtcg_engine::keywords::{Ability, Keyword, parse, split_cost};
+use swtcg_engine::unit::Arena;
 
-pub use crate::keywords::{Cost, KeywordKind, When};
+use swtcg_engine::keywords::{Cost, KeywordKind, When};
 
 mod body;
 mod clause;

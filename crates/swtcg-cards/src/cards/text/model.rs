@@ -143,7 +143,8 @@ impl KeywordName {
     /// The keyword a name means (older names and any case accepted).
     ///
     /// ```
-    /// use swtcg_cards::cards::text::{KeywordKind, KeywordName};
+    /// use swtcg_cards::cards::text::KeywordName;
+    /// use swtcg_engine::keywords::KeywordKind;
     /// assert_eq!(KeywordName::read("critical hit"), KeywordName::Modelled(KeywordKind::CriticalHit));
     /// assert_eq!(KeywordName::read("hidden cost"), KeywordName::Glossary("Hidden Cost".into()));
     /// ```

@@ -99,7 +99,7 @@ fn prevention_of(p: &Clause, effect: &str) -> Option<Draft> {
         {
             let x = n == "x" && p.cost.as_ref().is_some_and(|c| c.x);
             let amount = match n {
-                "all" => crate::unit::MAX_VALUE,
+                "all" => swtcg_engine::unit::MAX_VALUE,
                 _ if x => 0,
                 _ => n.parse::<u32>().ok()?,
             };
@@ -205,7 +205,7 @@ fn prevent_that(p: &Clause, r: &str) -> Option<Draft> {
         return None;
     }
     let n = if amount == "all" {
-        crate::unit::MAX_VALUE
+        swtcg_engine::unit::MAX_VALUE
     } else {
         amount.parse::<u32>().ok()?
     };
@@ -247,7 +247,7 @@ fn immune_to(p: &Clause, effect: &str) -> Option<Draft> {
         .or_else(|| effect.strip_prefix("prevent all damage to this from "))?;
     let orig = &p.text.trim().trim_end_matches('.')[effect.len() - from.len()..];
     let d = read_descriptor(orig)?;
-    let mut a = p.evade(crate::unit::MAX_VALUE, false, None);
+    let mut a = p.evade(swtcg_engine::unit::MAX_VALUE, false, None);
     a.class = Class::Condition;
     a.situation = add_situation(a.situation.take(), Situation::Opponent { opponent: d });
     a.decidable = a.situation.as_ref().map(Situation::decidable);

@@ -14,7 +14,8 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 /// One ability of a card, read.
 ///
 /// ```
-/// use swtcg_cards::cards::text::{read_abilities, Class, Reading, Subject, When};
+/// use swtcg_cards::cards::text::{read_abilities, Class, Reading, Subject};
+/// use swtcg_engine::keywords::When;
 /// let a = read_abilities("Pay 2 Force -> Evade 2 | Vader gets +2 power as long as he's attacking a Jedi.", &["Darth Vader (B)"]);
 /// let Reading::Keyword(k) = &a[0].reading else { panic!("{:?}", a[0]) };
 /// assert_eq!((k.subject, k.when), (Subject::This, When::Any));

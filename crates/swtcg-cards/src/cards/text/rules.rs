@@ -359,7 +359,7 @@ pub static RULES: &[Rule] = &[
         read: Some(|c| {
             (c.lower == "prevent all damage to and from this").then(|| {
                 let ab = Ability {
-                    keyword: Keyword::Evade(crate::unit::MAX_VALUE),
+                    keyword: Keyword::Evade(swtcg_engine::unit::MAX_VALUE),
                     cost: None,
                     x: false,
                 };
@@ -590,7 +590,9 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
     if x.len() != 1 {
         return None;
     }
-    let ab = crate::keywords::parse_with_x(k).ok().filter(|ab| ab.x)?;
+    let ab = swtcg_engine::keywords::parse_with_x(k)
+        .ok()
+        .filter(|ab| ab.x)?;
     let mut a = keyword(&c.printed, ab, c.cost.clone());
     match read_count(x[0]) {
         Some(per) => a.x = Some(XSource::Count { per }),

@@ -494,7 +494,7 @@ pub(super) fn counters_only(l: &str) -> bool {
 }
 
 pub(super) fn quote_short(s: &str) -> String {
-    crate::error::quote(s)
+    swtcg_engine::error::quote(s)
 }
 
 pub(super) fn title(k: &str) -> String {
