@@ -14,6 +14,7 @@
 //! assert_eq!(csv(&t), "unit,damage\nTrooper | A,1.500\n");
 //! ```
 
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::fmt::Write;
 use swtcg_cards::cards::CardDb;
@@ -755,15 +756,24 @@ pub fn distributions_table(list: &[(String, &DistReport)]) -> Table {
 
 /// The rows of a listing in CSV or JSON Lines, written fast: each card's
 /// name is escaped once, and each distinct result is formatted once (its
-/// text kept with the shared result), so a row costs a few copies. The
-/// bytes are those of [`matchup_csv`] and of serde's JSON of a
-/// [`MatchupRow`] (checked in `tests/it/matchups.rs`).
+/// text kept here by the result's number, up to [`MAX_RESULT_TEXTS`]), so
+/// a row costs a few copies. The bytes are those of [`matchup_csv`] and of
+/// serde's JSON of a [`MatchupRow`] (checked in `tests/it/matchups.rs`).
 pub struct ListingWriter {
     format: Format,
     attackers: Vec<Option<String>>,
     defenders: Vec<Option<String>>,
     arenas: Vec<(Arena, String)>,
+    /// Each result's text after the arena, by the result's number.
+    results: FxHashMap<u64, String>,
+    /// Most texts kept in `results`.
+    keep: usize,
 }
+
+/// Most result texts a [`ListingWriter`] keeps; past it, they are dropped
+/// and made again as rows need them (the solver's table of results is
+/// bounded the same way).
+pub const MAX_RESULT_TEXTS: usize = 1 << 17;
 
 /// A result's fields after the arena, in a listing's order.
 #[derive(Serialize)]
@@ -786,7 +796,16 @@ impl ListingWriter {
             attackers: vec![None; attackers],
             defenders: vec![None; defenders],
             arenas: Vec::new(),
+            results: FxHashMap::default(),
+            keep: MAX_RESULT_TEXTS,
         }
+    }
+
+    /// The same writer, keeping at most `n` result texts (at least one):
+    /// the bytes written are the same whatever it keeps.
+    pub fn keeping(mut self, n: usize) -> ListingWriter {
+        self.keep = n.max(1);
+        self
     }
 
     /// Whether this format is written fast (CSV and JSON Lines).
@@ -878,7 +897,14 @@ impl ListingWriter {
                 &self.arenas[self.arenas.len() - 1].1
             }
         };
-        let text = r.result.text.get_or_init(|| self.result_text(r));
+        if !self.results.contains_key(&r.result.id) {
+            if self.results.len() >= self.keep {
+                self.results.clear();
+            }
+            let text = self.result_text(r);
+            self.results.insert(r.result.id, text);
+        }
+        let text = &self.results[&r.result.id];
         w.write_all(
             self.attackers[r.attacker_index]
                 .as_deref()

@@ -445,7 +445,8 @@ fn rankings_from_signatures_equal_pair_by_pair() {
 
 /// The fast listing writes the bytes of the row-by-row writers: CSV as
 /// `writers::matchup_csv`, JSON Lines as serde's JSON of each row, rows
-/// without a result included.
+/// without a result included; and the same bytes when it keeps one result
+/// text at a time (each new result drops the others, which are made again).
 #[test]
 fn fast_listing_writes_the_rows_bytes() {
     use swtcg_cards::matchups::stream_rows;
@@ -455,9 +456,17 @@ fn fast_listing_writes_the_rows_bytes() {
     let cards: Vec<_> = db.units().collect();
     let rows = all(&db);
     assert!(rows.iter().any(|r| r.error.is_some()));
-    for format in [Format::Csv, Format::Jsonl] {
+    for (format, keep) in [
+        (Format::Csv, None),
+        (Format::Jsonl, None),
+        (Format::Csv, Some(1)),
+        (Format::Jsonl, Some(1)),
+    ] {
         let mut fast: Vec<u8> = Vec::new();
         let mut lw = ListingWriter::new(format, cards.len(), cards.len());
+        if let Some(n) = keep {
+            lw = lw.keeping(n);
+        }
         stream_rows(
             &cards,
             &cards,

@@ -24,29 +24,32 @@ use super::{Options, Solved, Summary, arenas, solve, units};
 use crate::cards::Card;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use swtcg_engine::error::{Error, Result};
 use swtcg_engine::unit::Arena;
 use swtcg_engine::unit::Unit;
 
 /// A pairing's result (or why it has none), shared by every row that has
-/// it, with room for its text in the one format a run writes: a listing
-/// formats each distinct result once.
+/// it, with a number of its own: a writer that formats each distinct result
+/// once keeps its texts by that number.
 #[derive(Debug)]
 pub struct Shared {
     /// The result, or why there is none.
     pub outcome: Result<Solved>,
-    /// The result's text in the run's format, made by the first row that
-    /// writes it.
-    pub text: OnceLock<String>,
+    /// This result's number: no other result of the process has it, so it
+    /// names this one even after the result is dropped and its memory
+    /// reused.
+    pub id: u64,
 }
 
 impl Shared {
     fn new(outcome: Result<Solved>) -> Arc<Shared> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
         Arc::new(Shared {
             outcome,
-            text: OnceLock::new(),
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
         })
     }
 }
