@@ -447,3 +447,81 @@ fn reduce_is_lowest_terms() {
         assert_eq!(reduce(n, d), euclid(n, d), "{n}/{d}");
     }
 }
+
+/// `dist::to_f64` (machine-word long division for numerators and
+/// denominators below 2^126) is the nearest `f64`, ties to even: checked
+/// exactly against the two neighbouring floats in big rationals, and equal
+/// to num-rational's own conversion; random pairs of every size, dice
+/// denominators, exact halves between two floats, and values near 2^±126.
+#[test]
+fn to_f64_is_the_nearest_float() {
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+    use num_traits::{Signed, ToPrimitive};
+    use swtcg_engine::dist::to_f64;
+    let exact = |x: f64| BigRational::from_float(x).unwrap();
+    let check = |p: i128, q: u128| {
+        let v = BigRational::new(BigInt::from(p), BigInt::from(q));
+        let x = to_f64(&v);
+        assert_eq!(x.to_bits(), v.to_f64().unwrap().to_bits(), "{p}/{q}");
+        // No float is nearer, and a tie goes to the even mantissa.
+        let here = (exact(x) - &v).abs();
+        for y in [x.next_up(), x.next_down()] {
+            let there = (exact(y) - &v).abs();
+            assert!(here <= there, "{p}/{q}: {x} but {y} is nearer");
+            if here == there {
+                assert_eq!(x.to_bits() & 1, 0, "{p}/{q}: a tie to the odd {x}");
+            }
+        }
+    };
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut ties = 0;
+    for i in 0..20_000u32 {
+        let wide = |r: u64, s: u64, bits: u64| {
+            let x = u128::from(r) << 64 | u128::from(s);
+            x >> (128 - bits.clamp(1, 125))
+        };
+        let q = match i % 3 {
+            0 => 6u128.pow(rand() as u32 % 49).max(1),
+            _ => wide(rand(), rand(), rand() % 126).max(1),
+        };
+        let p = match i % 4 {
+            // An exact half between two floats: an odd 54-bit integer
+            // times q, shifted (the quotient needs 54 bits).
+            0 => {
+                let odd = (1u128 << 53) | u128::from(rand() >> 11) | 1;
+                let t = odd.checked_mul(q).filter(|t| *t < 1 << 125);
+                if t.is_some() {
+                    ties += 1;
+                }
+                t.unwrap_or(odd)
+            }
+            _ => wide(rand(), rand(), rand() % 126),
+        };
+        let sign = if rand() % 2 == 0 { 1 } else { -1 };
+        check(sign * p as i128, q);
+    }
+    assert!(ties > 1000, "{ties} exact halves");
+    for (p, q) in [
+        (1, 3),
+        (0, 5),
+        ((1 << 53) + 1, 1),
+        ((1 << 125) - 1, 1),
+        (1, (1 << 125) - 1),
+        ((1 << 125) - 1, (1 << 125) - 3),
+        (6u128.pow(40) - 1, 6u128.pow(40)),
+        // Exact halves over powers of two.
+        ((1 << 53) | 1, 1 << 70),
+        ((1 << 53) | 3, 1 << 100),
+        (((1 << 53) | 5) << 60, 1),
+        (((1 << 53) | 7) << 3, 1 << 9),
+    ] {
+        check(p as i128, q);
+    }
+}

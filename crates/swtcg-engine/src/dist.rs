@@ -518,9 +518,68 @@ impl PartialEq<BigRational> for Fraction {
     }
 }
 
-/// A rational as the nearest `f64`, for display only.
+/// A rational as the nearest `f64` (ties to even), for display only.
 pub fn to_f64(r: &BigRational) -> f64 {
+    if let (Some(n), Some(d)) = (r.numer().to_i128(), r.denom().to_u128())
+        && let Some(x) = ratio_to_f64(n.unsigned_abs(), d)
+    {
+        return if n < 0 { -x } else { x };
+    }
     r.to_f64().unwrap_or(f64::NAN)
+}
+
+/// `p / q` as the nearest `f64`, ties to even (what num-rational's
+/// conversion gives, without big integers), when both are below 2^126;
+/// `None` otherwise. The quotient is taken to 55 bits by long division in
+/// machine words, the rest of the remainder kept as one sticky bit, then
+/// rounded to the 53 bits of an `f64`.
+fn ratio_to_f64(p: u128, q: u128) -> Option<f64> {
+    if q == 0 || p >> 126 != 0 || q >> 126 != 0 {
+        return None;
+    }
+    if p == 0 {
+        return Some(0.0);
+    }
+    if p <= 1 << 53 && q <= 1 << 53 {
+        // Both exact as f64: the division rounds once, correctly.
+        return Some(p as f64 / q as f64);
+    }
+    let bits = |x: u128| 128 - x.leading_zeros() as i32;
+    // p / q = (m + r / q) · 2^e throughout.
+    let (mut m, mut r, mut e) = (p / q, p % q, 0i32);
+    let sticky = if bits(m) > 55 {
+        let drop = bits(m) - 55;
+        let lost = m & ((1u128 << drop) - 1) != 0 || r != 0;
+        m >>= drop;
+        e += drop;
+        lost
+    } else {
+        while bits(m) < 55 {
+            // As many bits at once as the remainder's room allows (r < q,
+            // so r · 2^k < 2^126 for k ≤ 126 − bits(q)), and no more than
+            // m still needs.
+            let k = (55 - bits(m)).min(126 - bits(q)).max(1);
+            r <<= k;
+            m = (m << k) | (r / q);
+            r %= q;
+            e -= k;
+        }
+        r != 0
+    };
+    // 55 bits: the 53 of the f64, a half bit, and one more.
+    let low = m & 3;
+    let mut top = m >> 2;
+    e += 2;
+    if low == 3 || low == 2 && (sticky || top & 1 == 1) {
+        top += 1;
+        if top == 1 << 53 {
+            top >>= 1;
+            e += 1;
+        }
+    }
+    // top < 2^53 is exact, and 2^e is a normal power of two here
+    // (|e| < 200), so the product is exact.
+    Some(top as f64 * f64::from_bits(((e + 1023) as u64) << 52))
 }
 
 /// Least common multiple of two weights.
