@@ -392,8 +392,8 @@ pub fn ratio<W: Weight>(num: &W, den: &W) -> BigRational {
 /// `n / d` in lowest terms (`d` not 0). A dice law's denominator is `2^a ·
 /// 3^b` (a power of six, less what was cancelled): its gcd with `n` is then
 /// the powers of 2 and 3 they share, counted (a bit count, and divisions
-/// by powers of 3 as exact multiplications by their inverses modulo
-/// 2^128) rather than searched; any other denominator by Euclid's
+/// by 3 as exact multiplications by its inverse modulo 2^128) rather than
+/// searched; any other denominator by Euclid's
 /// (Stein's) gcd. The Python package reduces its Fractions with it.
 ///
 /// ```
@@ -407,34 +407,22 @@ pub fn reduce(n: u128, d: u128) -> (u128, u128) {
     /// The inverse of 3 modulo 2^128: `x · INV3` is `x / 3` when 3
     /// divides `x`.
     const INV3: u128 = 0xaaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaab;
-    /// Each step: `k`, `m = 3^k`, `2^64 mod m`, and `m`'s inverse modulo
-    /// 2^128.
-    const STEPS: [(u32, u64, u64, u128); 5] = {
-        let mut steps = [(0, 0, 0, 0); 5];
-        let mut i = 0;
-        while i < 5 {
-            let k = 16 >> i;
-            let m = 3u64.pow(k);
-            steps[i] = (
-                k,
-                m,
-                ((1u128 << 64) % m as u128) as u64,
-                INV3.wrapping_pow(k),
-            );
-            i += 1;
+    /// `3^b` for every `b` whose power fits in 128 bits.
+    const POW3: [u128; 81] = {
+        let mut p = [1u128; 81];
+        let mut b = 1;
+        while b < 81 {
+            p[b] = p[b - 1] * 3;
+            b += 1;
         }
-        steps
+        p
     };
-    if n == 0 {
-        return (0, 1);
-    }
     let twos = d.trailing_zeros();
     let rest = d >> twos;
     // rest = 3^b? b is about log2(rest) / log2(3).
     let threes = {
-        let guess = (u64::from(rest.ilog2()) * 1_000_000 / 1_584_963) as u32;
-        (guess.saturating_sub(1)..=guess + 1)
-            .find(|&b| b <= 80 && 3u128.checked_pow(b) == Some(rest))
+        let guess = (u64::from(rest.ilog2()) * 1_000_000 / 1_584_963) as usize;
+        (guess.saturating_sub(1)..=guess + 1).find(|&b| POW3.get(b) == Some(&rest))
     };
     let Some(threes) = threes else {
         let g = num_integer::Integer::gcd(&n, &d);
@@ -442,16 +430,16 @@ pub fn reduce(n: u128, d: u128) -> (u128, u128) {
     };
     let shift = n.trailing_zeros().min(twos);
     let (mut n, mut d) = (n >> shift, d >> shift);
-    let mut left = threes;
-    for (k, m, wrap, inverse) in STEPS {
-        // `x mod m` in machine words: m < 2^26, so `(2^64 mod m) · (hi mod
-        // m) + (lo mod m)` fits.
-        let modulo = |x: u128| ((x >> 64) as u64 % m * wrap + x as u64 % m) % m;
-        while left >= k && modulo(n) == 0 {
-            n = n.wrapping_mul(inverse);
-            d = d.wrapping_mul(inverse);
-            left -= k;
+    // Threes, one at a time: `n · INV3` is `n / 3` when 3 divides `n`, and
+    // above `MAX / 3` when it doesn't, so one multiplication tells and
+    // divides (most numerators have no factor 3 and stop at once).
+    for _ in 0..threes {
+        let third = n.wrapping_mul(INV3);
+        if third > u128::MAX / 3 {
+            break;
         }
+        n = third;
+        d = d.wrapping_mul(INV3);
     }
     (n, d)
 }
