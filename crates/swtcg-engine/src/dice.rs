@@ -205,6 +205,59 @@ pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) 
     Joint::from_sorted(entries, W::pow(6, dice + fury))
 }
 
+/// The arguments of [`attack_roll_tracking`]: a roll law's key.
+type RollKey = (u32, i32, bool, u32, Track);
+
+/// Most law entries one thread keeps in [`recent_roll`].
+const RECENT_ENTRIES: usize = 1 << 15;
+
+/// The roll laws a thread made last, newest last: each with its key, its
+/// weight type, and its size in entries; and their total size.
+type Recent = (
+    Vec<(RollKey, std::any::TypeId, Box<dyn std::any::Any>, usize)>,
+    usize,
+);
+
+thread_local! {
+    static RECENT: std::cell::RefCell<Recent> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+}
+
+/// [`attack_roll_tracking`], remembered: a thread keeps the laws it made
+/// last (up to [`RECENT_ENTRIES`] entries in all, the oldest dropped
+/// first), so that the attacks of a sweep, of a table solved attack by
+/// attack, or of a pool of cards, which roll the same dice again and again,
+/// make each law once. The law is a function of its arguments alone, so a
+/// law remembered is the law made.
+pub(crate) fn recent_roll<W: Weight>(key: RollKey) -> Joint<Roll, W> {
+    let ty = std::any::TypeId::of::<W>();
+    let found = RECENT.with(|r| {
+        r.borrow()
+            .0
+            .iter()
+            .rev()
+            .find(|(k, t, _, _)| *k == key && *t == ty)
+            .and_then(|(_, _, law, _)| law.downcast_ref::<Joint<Roll, W>>().cloned())
+    });
+    if let Some(law) = found {
+        return law;
+    }
+    let (dice, accuracy, armor, fury, track) = key;
+    let law = attack_roll_tracking::<W>(dice, accuracy, armor, fury, track);
+    let n = law.len();
+    if n <= RECENT_ENTRIES {
+        RECENT.with(|r| {
+            let mut r = r.borrow_mut();
+            while r.1 + n > RECENT_ENTRIES {
+                let (_, _, _, old) = r.0.remove(0);
+                r.1 -= old;
+            }
+            r.0.push((key, ty, Box::new(law.clone()), n));
+            r.1 += n;
+        });
+    }
+    law
+}
+
 /// [`attack_roll`], also tracking the natural faces `track` asks for.
 ///
 /// ```
@@ -310,6 +363,67 @@ pub(crate) fn damage_dice<W: Weight>(dice: u32, armor: bool) -> Dist<W> {
 mod tests {
     use super::*;
     use num_bigint::BigUint;
+
+    /// A remembered roll law is the law made afresh: keys asked in a
+    /// random order with repeats, in two weight types, with laws large
+    /// enough that older ones are dropped and made again; the thread keeps
+    /// no more than its bound.
+    #[test]
+    fn recent_rolls_are_the_laws_made_afresh() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut dropped = false;
+        for _ in 0..400 {
+            let dice = if rand(4) == 0 {
+                100 + rand(200)
+            } else {
+                rand(12)
+            } as u32;
+            let track = Track {
+                two: rand(2) == 0,
+                three: rand(3) == 0,
+                five: false,
+            };
+            let key = (
+                dice,
+                rand(5) as i32 - 2,
+                rand(2) == 0,
+                rand(3) as u32,
+                track,
+            );
+            let (d, a, ar, f, t) = key;
+            // u128 holds 6^n for n up to 49 (the sums of the law too).
+            if dice <= 40 && rand(2) == 0 {
+                assert_eq!(
+                    recent_roll::<u128>(key),
+                    attack_roll_tracking::<u128>(d, a, ar, f, t),
+                    "{key:?}"
+                );
+            } else {
+                assert_eq!(
+                    recent_roll::<BigUint>(key),
+                    attack_roll_tracking::<BigUint>(d, a, ar, f, t),
+                    "{key:?}"
+                );
+            }
+            RECENT.with(|r| {
+                let r = r.borrow();
+                let total: usize = r.0.iter().map(|i| i.3).sum();
+                assert_eq!(total, r.1);
+                assert!(r.1 <= RECENT_ENTRIES);
+                dropped |= r.1 + 5000 > RECENT_ENTRIES;
+            });
+        }
+        assert!(
+            dropped,
+            "no law was ever dropped: the bound was not reached"
+        );
+    }
 
     #[test]
     fn counts_sum_and_match_small_enumeration() {

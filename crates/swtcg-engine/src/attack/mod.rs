@@ -47,7 +47,7 @@
 //! println!("{}", out.defender_damage.mean());
 //! ```
 
-use crate::dice::{Roll, Track, attack_roll_tracking, damage_dice};
+use crate::dice::{Roll, Track, damage_dice};
 use crate::dist::{Dist, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
 use crate::keywords::Paid;
@@ -616,13 +616,13 @@ pub(crate) fn total_dice(attacker: &Unit, defender: &Unit) -> u64 {
 /// The attack roll of `attacker` against `defender` (Shields, Accuracy,
 /// Armor and Fury applied).
 pub fn roll<W: Weight>(attacker: &Unit, defender: &Unit) -> Joint<Roll, W> {
-    attack_roll_tracking::<W>(
+    crate::dice::recent_roll::<W>((
         attack_dice(attacker, defender),
         attacker.keywords.accuracy,
         defender.keywords.armor,
         attacker.keywords.fury,
         track(attacker, defender),
-    )
+    ))
 }
 
 /// The natural faces the endings and battle plans of this attack read:

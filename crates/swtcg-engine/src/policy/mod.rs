@@ -23,7 +23,7 @@ use crate::attack::{
     ATTACKER, DEFENDER, Ending, Fight, MAX_SEARCH_NODES, Objective, Play, Resolved, Side, Strike,
     Tally, attack_dice, side_index, track,
 };
-use crate::dice::{Roll, Track, attack_roll_tracking, hit_threshold};
+use crate::dice::{Roll, Track, hit_threshold, recent_roll};
 use crate::dist::{Joint, Num, Weight, ratio};
 use crate::error::{Error, Result};
 use crate::unit::Unit;
@@ -236,9 +236,9 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
     let reroll = Reroll::of(arena, policy)?;
     // Every final roll that can occur: from the roll itself, or from any
     // state of the dice after Lucky.
-    let plain_roll = reroll.is_none().then(|| {
-        attack_roll_tracking::<Num>(n, a.keywords.accuracy, d.keywords.armor, fury, track(a, d))
-    });
+    let plain_roll = reroll
+        .is_none()
+        .then(|| recent_roll::<Num>((n, a.keywords.accuracy, d.keywords.armor, fury, track(a, d))));
     // Each final state's roll key, per start (made once: the states' rolls
     // are read again below), or each roll's of a plain roll.
     let state_keys: Vec<Vec<usize>> = match &reroll {
