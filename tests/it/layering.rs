@@ -15,8 +15,10 @@ const ENGINE_ORDER: &[&str] = &[
     "files", "scenario", "plan", "battle", "table", "sample", "verify", "words", "request",
 ];
 
-/// The engine's dependencies: numeric crates and serde, nothing else.
+/// The engine's dependencies: numeric crates and serde, nothing else
+/// (itoa is serde_json's own integer formatting).
 const ENGINE_DEPENDENCIES: &[&str] = &[
+    "itoa",
     "ndarray",
     "num-bigint",
     "num-integer",

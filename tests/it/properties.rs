@@ -525,3 +525,43 @@ fn to_f64_is_the_nearest_float() {
         check(p as i128, q);
     }
 }
+
+/// A `Fraction` is written `"num/den"` (by machine integers when they fit,
+/// by big integers past them), in text and in JSON alike: random values of
+/// every size and sign, at the edges of `i128` and `u128`, and beyond.
+#[test]
+fn fractions_are_written_num_over_den() {
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+    use swtcg_engine::dist::Fraction;
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut rand = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut cases: Vec<(BigInt, BigInt)> = vec![
+        (BigInt::from(i128::MIN), BigInt::from(u128::MAX)),
+        (BigInt::from(i128::MAX), BigInt::from(1u8)),
+        (BigInt::from(0u8), BigInt::from(1u8)),
+        (BigInt::from(u128::MAX) * 7, BigInt::from(u128::MAX) * 3 + 1),
+    ];
+    for _ in 0..2000 {
+        let wide =
+            |a: u64, b: u64, bits: u64| (u128::from(a) << 64 | u128::from(b)) >> (bits % 128);
+        let n = BigInt::from(wide(rand(), rand(), rand())) * if rand() % 3 == 0 { -1 } else { 1 };
+        let d = BigInt::from(wide(rand(), rand(), rand()).max(1));
+        let scale = BigInt::from(rand() % 5 + 1).pow((rand() % 3) as u32 * 40);
+        cases.push((n * &scale, d));
+    }
+    for (n, d) in cases {
+        let f = Fraction(BigRational::new(n, d));
+        let expected = format!("{}/{}", f.0.numer(), f.0.denom());
+        assert_eq!(f.to_string(), expected);
+        assert_eq!(
+            serde_json::to_string(&f).unwrap(),
+            format!("\"{expected}\"")
+        );
+    }
+}

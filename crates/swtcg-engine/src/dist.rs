@@ -483,20 +483,38 @@ impl std::ops::Deref for Fraction {
     }
 }
 
+impl Fraction {
+    /// `"num/den"` written into `out` when both fit machine integers (most
+    /// results: big-integer formatting divides limb by limb), by itoa.
+    fn small_text<'a>(&self, out: &'a mut [u8; 80]) -> Option<&'a str> {
+        let (n, d) = (self.0.numer().to_i128()?, self.0.denom().to_u128()?);
+        let (mut a, mut b) = (itoa::Buffer::new(), itoa::Buffer::new());
+        let (n, d) = (a.format(n).as_bytes(), b.format(d).as_bytes());
+        // At most 40 + 1 + 39 bytes.
+        let len = n.len() + 1 + d.len();
+        out[..n.len()].copy_from_slice(n);
+        out[n.len()] = b'/';
+        out[n.len() + 1..len].copy_from_slice(d);
+        std::str::from_utf8(&out[..len]).ok()
+    }
+}
+
 impl std::fmt::Display for Fraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Machine integers while they fit (most results): big-integer
-        // formatting divides limb by limb.
-        match (self.0.numer().to_i128(), self.0.denom().to_u128()) {
-            (Some(n), Some(d)) => write!(f, "{n}/{d}"),
-            _ => write!(f, "{}/{}", self.0.numer(), self.0.denom()),
+        match self.small_text(&mut [0; 80]) {
+            Some(s) => f.write_str(s),
+            None => write!(f, "{}/{}", self.0.numer(), self.0.denom()),
         }
     }
 }
 
 impl serde::Serialize for Fraction {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        // One string, not the pieces `Display` writes.
+        match self.small_text(&mut [0; 80]) {
+            Some(t) => s.serialize_str(t),
+            None => s.collect_str(self),
+        }
     }
 }
 

@@ -504,26 +504,52 @@ impl Serialize for Row {
             mask
         };
         const _: () = assert!(Param::ALL.len() <= 128);
-        // Rows made by a grid hold their values in order, each once; any
-        // other row is searched value by value.
-        let in_order = self.values.windows(2).all(|w| w[0].0 < w[1].0);
-        let mut given = self.values.iter().peekable();
+        // The core parameters are in `Param`'s order.
+        const _: () = {
+            let mut i = 1;
+            while i < CORE.len() {
+                assert!((CORE[i - 1] as usize) < (CORE[i] as usize));
+                i += 1;
+            }
+        };
         let mut m = s.serialize_map(None)?;
-        for p in Param::ALL {
-            let found = if in_order {
-                given.next_if(|(q, _)| q == p).map(|(_, v)| *v)
-            } else {
-                self.values.iter().find(|(q, _)| q == p).map(|(_, v)| *v)
-            };
-            let v = match found {
-                Some(v) => v,
-                None if CORE_MASK >> (*p as usize) & 1 == 1 => p.neutral(),
-                None => continue,
-            };
-            match p.kind() {
-                ValueKind::Switch => m.serialize_entry(p.name(), &(v != 0))?,
-                ValueKind::Health => m.serialize_entry(p.name(), &(v > 0).then_some(v))?,
-                _ => m.serialize_entry(p.name(), &v)?,
+        let mut entry = |p: Param, v: i64| match p.kind() {
+            ValueKind::Switch => m.serialize_entry(p.name(), &(v != 0)),
+            ValueKind::Health => m.serialize_entry(p.name(), &(v > 0).then_some(v)),
+            _ => m.serialize_entry(p.name(), &v),
+        };
+        // Rows made by a grid hold their values in order, each once: the
+        // core parameters and the values are merged, both in `Param`'s
+        // order. Any other row is searched parameter by parameter.
+        if self.values.windows(2).all(|w| w[0].0 < w[1].0) {
+            let (mut core, mut given) = (CORE.iter().peekable(), self.values.iter().peekable());
+            loop {
+                let (p, v) = match (core.peek(), given.peek()) {
+                    (None, None) => break,
+                    (Some(&&c), Some(&&(g, v))) if g <= c => {
+                        core.next_if(|&&c| c == g);
+                        given.next();
+                        (g, v)
+                    }
+                    (Some(&&c), _) => {
+                        core.next();
+                        (c, c.neutral())
+                    }
+                    (None, Some(&&(g, v))) => {
+                        given.next();
+                        (g, v)
+                    }
+                };
+                entry(p, v)?;
+            }
+        } else {
+            for p in Param::ALL {
+                let v = match self.values.iter().find(|(q, _)| q == p) {
+                    Some((_, v)) => *v,
+                    None if CORE_MASK >> (*p as usize) & 1 == 1 => p.neutral(),
+                    None => continue,
+                };
+                entry(*p, v)?;
             }
         }
         m.serialize_entry("mean", &self.mean)?;
