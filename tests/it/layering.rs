@@ -334,8 +334,21 @@ fn the_engines_public_face_is_drawn() {
                 continue;
             }
             if let Some(rest) = line.strip_prefix("impl") {
-                // `impl<T> Name<T> {` / `impl Trait for Name {`: its type.
-                let rest = rest.trim_start_matches(|c| c != ' ').trim();
+                // `impl<T: Bound> Name<T> {` / `impl Trait for Name {`: its
+                // type, after the generic parameters (which may nest).
+                let mut depth = 0;
+                let skip = rest
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        match c {
+                            '<' => depth += 1,
+                            '>' => depth -= 1,
+                            _ => {}
+                        }
+                        depth == 0 && c == ' '
+                    })
+                    .map_or(rest.len(), |(i, _)| i);
+                let rest = rest[skip..].trim();
                 let ty = rest.rsplit(" for ").next().unwrap_or(rest);
                 owner = ty.split(['<', ' ', '{']).next().unwrap_or("").to_string();
             } else if !line.starts_with(' ') && !line.is_empty() && !line.starts_with('}') {

@@ -277,45 +277,6 @@ fn invariant_checks_can_fail() {
     assert!(Joint::from_pairs([(7u8, 1u128), (7, 1)], 2).sums_to_one());
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
-
-    /// The fast path of static play (no paid ability, toll, Protect or
-    /// harmless unit) agrees exactly with the general resolver on random
-    /// units, Riposte, Backfire and Double Damage included (issue 19: the
-    /// fast path is checked, its rules never copied unchecked).
-    #[test]
-    fn the_fast_path_agrees_with_the_general_resolver(
-        c in units(),
-        riposte in 0u32..2,
-        backfire in 0u32..2,
-        double in any::<bool>(),
-        counters in 0u32..3,
-    ) {
-        use swtcg_engine::attack::{resolve_from_roll_with, roll};
-        use swtcg_engine::dist::Num;
-        let (mut a, mut d) = (c.attacker, c.defender);
-        d.keywords.riposte = riposte;
-        a.keywords.backfire = backfire;
-        a.keywords.double_damage = double;
-        if let Some(h) = d.health {
-            d.counters = counters.min(h - 1);
-        }
-        prop_assume!(a.validate().is_ok() && d.validate().is_ok());
-        let r = roll::<Num>(&a, &d);
-        let fast = resolve_from_roll_with(&a, &d, &r, true);
-        let general = resolve_from_roll_with(&a, &d, &r, false);
-        prop_assert_eq!(fast.prob(|_| true), BigRational::from_integer(1.into()));
-        // Equal laws: the same probability for every tally.
-        for (t, _) in general.entries() {
-            prop_assert_eq!(fast.prob(|x| x == t), general.prob(|x| x == t), "{:?}", t);
-        }
-        for (t, _) in fast.entries() {
-            prop_assert_eq!(fast.prob(|x| x == t), general.prob(|x| x == t), "{:?}", t);
-        }
-    }
-}
-
 /// A table solved attack by attack (`AttackRequest::over`, Python's
 /// `table(pmfs=True)` and tables with choices): one request per row, in
 /// the grid's order, the row's values in place of the base's, the base's

@@ -64,51 +64,12 @@ fn both_sides_may_reroll_the_same_die() {
     assert_eq!(hits(&duel(a, d, simple())).prob(1), q(3, 8));
 }
 
+/// Simple Lucky's order of dice (which faces each side re-rolls first) is
+/// pinned on the choice itself by `policy::lucky`'s unit test
+/// `simple_choice_rerolls_missed_ones_first_and_hitting_sixes_first` (the
+/// choice is the engine's own); here, its effect on a whole attack.
 #[test]
 fn simple_lucky_rerolls_missed_ones_first_and_hitting_sixes_first() {
-    use swtcg_engine::policy::{FaceClasses, simple_choice};
-    let c = FaceClasses::new(4);
-    // Classes: [natural 1, natural 6, other hit, other miss, natural 2
-    // (tracked with Riposte only)].
-    assert_eq!(
-        simple_choice(&c, Side::Attacking, 1, &[1, 0, 0, 1, 0]),
-        [1, 0, 0, 0, 0]
-    );
-    assert_eq!(
-        simple_choice(&c, Side::Attacking, 3, &[1, 1, 1, 1, 0]),
-        [1, 0, 0, 1, 0]
-    );
-    assert_eq!(
-        simple_choice(&c, Side::Defending, 1, &[0, 1, 1, 0, 0]),
-        [0, 1, 0, 0, 0]
-    );
-    assert_eq!(
-        simple_choice(&c, Side::Defending, 3, &[1, 1, 1, 1, 0]),
-        [0, 1, 1, 0, 0]
-    );
-    // With natural 2s tracked: the attacker re-rolls a missed 2 before the
-    // other misses (lowest face first); the defender forces a hitting 2
-    // after the other hits (highest face first).
-    let c2 = FaceClasses::tracking(4, true);
-    assert_eq!(
-        simple_choice(&c2, Side::Attacking, 1, &[0, 0, 0, 1, 1]),
-        [0, 0, 0, 0, 1]
-    );
-    let c2 = FaceClasses::tracking(2, true);
-    assert_eq!(
-        simple_choice(&c2, Side::Defending, 1, &[0, 0, 1, 0, 1]),
-        [0, 0, 1, 0, 0]
-    );
-    // Accuracy 3 (hits on a natural 1): the hitting 1 is forced last.
-    let c = FaceClasses::new(1);
-    assert_eq!(
-        simple_choice(&c, Side::Defending, 1, &[1, 0, 1, 0, 0]),
-        [0, 0, 1, 0, 0]
-    );
-    assert_eq!(
-        simple_choice(&c, Side::Defending, 2, &[1, 0, 1, 0, 0]),
-        [1, 0, 1, 0, 0]
-    );
     // One die, attacker's Lucky 1 against Parry: any miss is re-rolled, so a
     // natural 1 ends up with 1/6 (a 1, re-rolled) x 1/6 plus
     // 2/6 (a 2 or 3) x 1/6: 1/12.

@@ -902,7 +902,10 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
                 (m, p)
             });
             mean.add_assign_ref(&sums.0.mul_ref(w));
-            disc.add_assign_ref(&sums.1.mul_ref(w));
+            // P(discard) only when health is given.
+            if remaining.is_some() {
+                disc.add_assign_ref(&sums.1.mul_ref(w));
+            }
         }
         let denom = roll.denom().mul_ref(&W::from_num(&end));
         row.mean = Fraction(reduced(&mean, &denom));

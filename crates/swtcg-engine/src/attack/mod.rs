@@ -25,7 +25,7 @@
 //!
 //! Every keyword's effect lives here, once. The choices inside steps 4–8
 //! (Overkill's split, playing a Deflect and its target, paying for Evade or
-//! a toll, a consolation) are made by the arena's [`Play`]: `Static` uses
+//! a toll, a consolation) are made by the arena's `Play`: `Static` uses
 //! everything to the full and deflects back at the source; `Optimal` solves
 //! them exactly by minimax on an [`Objective`], with each roll at the end of
 //! the attack as a chance node. Force spent is tracked against each side's
@@ -318,7 +318,7 @@ pub enum Objective {
 
 /// How the choices inside the damage steps are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Play {
+pub(crate) enum Play {
     /// Every ability used to the full, deflected damage back at its source,
     /// no Overkill split.
     Static,
@@ -330,7 +330,7 @@ pub enum Play {
 /// damage (Critical Hit, when a natural 6 was rolled), and whether a natural
 /// 1 was rolled (Parry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Strike {
+pub(crate) struct Strike {
     /// Hits of the final roll.
     pub hits: u32,
     /// Extra damage for this attack (Critical Hit).
@@ -419,7 +419,7 @@ pub(crate) struct Committed {
 
 impl<'a> Fight<'a> {
     /// The two-unit arena of `attack`: attacker against defender, static play.
-    pub fn duel(attacker: &'a Unit, defender: &'a Unit) -> Fight<'a> {
+    pub(crate) fn duel(attacker: &'a Unit, defender: &'a Unit) -> Fight<'a> {
         let units = vec![attacker, defender];
         // Retaliate doesn't work with attacks from another arena.
         let retaliates: Vec<(usize, u32)> = defender
@@ -449,7 +449,7 @@ impl<'a> Fight<'a> {
     }
 
     /// The Force `side` may still spend after `tally` (`None`: unlimited).
-    pub fn left(&self, tally: &Tally, side: Side) -> Option<u32> {
+    pub(crate) fn left(&self, tally: &Tally, side: Side) -> Option<u32> {
         let i = side_index(side);
         self.force[i].map(|f| f.saturating_sub(tally.spent[i]))
     }
@@ -470,7 +470,7 @@ impl<'a> Fight<'a> {
     }
 
     /// Whether unit `i` is discarded given this attack's tally so far.
-    pub fn discarded(&self, tally: &Tally, i: usize) -> bool {
+    pub(crate) fn discarded(&self, tally: &Tally, i: usize) -> bool {
         let u = self.units[i];
         u.health
             .is_some_and(|h| u.counters + u32::from(tally.damage[i]) >= h)
@@ -615,7 +615,7 @@ pub(crate) fn total_dice(attacker: &Unit, defender: &Unit) -> u64 {
 
 /// The attack roll of `attacker` against `defender` (Shields, Accuracy,
 /// Armor and Fury applied).
-pub fn roll<W: Weight>(attacker: &Unit, defender: &Unit) -> Joint<Roll, W> {
+pub(crate) fn roll<W: Weight>(attacker: &Unit, defender: &Unit) -> Joint<Roll, W> {
     crate::dice::recent_roll::<W>((
         attack_dice(attacker, defender),
         attacker.keywords.accuracy,
@@ -628,7 +628,7 @@ pub fn roll<W: Weight>(attacker: &Unit, defender: &Unit) -> Joint<Roll, W> {
 /// The natural faces the endings and battle plans of this attack read:
 /// 2s for the defender's Riposte, 3s for the attacker's Backfire, 5s for
 /// its Focus.
-pub fn track(attacker: &Unit, defender: &Unit) -> Track {
+pub(crate) fn track(attacker: &Unit, defender: &Unit) -> Track {
     Track {
         two: defender.keywords.riposte > 0,
         three: attacker.keywords.backfire > 0,
@@ -640,7 +640,7 @@ pub fn track(attacker: &Unit, defender: &Unit) -> Track {
 /// Hit `crit` added on a natural 6. Only what the later steps read is kept,
 /// so that equal strikes merge: without Overkill only hits plus bonus
 /// matters; without Parry (`parry` false), not the natural 1.
-pub fn strikes<W: Weight>(
+pub(crate) fn strikes<W: Weight>(
     roll: &Joint<Roll, W>,
     crit: u32,
     overkill: bool,
@@ -699,7 +699,7 @@ pub(crate) fn resolve_from_roll<W: Weight>(
 
 /// `resolve_from_roll`, with the tight path of static play or without
 /// it (`fast_path`: see `Fight::fast_path`); the two must agree exactly.
-pub fn resolve_from_roll_with<W: Weight>(
+pub(crate) fn resolve_from_roll_with<W: Weight>(
     attacker: &Unit,
     defender: &Unit,
     roll: &Joint<Roll, W>,
@@ -782,4 +782,72 @@ pub fn joint_damage<W: Weight>(
         grid[(t.damage[rows] as usize, t.damage[columns] as usize)] += p;
     }
     grid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dist::Num;
+
+    /// The fast path of static play (no paid ability, toll, Protect or
+    /// harmless unit) agrees exactly with the general resolver on random
+    /// units, Riposte, Backfire and Double Damage included (issue 19: the
+    /// fast path is checked, its rules never copied unchecked). 400 cases
+    /// from a fixed seed, each law compared tally by tally.
+    #[test]
+    fn the_fast_path_agrees_with_the_general_resolver() {
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        let mut rand = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut checked = 0;
+        while checked < 400 {
+            let mut a = Unit::new("a", rand(25) as u32);
+            let k = &mut a.keywords;
+            k.accuracy = rand(7) as i32 - 3;
+            k.fury = rand(3) as u32;
+            k.crit = rand(4) as u32;
+            k.ferocity = rand(2) == 0;
+            k.stun = rand(3) as u32;
+            k.armor = rand(2) == 0;
+            k.fortitude = rand(2) == 0;
+            k.evade = rand(3) as u32;
+            k.deflect = rand(3) as u32;
+            k.backfire = rand(2) as u32;
+            k.double_damage = rand(2) == 0;
+            a.health = (rand(2) == 0).then(|| 1 + rand(7) as u32);
+            let mut d = Unit::new("d", 3);
+            let k = &mut d.keywords;
+            k.armor = rand(2) == 0;
+            k.shields = rand(3) as u32;
+            k.parry = rand(4) as u32;
+            k.evade = rand(3) as u32;
+            k.deflect = rand(3) as u32;
+            k.set_retaliate(rand(4) as u32);
+            k.fortitude = rand(2) == 0;
+            k.riposte = rand(2) as u32;
+            d.health = (rand(2) == 0).then(|| 1 + rand(7) as u32);
+            if let Some(h) = d.health {
+                d.counters = (rand(3) as u32).min(h - 1);
+            }
+            if a.validate().is_err() || d.validate().is_err() {
+                continue;
+            }
+            let r = roll::<Num>(&a, &d);
+            let fast = resolve_from_roll_with(&a, &d, &r, true);
+            let general = resolve_from_roll_with(&a, &d, &r, false);
+            assert_eq!(fast.prob(|_| true), BigRational::from_integer(1.into()));
+            for (t, _) in general.entries().iter().chain(fast.entries()) {
+                assert_eq!(
+                    fast.prob(|x| x == t),
+                    general.prob(|x| x == t),
+                    "{t:?}: {a:?} against {d:?}"
+                );
+            }
+            checked += 1;
+        }
+    }
 }

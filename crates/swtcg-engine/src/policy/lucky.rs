@@ -25,18 +25,9 @@ pub(crate) type Choice = State;
 /// natural 1s first, then the other misses lowest face first (a natural 2
 /// before the rest), then missed 6s; the defender forces hitting dice,
 /// natural 6s first, then the other hits highest face first (a natural 2
-/// last of them), then hitting 1s.
-///
-/// ```
-/// use swtcg_engine::attack::Side;
-/// use swtcg_engine::policy::{simple_choice, FaceClasses};
-/// let classes = FaceClasses::new(4); // hits on 4+
-/// // A missed 1 and another miss: the attacker's Lucky 1 takes the 1.
-/// assert_eq!(simple_choice(&classes, Side::Attacking, 1, &[1, 0, 0, 1, 0]), [1, 0, 0, 0, 0]);
-/// // A 6 and another hit: the defender's Lucky 1 takes the 6.
-/// assert_eq!(simple_choice(&classes, Side::Defending, 1, &[0, 1, 1, 0, 0]), [0, 1, 0, 0, 0]);
-/// ```
-pub fn simple_choice(classes: &FaceClasses, side: Side, x: u32, c: &State) -> Choice {
+/// last of them), then hitting 1s. Pinned by the unit test
+/// `simple_choice_rerolls_missed_ones_first_and_hitting_sixes_first`.
+pub(crate) fn simple_choice(classes: &FaceClasses, side: Side, x: u32, c: &State) -> Choice {
     // Classes in the order the side re-rolls them.
     let order: &[usize] = match side {
         Side::Attacking => &[0, 4, 3, 1],
@@ -1111,6 +1102,57 @@ fn patterns_with<W: Weight>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Simple Lucky's choice (docs/rules.md): the attacker re-rolls missed
+    /// dice, natural 1s first, then other misses (lowest faces first),
+    /// then missed 6s; the defender forces hitting dice, natural 6s first,
+    /// then other hits (highest first), then hitting 1s.
+    #[test]
+    fn simple_choice_rerolls_missed_ones_first_and_hitting_sixes_first() {
+        use crate::attack::Side;
+        let c = FaceClasses::new(4);
+        // Classes: [natural 1, natural 6, other hit, other miss, natural 2
+        // (tracked with Riposte only)].
+        assert_eq!(
+            simple_choice(&c, Side::Attacking, 1, &[1, 0, 0, 1, 0]),
+            [1, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            simple_choice(&c, Side::Attacking, 3, &[1, 1, 1, 1, 0]),
+            [1, 0, 0, 1, 0]
+        );
+        assert_eq!(
+            simple_choice(&c, Side::Defending, 1, &[0, 1, 1, 0, 0]),
+            [0, 1, 0, 0, 0]
+        );
+        assert_eq!(
+            simple_choice(&c, Side::Defending, 3, &[1, 1, 1, 1, 0]),
+            [0, 1, 1, 0, 0]
+        );
+        // With natural 2s tracked: the attacker re-rolls a missed 2 before the
+        // other misses (lowest face first); the defender forces a hitting 2
+        // after the other hits (highest face first).
+        let c2 = FaceClasses::tracking(4, true);
+        assert_eq!(
+            simple_choice(&c2, Side::Attacking, 1, &[0, 0, 0, 1, 1]),
+            [0, 0, 0, 0, 1]
+        );
+        let c2 = FaceClasses::tracking(2, true);
+        assert_eq!(
+            simple_choice(&c2, Side::Defending, 1, &[0, 0, 1, 0, 1]),
+            [0, 0, 1, 0, 0]
+        );
+        // Accuracy 3 (hits on a natural 1): the hitting 1 is forced last.
+        let c = FaceClasses::new(1);
+        assert_eq!(
+            simple_choice(&c, Side::Defending, 1, &[1, 0, 1, 0, 0]),
+            [0, 0, 1, 0, 0]
+        );
+        assert_eq!(
+            simple_choice(&c, Side::Defending, 2, &[1, 0, 1, 0, 0]),
+            [1, 0, 1, 0, 0]
+        );
+    }
 
     /// A xorshift generator of test values from `seed` (not 0).
     fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {

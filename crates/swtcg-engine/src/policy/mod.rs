@@ -2,7 +2,7 @@
 //!
 //! Lucky (the re-roll POP) is solved here; the choices inside the damage
 //! steps (Overkill's split, Deflect and its target, paid Evade) are solved by
-//! the attack pipeline under [`Play::Optimal`]; the declare-step choices
+//! the attack pipeline under `Play::Optimal`; the declare-step choices
 //! (Intercept, paying for Retaliate) are made in [`solve`] by comparing the
 //! exact value of each option.
 //!
@@ -1071,10 +1071,9 @@ pub fn solve(game: &Game) -> Result<GameOutcome> {
 mod states;
 pub(crate) use states::CLASSES;
 use states::Simplex;
-pub use states::{FaceClasses, State};
+pub(crate) use states::{FaceClasses, State};
 mod lucky;
 pub(crate) use lucky::lucky_work;
-pub use lucky::simple_choice;
 use lucky::{Reroll, forward_pop};
 
 #[cfg(test)]

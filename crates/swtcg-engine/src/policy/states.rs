@@ -11,14 +11,14 @@ pub(crate) const CLASSES: usize = 5;
 
 /// How many dice of a roll show each class of face (see [`FaceClasses`]);
 /// unused classes hold 0.
-pub type State = [u32; CLASSES];
+pub(crate) type State = [u32; CLASSES];
 
 /// The classes of faces that matter after the roll: 0 a natural 1, 1 a
 /// natural 6, 2 another hitting face, 3 another missing face, and, when
 /// natural 2s are tracked (Riposte reads them in the final roll), 4 a
 /// natural 2 (then not in class 2 or 3).
 #[derive(Clone, Copy, Debug)]
-pub struct FaceClasses {
+pub(crate) struct FaceClasses {
     /// Faces of a d6 in each class.
     pub faces: [u64; CLASSES],
     /// Whether a die in each class hits.
@@ -31,6 +31,7 @@ pub struct FaceClasses {
 
 impl FaceClasses {
     /// The classes for dice hitting on natural `threshold`+.
+    #[cfg(test)]
     pub fn new(threshold: i32) -> FaceClasses {
         FaceClasses::tracking(threshold, false)
     }
