@@ -370,13 +370,8 @@ mod tests {
     /// no more than its bound.
     #[test]
     fn recent_rolls_are_the_laws_made_afresh() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::dist::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut rand = |n: u64| next() % n;
         let mut dropped = false;
         for _ in 0..400 {
             let dice = if rand(4) == 0 {

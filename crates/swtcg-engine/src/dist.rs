@@ -1048,6 +1048,18 @@ impl<W: Weight> From<Dist<W>> for Joint<i64, W> {
     }
 }
 
+/// A xorshift generator of test values from `seed` (not 0), shared by
+/// the engine's unit tests.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

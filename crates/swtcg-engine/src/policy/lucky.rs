@@ -1102,6 +1102,7 @@ fn patterns_with<W: Weight>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dist::xorshift;
 
     /// Simple Lucky's choice (docs/rules.md): the attacker re-rolls missed
     /// dice, natural 1s first, then other misses (lowest faces first),
@@ -1152,16 +1153,6 @@ mod tests {
             simple_choice(&c, Side::Defending, 2, &[1, 0, 1, 0, 0]),
             [1, 0, 1, 0, 0]
         );
-    }
-
-    /// A xorshift generator of test values from `seed` (not 0).
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
     }
 
     /// The best re-roll of at most `x` dice of state `c` for `side` (keeping
