@@ -520,6 +520,7 @@ fn fractions_are_written_num_over_den() {
         let f = Fraction(BigRational::new(n, d));
         let expected = format!("{}/{}", f.0.numer(), f.0.denom());
         assert_eq!(f.to_string(), expected);
+        assert_eq!(swtcg_engine::dist::fraction_string(&f.0), expected);
         assert_eq!(
             serde_json::to_string(&f).unwrap(),
             format!("\"{expected}\"")

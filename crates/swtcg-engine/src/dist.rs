@@ -447,7 +447,24 @@ pub fn reduce(n: u128, d: u128) -> (u128, u128) {
 /// A reduced fraction as the string `"num/den"` (always with a denominator,
 /// so `"0/1"` and `"1/1"`), the format of every probability in JSON output.
 pub fn fraction_string(r: &BigRational) -> String {
-    format!("{}/{}", r.numer(), r.denom())
+    match small_text(r, &mut [0; 80]) {
+        Some(s) => s.to_string(),
+        None => format!("{}/{}", r.numer(), r.denom()),
+    }
+}
+
+/// `"num/den"` written into `out` when both fit machine integers (most
+/// results: big-integer formatting divides limb by limb), by itoa.
+fn small_text<'a>(r: &BigRational, out: &'a mut [u8; 80]) -> Option<&'a str> {
+    let (n, d) = (r.numer().to_i128()?, r.denom().to_u128()?);
+    let (mut a, mut b) = (itoa::Buffer::new(), itoa::Buffer::new());
+    let (n, d) = (a.format(n).as_bytes(), b.format(d).as_bytes());
+    // At most 40 + 1 + 39 bytes.
+    let len = n.len() + 1 + d.len();
+    out[..n.len()].copy_from_slice(n);
+    out[n.len()] = b'/';
+    out[n.len() + 1..len].copy_from_slice(d);
+    std::str::from_utf8(&out[..len]).ok()
 }
 
 /// An exact probability (or expectation) in a result: serialised as a
@@ -483,25 +500,9 @@ impl std::ops::Deref for Fraction {
     }
 }
 
-impl Fraction {
-    /// `"num/den"` written into `out` when both fit machine integers (most
-    /// results: big-integer formatting divides limb by limb), by itoa.
-    fn small_text<'a>(&self, out: &'a mut [u8; 80]) -> Option<&'a str> {
-        let (n, d) = (self.0.numer().to_i128()?, self.0.denom().to_u128()?);
-        let (mut a, mut b) = (itoa::Buffer::new(), itoa::Buffer::new());
-        let (n, d) = (a.format(n).as_bytes(), b.format(d).as_bytes());
-        // At most 40 + 1 + 39 bytes.
-        let len = n.len() + 1 + d.len();
-        out[..n.len()].copy_from_slice(n);
-        out[n.len()] = b'/';
-        out[n.len() + 1..len].copy_from_slice(d);
-        std::str::from_utf8(&out[..len]).ok()
-    }
-}
-
 impl std::fmt::Display for Fraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.small_text(&mut [0; 80]) {
+        match small_text(&self.0, &mut [0; 80]) {
             Some(s) => f.write_str(s),
             None => write!(f, "{}/{}", self.0.numer(), self.0.denom()),
         }
@@ -511,7 +512,7 @@ impl std::fmt::Display for Fraction {
 impl serde::Serialize for Fraction {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         // One string, not the pieces `Display` writes.
-        match self.small_text(&mut [0; 80]) {
+        match small_text(&self.0, &mut [0; 80]) {
             Some(t) => s.serialize_str(t),
             None => s.collect_str(self),
         }
