@@ -152,6 +152,17 @@ proptest! {
     }
 }
 
+/// A xorshift generator of test values from `seed` (not 0): the random
+/// pairs of the arithmetic tests below.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
 }
@@ -383,13 +394,7 @@ fn reduce_is_lowest_terms() {
             assert_eq!(reduce(n, d), euclid(n, d), "{n}/{d}");
         }
     }
-    let mut seed = 0x853c_49e6_748f_ea9bu64;
-    let mut rand = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rand = xorshift(0x853c_49e6_748f_ea9b);
     for _ in 0..20_000 {
         let (a, b) = (rand() % 128, rand() % 81);
         let dice = 3u128
@@ -435,13 +440,7 @@ fn to_f64_is_the_nearest_float() {
             }
         }
     };
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut rand = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rand = xorshift(0x2545_f491_4f6c_dd1d);
     let mut ties = 0;
     for i in 0..20_000u32 {
         let wide = |r: u64, s: u64, bits: u64| {
@@ -465,7 +464,7 @@ fn to_f64_is_the_nearest_float() {
             }
             _ => wide(rand(), rand(), rand() % 126),
         };
-        let sign = if rand() % 2 == 0 { 1 } else { -1 };
+        let sign = if rand().is_multiple_of(2) { 1 } else { -1 };
         check(sign * p as i128, q);
     }
     assert!(ties > 1000, "{ties} exact halves");
@@ -495,13 +494,7 @@ fn fractions_are_written_num_over_den() {
     use num_bigint::BigInt;
     use num_rational::BigRational;
     use swtcg_engine::dist::Fraction;
-    let mut seed = 0x1234_5678_9abc_def1u64;
-    let mut rand = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rand = xorshift(0x1234_5678_9abc_def1);
     let mut cases: Vec<(BigInt, BigInt)> = vec![
         (BigInt::from(i128::MIN), BigInt::from(u128::MAX)),
         (BigInt::from(i128::MAX), BigInt::from(1u8)),
@@ -511,7 +504,8 @@ fn fractions_are_written_num_over_den() {
     for _ in 0..2000 {
         let wide =
             |a: u64, b: u64, bits: u64| (u128::from(a) << 64 | u128::from(b)) >> (bits % 128);
-        let n = BigInt::from(wide(rand(), rand(), rand())) * if rand() % 3 == 0 { -1 } else { 1 };
+        let n = BigInt::from(wide(rand(), rand(), rand()))
+            * if rand().is_multiple_of(3) { -1 } else { 1 };
         let d = BigInt::from(wide(rand(), rand(), rand()).max(1));
         let scale = BigInt::from(rand() % 5 + 1).pow((rand() % 3) as u32 * 40);
         cases.push((n * &scale, d));
