@@ -11,8 +11,9 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The engine's modules, lowest first: a module may use only modules
 /// before it.
 const ENGINE_ORDER: &[&str] = &[
-    "error", "input", "cancel", "dist", "dice", "keywords", "unit", "attack", "policy", "report",
-    "files", "scenario", "plan", "battle", "table", "sample", "verify", "words", "request",
+    "error", "input", "cancel", "kept", "dist", "dice", "keywords", "unit", "attack", "policy",
+    "report", "files", "scenario", "plan", "battle", "table", "sample", "verify", "words",
+    "request",
 ];
 
 /// The engine's dependencies: numeric crates and serde, nothing else

@@ -18,6 +18,8 @@
 //! ```
 
 use crate::dist::{Dist, Joint, Weight};
+use crate::kept::Kept;
+use std::any::{Any, TypeId};
 
 /// The natural face an attack die needs to hit: 4 (5 against Armor) minus
 /// Accuracy. May be below 1 (every face hits) or above 6 (nothing hits).
@@ -208,54 +210,31 @@ pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) 
 /// The arguments of [`attack_roll_tracking`]: a roll law's key.
 type RollKey = (u32, i32, bool, u32, Track);
 
-/// Most law entries one thread keeps in [`recent_roll`].
+/// Most law entries the process keeps in [`recent_roll`].
 const RECENT_ENTRIES: usize = 1 << 15;
 
-/// The roll laws a thread made last, newest last: each with its key, its
-/// weight type, and its size in entries; and their total size.
-type Recent = (
-    Vec<(RollKey, std::any::TypeId, Box<dyn std::any::Any>, usize)>,
-    usize,
-);
+/// The roll laws made last, by key and weight type.
+static RECENT: Kept<(RollKey, TypeId), Box<dyn Any + Send + Sync>> = Kept::new(RECENT_ENTRIES);
 
-thread_local! {
-    static RECENT: std::cell::RefCell<Recent> = const { std::cell::RefCell::new((Vec::new(), 0)) };
-}
-
-/// [`attack_roll_tracking`], remembered: a thread keeps the laws it made
+/// [`attack_roll_tracking`], remembered: the process keeps the laws it made
 /// last (up to [`RECENT_ENTRIES`] entries in all, the oldest dropped
 /// first), so that the attacks of a sweep, of a table solved attack by
 /// attack, or of a pool of cards, which roll the same dice again and again,
 /// make each law once. The law is a function of its arguments alone, so a
 /// law remembered is the law made.
 pub(crate) fn recent_roll<W: Weight>(key: RollKey) -> Joint<Roll, W> {
-    let ty = std::any::TypeId::of::<W>();
-    let found = RECENT.with(|r| {
-        r.borrow()
-            .0
-            .iter()
-            .rev()
-            .find(|(k, t, _, _)| *k == key && *t == ty)
-            .and_then(|(_, _, law, _)| law.downcast_ref::<Joint<Roll, W>>().cloned())
-    });
-    if let Some(law) = found {
-        return law;
-    }
     let (dice, accuracy, armor, fury, track) = key;
-    let law = attack_roll_tracking::<W>(dice, accuracy, armor, fury, track);
-    let n = law.len();
-    if n <= RECENT_ENTRIES {
-        RECENT.with(|r| {
-            let mut r = r.borrow_mut();
-            while r.1 + n > RECENT_ENTRIES {
-                let (_, _, _, old) = r.0.remove(0);
-                r.1 -= old;
-            }
-            r.0.push((key, ty, Box::new(law.clone()), n));
-            r.1 += n;
-        });
+    let make = || attack_roll_tracking::<W>(dice, accuracy, armor, fury, track);
+    let law = RECENT.get(
+        (key, TypeId::of::<W>()),
+        || Box::new(make()),
+        |law| law.downcast_ref::<Joint<Roll, W>>().map_or(0, Joint::len),
+    );
+    // The key holds the weight type, so the law is of it.
+    match law.downcast_ref::<Joint<Roll, W>>() {
+        Some(law) => law.clone(),
+        None => make(),
     }
-    law
 }
 
 /// [`attack_roll`], also tracking the natural faces `track` asks for.
@@ -366,8 +345,8 @@ mod tests {
 
     /// A remembered roll law is the law made afresh: keys asked in a
     /// random order with repeats, in two weight types, with laws large
-    /// enough that older ones are dropped and made again; the thread keeps
-    /// no more than its bound.
+    /// enough that older ones are dropped and made again; no more than the
+    /// bound is kept.
     #[test]
     fn recent_rolls_are_the_laws_made_afresh() {
         let mut next = crate::dist::xorshift(0x9e37_79b9_7f4a_7c15);
@@ -406,13 +385,10 @@ mod tests {
                     "{key:?}"
                 );
             }
-            RECENT.with(|r| {
-                let r = r.borrow();
-                let total: usize = r.0.iter().map(|i| i.3).sum();
-                assert_eq!(total, r.1);
-                assert!(r.1 <= RECENT_ENTRIES);
-                dropped |= r.1 + 5000 > RECENT_ENTRIES;
-            });
+            let (sizes, total) = RECENT.sizes();
+            assert_eq!(sizes.iter().sum::<usize>(), total);
+            assert!(total <= RECENT_ENTRIES);
+            dropped |= total + 5000 > RECENT_ENTRIES;
         }
         assert!(
             dropped,

@@ -39,6 +39,7 @@ pub mod dist;
 pub mod error;
 pub mod files;
 pub mod input;
+pub(crate) mod kept;
 pub mod keywords;
 pub mod plan;
 pub mod policy;

@@ -8,8 +8,9 @@
 //! before re-rolls showed (Backfire's 3, Focus's 5), which re-rolls can't
 //! change.
 
-use super::states::{Counts, Kept, Simplex, outcomes, states_of};
+use super::states::{Counts, Simplex, outcomes, states_of};
 use super::*;
+use crate::kept::Kept;
 
 /// Most (states × re-roll choices) one Lucky stage may examine.
 pub(crate) const MAX_LUCKY_WORK: u64 = 200_000_000;
