@@ -280,6 +280,9 @@ struct Reading {
     referent: Option<Recipient>,
     outside: bool,
     choice: bool,
+    /// A lead so far said that this unit attacks (`Whenever THIS attacks,
+    /// ...`): the attack of the sentences after it is its own.
+    own_attack: bool,
 }
 
 fn clause_by_clause(c: &Ctx) -> Draft {
@@ -339,6 +342,10 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
     }
     r.outside |= leads.outside;
     r.choice |= leads.choice;
+    r.own_attack |= leads
+        .situation
+        .as_ref()
+        .is_some_and(Situation::this_attacks);
     let cl = core.to_ascii_lowercase();
     if let Some(rest) = cl.strip_prefix("tap one of your opponent's ") {
         // "Tap one of your opponent's Ground units and put 2 damage
@@ -402,6 +409,7 @@ fn read_clause(c: &Ctx, clause: &str, leads: &Leads, restricted_attacking: bool,
         referent: r.referent.as_ref(),
         damaged,
         attacking: restricted_attacking,
+        own_attack: r.own_attack,
         outside: r.outside || leads.outside,
         who: c.who,
     };

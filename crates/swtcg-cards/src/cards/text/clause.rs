@@ -25,6 +25,9 @@ pub(super) struct Clause<'a> {
     pub(super) damaged: Option<Recipient>,
     /// Played while this unit attacks (a restriction says so).
     pub(super) attacking: bool,
+    /// A lead of its sentence or an earlier one says that this unit
+    /// attacks (`Whenever THIS attacks, ...`).
+    pub(super) own_attack: bool,
     /// Its ability happens outside attacks (a lead or a restriction says
     /// so).
     pub(super) outside: bool,

@@ -237,6 +237,12 @@ fn disrupt(d: &Clause) -> Flow {
     } else {
         d.l.strip_prefix("disrupt an attack")?.trim()
     };
+    // After `Whenever THIS attacks`, the attack that ends is this unit's
+    // own: the opponent's option, which the engine does not model (the
+    // defender's cancel is).
+    if d.attacking || d.own_attack {
+        return Some(None);
+    }
     let mut sit = d.situation.clone();
     if let Some(from) = r.strip_prefix("from ") {
         let from = from

@@ -432,6 +432,14 @@ fn own_at(
         {
             continue;
         }
+        // A name alone between quotes (`with "Skywalker" in its name`) is
+        // a word to look for in names, not the unit.
+        if i > 0
+            && raw[i - 1].kind == Kind::Quote
+            && raw.get(i + len).is_some_and(|t| t.kind == Kind::Quote)
+        {
+            return 0;
+        }
         // A keyword no shorter than the name is the keyword (`Shields 1`
         // in Shield Generator's text, `Armor` in Armor Squad's); a
         // one-word full name that is a keyword is the keyword only with
@@ -568,6 +576,27 @@ mod tests {
         assert_eq!(
             marked("Anakin Skywalker gets +2 power", "Luke Skywalker (C)", &[]),
             "Anakin Skywalker gets +2 power"
+        );
+    }
+
+    #[test]
+    fn a_name_alone_in_quotes_is_a_word_to_look_for() {
+        assert_eq!(
+            marked(
+                "Each of your units with \"Skywalker\" in its name gets +1 health",
+                "Skywalker Family (A)",
+                &[]
+            ),
+            "Each of your units with \"Skywalker\" in its name gets +1 health"
+        );
+        // Quoted text that is more than the name still names the unit.
+        assert_eq!(
+            marked(
+                "Each Clone gets \"Pay 1 Force -> Rex gets +1 power.\"",
+                "Captain Rex (B)",
+                &[]
+            ),
+            "Each Clone gets \"Pay 1 Force -> THIS gets +1 power.\""
         );
     }
 

@@ -291,6 +291,15 @@ impl Situation {
         }
     }
 
+    /// Whether it says that this unit attacks (alone or among others).
+    pub(super) fn this_attacks(&self) -> bool {
+        match self {
+            Situation::Attacking { .. } => true,
+            Situation::All { all } => all.iter().any(Situation::this_attacks),
+            _ => false,
+        }
+    }
+
     pub(super) fn and(self, other: Situation) -> Situation {
         match (self, other) {
             (Situation::All { mut all }, s) | (s, Situation::All { mut all }) => {

@@ -57,6 +57,7 @@ impl<'w> Ctx<'w> {
         .replace(" also gets:", " gets:")
         .replace("the THIS", "THIS")
         .replace("The THIS", "THIS");
+        let marked = opponents_pronoun(&marked);
         let marked = marked.trim().trim_end_matches([',', '.']).to_string();
         // List items ("* 2: Accuracy 1") belong to the sentence before them.
         let mut sents: Vec<String> = Vec::new();
@@ -670,11 +671,39 @@ fn keyword_list(c: &Ctx) -> Option<Draft> {
         referent: None,
         damaged: None,
         attacking: false,
+        own_attack: false,
         outside: false,
         who: c.who,
     })?;
     a.text = c.printed.clone();
     Some(a)
+}
+
+/// `each of his or her Ground units` after `your opponent`: the player a
+/// card's text calls "he or she" is the opponent, so the units are
+/// `your opponent's` (read as such by the grant rules).
+fn opponents_pronoun(text: &str) -> String {
+    const PRONOUNS: [&str; 2] = ["each of his or her ", "each of his/her "];
+    // ASCII lowercasing keeps every byte offset.
+    let lower = text.to_ascii_lowercase();
+    let Some(mut from) = lower.find("your opponent") else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut at = 0;
+    while let Some((i, pat)) = PRONOUNS
+        .iter()
+        .filter_map(|p| lower[from..].find(p).map(|i| (i + from, *p)))
+        .min()
+    {
+        let keep = i + "each of ".len();
+        out.push_str(&text[at..keep]);
+        out.push_str("your opponent's ");
+        at = i + pat.len();
+        from = at;
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// How an ability was read, for `--explain`: the rule, then each clause

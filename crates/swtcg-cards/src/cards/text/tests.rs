@@ -287,3 +287,43 @@ fn what_follows_a_grant_is_read() {
         "{a:?}"
     );
 }
+
+/// An attack that ends after `Whenever THIS attacks` is this unit's own,
+/// ended on the opponent's choice: unmodelled, not the defender's cancel
+/// (which it would be, read in the defending role).
+#[test]
+fn ending_ones_own_attack_is_the_opponents_choice() {
+    let who = ["Rex", "Clone Trooper"];
+    for text in [
+        "Whenever Rex attacks, your opponent may discard 2 cards from his or her hand. If he or she does, the attack ends.",
+        "When Rex attacks, your opponent may put 1 damage counter on the defending unit. If he or she does, the attack ends.",
+    ] {
+        let a = &read_abilities_in(text, &who, true)[0];
+        assert_eq!(a.class(), Class::Unmodelled, "{text}: {a:?}");
+    }
+    // The defender's cancel is still read as one.
+    let a = &read_abilities_in(
+        "When Rex is attacked, you may pay 1 Force. If you do, the attack is cancelled.",
+        &who,
+        true,
+    )[0];
+    assert!(
+        matches!(a.class(), Class::Keyword | Class::Condition),
+        "{a:?}"
+    );
+}
+
+/// `his or her` units after `your opponent` are the opponent's.
+#[test]
+fn his_or_her_units_are_the_opponents() {
+    let who = ["Rex", "Clone Trooper"];
+    let text = "As long as your opponent has no Location in the Ground arena, each of his or her Ground units loses Armor.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    let said = format!("{a:?}");
+    assert!(said.contains("subject: Opponent"), "{said}");
+    assert!(said.contains("\"Ground\""), "{said}");
+    // Without an opponent named before it, the words are left as written.
+    let text = "Each player discards each of his or her Ground units.";
+    let a = &read_abilities_in(text, &who, true)[0];
+    assert!(!format!("{a:?}").contains("subject: Opponent"), "{a:?}");
+}
