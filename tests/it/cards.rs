@@ -620,6 +620,38 @@ fn a_keyword_for_each_of_a_count() {
     assert_eq!(fight(&hand, &jedi).attacker.keywords.crit, 0);
 }
 
+/// "+1 power for each Padawan you have in the Character arena", on a unit
+/// that fights in the Ground arena: the arena named holds neither unit of
+/// the attack, so the unit doesn't count itself there; in the Character
+/// arena it does.
+#[test]
+fn a_count_in_another_arena_holds_neither_unit() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tSubtype\tPower\tHealth\tText\n",
+        "Padawan Squad (X)\tGround/Character\tJedi Padawan Squad\t1\t2\tThis unit gets +1 power for each Jedi Padawan you have in the Character arena.\n",
+        "Walker (X)\tGround/Character\tDroid\t3\t4\t\n",
+    ))
+    .unwrap();
+    let (squad, walker) = (
+        db.piece("Padawan Squad (X)").unwrap(),
+        db.piece("Walker (X)").unwrap(),
+    );
+    let power = |arena| {
+        pair(
+            Fielded::Card(&squad),
+            Fielded::Card(&walker),
+            arena,
+            [0, 0],
+            &Switches::default(),
+        )
+        .unwrap()
+        .attacker
+        .power
+    };
+    assert_eq!(power(Arena::Character), 2);
+    assert_eq!(power(Arena::Ground), 1);
+}
+
 /// "as long as he has 2 or more damage counters on him" and "as long as he
 /// isn't damaged" are decided by the unit's own counters in the pairing.
 #[test]

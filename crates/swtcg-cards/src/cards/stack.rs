@@ -1189,8 +1189,13 @@ fn count(c: &Count, side: &Seat, other: &Seat) -> Option<i64> {
             own,
             other: excl,
             which,
+            arena,
         } => {
             let mut n = 0;
+            // Another arena than the attack's holds neither of its units.
+            if arena.is_some_and(|a| a != side.arena) {
+                return Some(0);
+            }
             if *own != Some(false) && !excl && side.matches(which)? {
                 n += 1;
             }

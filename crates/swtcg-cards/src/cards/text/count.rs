@@ -20,7 +20,9 @@
 //!          | ""                        (both sides)
 //! which    = a description, up to the first " in ", optionally ending
 //!            " you have" / " your opponent has" (which side)
-//! place    = "the " word " arena" (not "any") | "this arena" | "that arena"
+//! place    = "the " arena " arena"                       (that arena)
+//!          | "the " word " arena" (not "any") | "this arena" | "that arena"
+//!                                                           (the unit's own)
 //! ```
 //!
 //! Words are matched without regard to case; `THIS` is the unit's own name
@@ -40,6 +42,7 @@
 
 use super::{Count, read_descriptor};
 use std::ops::Range;
+use swtcg_engine::unit::Arena;
 use winnow::ascii::Caseless;
 use winnow::combinator::{alt, eof, opt, preceded, terminated};
 use winnow::prelude::*;
@@ -144,17 +147,18 @@ fn side(i: &mut In<'_>) -> winnow::Result<(Option<bool>, bool)> {
     .parse_next(i)
 }
 
-/// `the Space arena`, `this arena`, `that arena` (never `any arena`).
-fn place(i: &mut In<'_>) -> winnow::Result<()> {
+/// `the Space arena` (that arena), `this arena`, `that arena` (the
+/// unit's own; never `any arena`).
+fn place(i: &mut In<'_>) -> winnow::Result<Option<Arena>> {
     alt((
         (
             Caseless("the "),
             take_until(1.., " arena").verify(|w: &str| !w.split(' ').any(|x| x == "any")),
             Caseless(" arena"),
         )
-            .void(),
-        Caseless("this arena").void(),
-        Caseless("that arena").void(),
+            .map(|(_, w, _): (_, &str, _)| Arena::from_word(w)),
+        Caseless("this arena").value(None),
+        Caseless("that arena").value(None),
     ))
     .parse_next(i)
 }
@@ -164,7 +168,7 @@ fn place(i: &mut In<'_>) -> winnow::Result<()> {
 fn units(i: &mut In<'_>) -> winnow::Result<Option<Count>> {
     let (mut own, other) = side.parse_next(i)?;
     let which: &str = take_until(1.., " in ").parse_next(i)?;
-    (" in ", place).parse_next(i)?;
+    let arena = preceded(" in ", place).parse_next(i)?;
     let mut which = which;
     for (suffix, whose) in [
         (" you have", Some(true)),
@@ -175,7 +179,12 @@ fn units(i: &mut In<'_>) -> winnow::Result<Option<Count>> {
             own = whose;
         }
     }
-    Ok(read_descriptor(which).map(|which| Count::Units { own, other, which }))
+    Ok(read_descriptor(which).map(|which| Count::Units {
+        own,
+        other,
+        which,
+        arena,
+    }))
 }
 
 #[cfg(test)]
@@ -207,11 +216,26 @@ mod tests {
             &text[span],
             "of your opponent's Droid units in the Ground arena"
         );
-        let Count::Units { own, other, which } = c else {
+        let Count::Units {
+            own, other, which, ..
+        } = c
+        else {
             panic!("{c:?}")
         };
         assert_eq!((own, other), (Some(false), false));
         assert_eq!(which.to_string(), "a droid");
+        // The arena named, or none for the unit's own.
+        for (text, want) in [
+            ("Naboo unit in the Character arena", Some(Arena::Character)),
+            ("of your Clones in the Space arena", Some(Arena::Space)),
+            ("of your Clones in this arena", None),
+            ("your other Jedi in that arena", None),
+        ] {
+            match read_count(text) {
+                Some(Count::Units { arena, .. }) => assert_eq!(arena, want, "{text}"),
+                c => panic!("{text}: {c:?}"),
+            }
+        }
         for (text, own, other) in [
             ("other unit you have in the Space arena", Some(true), true),
             ("Naboo unit in the Character arena", None, false),

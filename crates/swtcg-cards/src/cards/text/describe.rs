@@ -133,14 +133,22 @@ impl fmt::Display for Count {
             Count::DamageCounters => "damage counter".into(),
             Count::StackedCards => "card beneath".into(),
             Count::StackSize => "card in its stack".into(),
-            Count::Units { own, other, which } => {
+            Count::Units {
+                own,
+                other,
+                which,
+                arena,
+            } => {
                 let whose = match own {
                     Some(true) => "own ",
                     Some(false) => "opposing ",
                     None => "",
                 };
                 let other = if *other { "other " } else { "" };
-                format!("{other}{whose}unit in the arena ({which})")
+                match arena {
+                    Some(a) => format!("{other}{whose}unit in the {} arena ({which})", a.name()),
+                    None => format!("{other}{whose}unit in the arena ({which})"),
+                }
             }
         };
         f.write_str(&text)

@@ -331,6 +331,11 @@ pub enum Count {
         other: bool,
         /// Which units.
         which: Descriptor,
+        /// The arena it names (`in the Character arena`); none for this
+        /// unit's own (`this arena`, `that arena`). In another arena than
+        /// the attack's, neither unit of the attack counts.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        arena: Option<Arena>,
     },
 }
 

@@ -215,7 +215,7 @@ fn explain_shows_clauses_and_counts_with_spans() {
     )[0];
     let text = explain(a);
     assert!(
-        text.contains("-> per other own unit in the arena (a clone)"),
+        text.contains("-> per other own unit in the Character arena (a clone)"),
         "{text}"
     );
     assert_eq!(text.matches("count \"").count(), 1, "{text}");
