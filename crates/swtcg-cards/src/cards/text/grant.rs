@@ -472,6 +472,24 @@ fn when_of(
     })
 }
 
+/// A grant that read as nothing an attack reads: outside attacks, unless
+/// its words name one of the engine's keywords that no rule placed (`gets
+/// the following if ...: Sith: Fury 3; Smuggler: Lucky 2`), which is not
+/// understood rather than nothing.
+fn nothing_granted(printed: &str, g: &GrantText) -> Draft {
+    let said = format!("{} {}", g.grants.trim(), g.trailing.trim());
+    if super::lex::names_an_engine_keyword(&said) {
+        return Draft::not_understood(
+            printed,
+            &format!("its grant names a keyword no rule read: '{}'", said.trim()),
+        );
+    }
+    Draft::not_attack(
+        printed,
+        "grants nothing that acts on an attack (speed, Stealth, costs, ...)",
+    )
+}
+
 /// The `grant` rule.
 pub(super) fn gets(c: &Clause) -> Option<Draft> {
     let printed = c.printed;
@@ -489,10 +507,7 @@ pub(super) fn gets(c: &Clause) -> Option<Draft> {
         return None;
     }
     if !g.loses && matches!(read_grants(g.grants), Ok(e) if e.is_empty()) && g.x.is_none() {
-        return Some(Draft::not_attack(
-            printed,
-            "grants nothing that acts on an attack (speed, Stealth, costs, ...)",
-        ));
+        return Some(nothing_granted(printed, &g));
     }
     Some(read_grant(c, &g).unwrap_or_else(|e| *e))
 }
@@ -508,10 +523,7 @@ fn read_grant(c: &Clause, g: &GrantText) -> Early<Draft> {
     } = trailing_of(printed, g)?;
     if effects.is_empty() {
         // Only speed, Stealth and the like.
-        return Err(Box::new(Draft::not_attack(
-            printed,
-            "grants nothing that acts on an attack (speed, Stealth, costs, ...)",
-        )));
+        return Err(Box::new(nothing_granted(printed, g)));
     }
     let attacking_this = is_attacking_this(when_said, &trailing);
     whose_attack(&mut recipient, &effects, &mut trailing, &mut when_said);

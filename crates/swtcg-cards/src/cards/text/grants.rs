@@ -2,7 +2,8 @@
 
 use super::{
     Class, Effect, KeywordKind, NOT_ATTACK_KEYWORDS, UNMODELLED_KEYWORDS, WHO_ATTACKS, Who,
-    classify_draft, find_word, has_attack_word, parse, read_count, starts_with_word,
+    classify_draft, find_word, has_attack_word, parse, read_count, starts_with_keyword,
+    starts_with_word,
 };
 
 /// Whether effects use an X that is not the Force paid.
@@ -119,9 +120,7 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
         return Ok(());
     }
     // Build points, speed, costs: nothing an attack reads.
-    if !has_attack_word(&l)
-        && !swtcg_engine::keywords::parse(it).is_ok_and(|a| a.keyword.name() != "Stack")
-    {
+    if !has_attack_word(&l) && !super::lex::names_an_engine_keyword(it) {
         return Ok(());
     }
     if let Some(read) = stat_grant(&l, out) {
@@ -139,7 +138,7 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
     // Velocity, Bounty, Stealth, ...), whatever follows it.
     if NOT_ATTACK_KEYWORDS
         .iter()
-        .any(|(non, _)| starts_with_word(&l, non))
+        .any(|(non, _)| starts_with_keyword(it, non))
     {
         return Ok(());
     }
@@ -314,7 +313,7 @@ pub(super) fn read_losses(text: &str) -> Result<Vec<Effect>, String> {
         }
         if NOT_ATTACK_KEYWORDS
             .iter()
-            .any(|(n, _)| starts_with_word(&l, n))
+            .any(|(n, _)| starts_with_keyword(&item, n))
             || WHO_ATTACKS.iter().any(|w| l.starts_with(w.trim_end()))
         {
             continue;

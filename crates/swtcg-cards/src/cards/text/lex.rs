@@ -297,6 +297,32 @@ fn keyword_names() -> &'static [(Vec<String>, bool)] {
     })
 }
 
+/// Whether the text names one of the engine's keywords, capitalised as a
+/// keyword is (`Fury 3`, `Armor`; a Stack list aside): text that does is
+/// never "nothing an attack reads".
+pub(super) fn names_an_engine_keyword(text: &str) -> bool {
+    static K: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
+    let names = K.get_or_init(|| {
+        swtcg_engine::keywords::NAMES
+            .iter()
+            .filter(|(_, canonical, _)| *canonical != "Stack")
+            .map(|(n, _, _)| word_texts(n))
+            .collect()
+    });
+    let raw = scan(text);
+    let words: Vec<&str> = raw.iter().map(|t| &text[t.span.clone()]).collect();
+    (0..words.len()).any(|i| {
+        raw[i].kind == Kind::Word
+            && words[i].starts_with(|c: char| c.is_ascii_uppercase())
+            && names.iter().any(|n| {
+                n.len() <= words.len() - i
+                    && n.iter()
+                        .zip(&words[i..])
+                        .all(|(a, b)| a.eq_ignore_ascii_case(b))
+            })
+    })
+}
+
 /// The keyword name starting at word `i`: its length in words and whether
 /// its value (a number, or X) follows it.
 fn keyword_at(

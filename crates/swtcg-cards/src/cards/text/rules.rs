@@ -15,8 +15,9 @@ use super::{
     Ability, Class, Clause, ClauseNote, Cost, Count, Draft, Effect, Keyword, NOT_ATTACK_KEYWORDS,
     ReadAbility, Situation, Subject, UNMODELLED_KEYWORDS, When, Who, XSource, classify_draft, gets,
     has_attack_word, is_restriction, keyword, non_attack_clause, parse, quote_short, read_cost,
-    read_count, self_names, sentences, split_cost, split_top, starts_with_word, strip_prefix_ci,
-    switch, title, top_level_find, without_duration, worded_keyword,
+    read_count, self_names, sentences, split_cost, split_top, starts_with_keyword,
+    starts_with_word, strip_prefix_ci, switch, title, top_level_find, without_duration,
+    worded_keyword,
 };
 
 /// One ability's text, prepared once for the rules: the printed text,
@@ -538,9 +539,8 @@ pub fn rule(name: &str) -> Option<&'static Rule> {
 fn keyword_outside_attacks(c: &Ctx) -> Option<Draft> {
     // The keyword leads the text, or its effect after a cost (`Pay 1 Force
     // -> Damage Control 2`).
-    let effect = c.effect.to_ascii_lowercase();
     let (k, why) = NOT_ATTACK_KEYWORDS.iter().find(|(k, _)| {
-        starts_with_word(&c.lower, k) || (c.cost.is_some() && starts_with_word(&effect, k))
+        starts_with_keyword(&c.marked, k) || (c.cost.is_some() && starts_with_keyword(&c.effect, k))
     })?;
     if *k == "stack"
         && let Ok(ab) = parse(&c.clean)

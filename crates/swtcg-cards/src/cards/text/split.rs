@@ -2,7 +2,7 @@
 
 use super::{
     GLOSSARY_ONLY, GlossaryValue, NOT_ATTACK_KEYWORDS, UNMODELLED_KEYWORDS, is_restriction, parse,
-    split_cost, starts_with_word, strip_reminders,
+    split_cost, starts_with_keyword, starts_with_word, strip_reminders,
 };
 
 /// Splits a unit's text into abilities, whatever separator its set uses.
@@ -295,7 +295,7 @@ pub(super) fn is_strong_start(s: &str) -> bool {
     starts.iter().any(|p| l.starts_with(p))
         || NOT_ATTACK_KEYWORDS
             .iter()
-            .any(|(k, _)| starts_with_word(&l, k))
+            .any(|(k, _)| starts_with_keyword(&t, k))
         || UNMODELLED_KEYWORDS
             .iter()
             .any(|k| starts_with_word(&l, &k.to_ascii_lowercase()))

@@ -327,3 +327,31 @@ fn his_or_her_units_are_the_opponents() {
     let a = &read_abilities_in(text, &who, true)[0];
     assert!(!format!("{a:?}").contains("subject: Opponent"), "{a:?}");
 }
+
+/// A keyword word that starts a longer name (`Bounty Hunter: Armor`,
+/// `Stealth Squad`) is not that keyword; the keyword with its value, its
+/// colon or nothing after it is.
+#[test]
+fn a_keyword_word_in_a_name_is_not_the_keyword() {
+    for (text, name, is) in [
+        ("Bounty: Draw a card.", "bounty", true),
+        ("Bounty Hunter: Armor", "bounty", false),
+        ("Stealth", "stealth", true),
+        ("Stealth and +1 power", "stealth", true),
+        ("Stealth Squad gets +1 power", "stealth", false),
+        ("Damage Control X, where X is 2", "damage control", true),
+        ("Damage Control 2", "damage control", true),
+        ("Bountyhunter", "bounty", false),
+    ] {
+        assert_eq!(starts_with_keyword(text, name), is, "{text}");
+    }
+    // The labelled list stays one ability, and a grant that names keywords
+    // no rule read is not understood, never "nothing an attack reads".
+    let text = "Rex gets the following if a card with a listed subtype is in its stack: Agent: Cunning; Bounty Hunter: Armor; Sith: Fury 3. | Pay 2 Force -> Evade 2";
+    let read = read_abilities_in(text, &["Rex", "Clone Trooper"], true);
+    assert_eq!(read.len(), 2, "{read:?}");
+    assert_eq!(read[0].class(), Class::NotUnderstood, "{:?}", read[0]);
+    // A grant of speed alone is still nothing an attack reads.
+    let a = &read_abilities_in("Rex gets +10 speed.", &["Rex"], true)[0];
+    assert_eq!(a.class(), Class::NotAttack, "{a:?}");
+}

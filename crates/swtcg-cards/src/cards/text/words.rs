@@ -78,6 +78,28 @@ pub(super) fn starts_with_word(lower: &str, word: &str) -> bool {
             .is_none_or(|c| !c.is_alphanumeric())
 }
 
+/// Whether `text` starts with the keyword `name` (in any case) as that
+/// keyword, not as a word of a longer name: a capitalised word right
+/// after it makes the two one name (`Bounty Hunter: Armor`, `Stealth
+/// Squad gets +1 power`); its value `X` does not.
+pub(super) fn starts_with_keyword(text: &str, name: &str) -> bool {
+    let Some(head) = text.get(..name.len()) else {
+        return false;
+    };
+    let rest = &text[name.len()..];
+    if !head.eq_ignore_ascii_case(name) || rest.starts_with(|c: char| c.is_alphanumeric()) {
+        return false;
+    }
+    let Some(next) = rest.strip_prefix(' ') else {
+        return true;
+    };
+    let word: &str = next
+        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
+        .next()
+        .unwrap_or("");
+    word == "X" || !word.starts_with(|c: char| c.is_uppercase())
+}
+
 /// Words that can only matter to an attack's numbers.
 pub(super) const ATTACK_WORDS: &[&str] = &[
     "power",
