@@ -228,15 +228,19 @@ pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
     let printed = text.trim();
     let clean = single_quotes_to_double(&strip_reminders(&ascii_only(&arrows(printed))));
     let clean = clean.trim().trim_end_matches('.').trim().to_string();
-    if pilot_start(&clean).is_some() {
-        let mut a = pilot(printed, &clean);
+    // `INSERT:` text (a pilot's too) is read as the text after it, for the
+    // top card of a stack this card is in.
+    let (body, insert) = match strip_prefix_ci(&clean, "INSERT:") {
+        Some(rest) => (rest.trim(), true),
+        None => (clean.as_str(), false),
+    };
+    let mut a = if pilot_start(body).is_some() {
+        let mut a = pilot(printed, body);
         a.rule = "pilot";
-        return a;
-    }
-    if let Some(rest) = strip_prefix_ci(&clean, "INSERT:") {
-        let mut a = classify_body(printed, rest.trim(), who);
-        a.insert = true;
-        return a;
-    }
-    classify_body(printed, &clean, who)
+        a
+    } else {
+        classify_body(printed, body, who)
+    };
+    a.insert |= insert;
+    a
 }

@@ -355,3 +355,20 @@ fn a_keyword_word_in_a_name_is_not_the_keyword() {
     let a = &read_abilities_in("Rex gets +10 speed.", &["Rex"], true)[0];
     assert_eq!(a.class(), Class::NotAttack, "{a:?}");
 }
+
+/// `INSERT: Starfighter Pilot. ...`: a pilot ability, for the kinds it
+/// names (`INSERT:` is not part of the first kind), marked INSERT text.
+#[test]
+fn an_insert_pilot_names_its_kinds() {
+    let a = &read_abilities_in(
+        "INSERT: Squadron and Starfighter Pilot. The Squadron or Starfighter gets: - Critical Hit 1 - Damage Control 1",
+        &["Jag"],
+        true,
+    )[0];
+    let Reading::Pilot(p) = &a.reading else {
+        panic!("{a:?}")
+    };
+    assert_eq!(p.kinds, ["Squadron", "Starfighter"]);
+    assert_eq!(p.grants.len(), 2);
+    assert!(a.insert, "{a:?}");
+}
