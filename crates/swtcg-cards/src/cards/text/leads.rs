@@ -53,7 +53,7 @@ pub(super) fn strip_leads<'t>(text: &'t str, leads: &mut Leads) -> &'t str {
         .into_iter()
         .find(|p| l.starts_with(p));
         let Some(lead) = lead else { break };
-        let Some(comma) = lead_end(l, lead) else {
+        let Some(comma) = lead_end(t, l, lead) else {
             break;
         };
         read_lead(lead, &t[lead.len()..comma], leads);
@@ -98,13 +98,33 @@ fn strip_words(l: &str, leads: &mut Leads) -> Option<usize> {
 
 /// Where a leading clause ends (its comma). "When X damages Y, and Y is
 /// discarded as a result, ...": one clause.
-fn lead_end(l: &str, lead: &str) -> Option<usize> {
+fn lead_end(t: &str, l: &str, lead: &str) -> Option<usize> {
     let mut comma = top_level_find(l, ", ")?;
-    while lead.starts_with("when")
-        && (l[comma + 2..].starts_with("and ") || l[comma + 2..].starts_with("if "))
-    {
-        match top_level_find(&l[comma + 2..], ", ") {
-            Some(next) => comma = comma + 2 + next,
+    // A name (capitalised) starts the text at `at`.
+    let named = |at: usize| t[at..].starts_with(|c: char| c.is_uppercase());
+    loop {
+        let after = &l[comma + 2..];
+        let next = top_level_find(after, ", ");
+        let joined =
+            lead.starts_with("when") && (after.starts_with("and ") || after.starts_with("if "));
+        // A list of names' commas (`As long as A, B, or C is in any arena,
+        // ...`): the one before `or` and a name, and the one before a
+        // short name that `, or` / `, and` follows.
+        let list = ["or ", "and "]
+            .iter()
+            .any(|w| after.starts_with(w) && named(comma + 2 + w.len()))
+            && next.is_some()
+            || next.is_some_and(|n| {
+                let then = &after[n + 2..];
+                named(comma + 2)
+                    && after[..n].split_whitespace().count() <= 3
+                    && (then.starts_with("or ") || then.starts_with("and "))
+            });
+        if !(joined || list) {
+            break;
+        }
+        match next {
+            Some(n) => comma = comma + 2 + n,
             None => break,
         }
     }

@@ -372,3 +372,26 @@ fn an_insert_pilot_names_its_kinds() {
     assert_eq!(p.grants.len(), 2);
     assert!(a.insert, "{a:?}");
 }
+
+/// `As long as A, B, or C is in any arena, ...`: the lead runs to the comma
+/// after the list of names; `When ..., it gets X, and ...` is no list.
+#[test]
+fn a_lead_with_a_list_of_names_ends_after_it() {
+    let who = ["Rex", "Clone Trooper"];
+    let a = &read_abilities_in(
+        "As long as Boc Aseca, Sariss, or Yun is in any arena, Rex gets Parry 1.",
+        &who,
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::Condition, "{a:?}");
+    assert!(
+        format!("{a:?}").contains("Boc Aseca, Sariss, or Yun is in any arena"),
+        "{a:?}"
+    );
+    let a = &read_abilities_in(
+        "When Rex uses Overload, it gets Overkill, and the defending unit loses Shields for that attack.",
+        &who,
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::Condition, "{a:?}");
+}
