@@ -493,13 +493,28 @@ fn rewrite_clause(clause: &str) -> Option<String> {
         return Some(format!("{} gets {}", &t[..at], t[at + 1..].trim()));
     }
     for v in [" gets", " get"] {
-        if let Some(head) = l.strip_suffix(v)
-            && let Some(comma) = top_level_find_last(head, ", ")
-        {
+        // The comma after the grants, or inside their closing quote
+        // (`"Pay 1 Force -> Deflect 1," each of your Jedi gets`).
+        let Some(head) = l.strip_suffix(v) else {
+            continue;
+        };
+        let cut = top_level_find_last(head, ", ")
+            .map(|c| (c, c + 2))
+            .or_else(|| {
+                head.rfind(",\" ")
+                    .filter(|_| head.starts_with('"'))
+                    .map(|c| (c, c + 3))
+            });
+        if let Some((comma, subject_at)) = cut {
             let grants = t[..comma].trim().trim_matches(',');
-            let grants = grants.replace(",\"", "\"");
+            let quoted = format!("{grants}\"");
+            let grants = if subject_at == comma + 3 {
+                quoted
+            } else {
+                grants.replace(",\"", "\"")
+            };
             let grants = grants.as_str();
-            let subject = &t[comma + 2..head.len()];
+            let subject = &t[subject_at..head.len()];
             if matches!(read_grants(grants.trim_matches('"').trim_end_matches(',')), Ok(e) if !e.is_empty())
                 || grants.starts_with('"')
             {

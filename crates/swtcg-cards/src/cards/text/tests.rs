@@ -395,3 +395,17 @@ fn a_lead_with_a_list_of_names_ends_after_it() {
     )[0];
     assert_eq!(a.class(), Class::Condition, "{a:?}");
 }
+
+/// Grants before their subject, quoted with the comma inside the quote
+/// (`"1 Force pay -> Deflect 1," each of your Jedi Knights gets`): read
+/// as `each of your Jedi Knights gets "1 Force pay -> Deflect 1"`.
+#[test]
+fn quoted_grants_before_their_subject() {
+    let a = &read_abilities_in(
+        "\"1 Force pay -> Deflect 1,\" each of your Jedi Knights gets.",
+        &["Rex"],
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::Condition, "{a:?}");
+    assert!(format!("{a:?}").contains("Deflect(1)"), "{a:?}");
+}
