@@ -652,6 +652,38 @@ fn a_count_in_another_arena_holds_neither_unit() {
     assert_eq!(power(Arena::Ground), 1);
 }
 
+/// "Resilience X, where X is the number of damage counters on Tahiri": a
+/// signed keyword's X counted from the unit's own counters.
+#[test]
+fn a_signed_keyword_of_x_counts() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tPower\tHealth\tText\n",
+        "Tahiri Veila (X)\tCharacter\t4\t6\tResilience X, where X is the number of damage counters on Tahiri.\n",
+        "Raider (X)\tCharacter\t4\t4\t\n",
+    ))
+    .unwrap();
+    let (tahiri, raider) = (
+        db.piece("Tahiri Veila (X)").unwrap(),
+        db.piece("Raider (X)").unwrap(),
+    );
+    let resilience = |counters: u32| {
+        pair(
+            Fielded::Card(&tahiri),
+            Fielded::Card(&raider),
+            Arena::Character,
+            [counters, 0],
+            &Switches::default(),
+        )
+        .unwrap()
+        .attacker
+        .keywords
+        .resilience
+    };
+    assert_eq!(resilience(0), 0);
+    assert_eq!(resilience(2), 2);
+    assert_eq!(resilience(3), 3);
+}
+
 /// "as long as he has 2 or more damage counters on him" and "as long as he
 /// isn't damaged" are decided by the unit's own counters in the pairing.
 #[test]

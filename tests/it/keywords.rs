@@ -162,3 +162,24 @@ fn every_keyword_parses_displays_adds_and_is_lost() {
     assert!(ks.lose("bombard"));
     assert_eq!(ks, Keywords::default());
 }
+
+/// A keyword's number given as X (its value set by a count the card
+/// states): counted and signed keywords alike, not a number otherwise.
+#[test]
+fn a_keyword_of_x_is_read_with_x() {
+    for text in [
+        "Resilience X",
+        "Accuracy X",
+        "Critical Hit X",
+        "Pay 1 Force -> Evade X",
+    ] {
+        let a = swtcg_engine::keywords::parse_with_x(text).unwrap();
+        assert!(a.x, "{text}: {a:?}");
+    }
+    assert!(swtcg_engine::keywords::parse("Resilience X").is_err());
+    assert!(
+        !swtcg_engine::keywords::parse_with_x("Resilience +2")
+            .unwrap()
+            .x
+    );
+}

@@ -757,6 +757,7 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
                 crate::error::quote(rest)
             ))
         })?),
+        Value::Signed | Value::SignedPlus if x => Read::Signed(0),
         Value::Signed | Value::SignedPlus => {
             let r = rest.replace(' ', "");
             let r = r.trim_matches('\'');
