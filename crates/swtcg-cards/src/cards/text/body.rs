@@ -482,7 +482,22 @@ fn rewrite_clause(clause: &str) -> Option<String> {
     // `Treat THIS as a Bounty Hunter` inside a sentence: the subtype.
     for p in ["treat this as a ", "treat this as an "] {
         if let Some(w) = l.strip_prefix(p) {
-            return Some(format!("THIS gets the {} subtype", &t[t.len() - w.len()..]));
+            let kind = &t[t.len() - w.len()..];
+            // `Treat THIS as a Bounty Hunter, and she gets Stun 2`: the
+            // subtype, then what it gets besides.
+            for and in [", and ", " and "] {
+                for who in ["this", "he", "she", "it"] {
+                    let joint = format!("{and}{who} gets ");
+                    if let Some(at) = top_level_find(w, &joint) {
+                        let grants = &kind[at + joint.len()..];
+                        return Some(format!(
+                            "THIS gets the {} subtype and {grants}",
+                            &kind[..at]
+                        ));
+                    }
+                }
+            }
+            return Some(format!("THIS gets the {kind} subtype"));
         }
     }
     // `Each of your Independent units +1 power, +1 health`: its verb lost.

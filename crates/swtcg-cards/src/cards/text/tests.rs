@@ -409,3 +409,19 @@ fn quoted_grants_before_their_subject() {
     assert_eq!(a.class(), Class::Condition, "{a:?}");
     assert!(format!("{a:?}").contains("Deflect(1)"), "{a:?}");
 }
+
+/// `Treat THIS as a Bounty Hunter, and she gets Stun 2`: the subtype, and
+/// the grants after it (not a subtype named "Bounty Hunter, and she gets
+/// Stun 2").
+#[test]
+fn treat_as_then_gets() {
+    let a = &read_abilities_in(
+        "As long as Han Solo is in any arena, treat Leia as a Smuggler, and she gets Stun 2.",
+        &["Leia"],
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::Condition, "{a:?}");
+    let said = format!("{a:?}");
+    assert!(said.contains("Stun(2)"), "{said}");
+    assert!(said.contains("words: \"Smuggler\""), "{said}");
+}
