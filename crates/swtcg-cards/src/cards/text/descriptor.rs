@@ -208,9 +208,17 @@ fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Alternative>> {
         .take();
     let items: Vec<&str> = separated(0.., item, sep()).parse_next(i)?;
     eof.parse_next(i)?;
+    // Each item's own article (`a Jedi or a Sith`) is no word of it.
+    let article = |s: &str| -> usize {
+        ["a ", "an "]
+            .iter()
+            .find(|a| s.get(..a.len()).is_some_and(|h| h.eq_ignore_ascii_case(a)))
+            .map_or(0, |a| a.len())
+    };
     Ok(items
         .into_iter()
         .map(str::trim)
+        .map(|s| &s[article(s)..])
         .filter(|s| !s.is_empty())
         .map(alternative)
         .collect())
@@ -348,6 +356,12 @@ mod tests {
             d("Clones, Jedi, and Rebels"),
             Some(vec![vec![w("Clone")], vec![w("Jedi")], vec![w("Rebel")]])
         );
+        // Each alternative's article is no word of it.
+        assert_eq!(
+            d("a Jedi or a Sith"),
+            Some(vec![vec![w("Jedi")], vec![w("Sith")]])
+        );
+        assert_eq!(d("Qin or an Xi'an unit card"), d("Qin or Xi'an unit card"));
         assert_eq!(
             d("non-Jedi Characters"),
             Some(vec![vec![Term::Not("Jedi".into()), w("Character")]])
