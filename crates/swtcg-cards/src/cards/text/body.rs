@@ -283,6 +283,9 @@ struct Reading {
     /// A lead so far said that this unit attacks (`Whenever THIS attacks,
     /// ...`): the attack of the sentences after it is its own.
     own_attack: bool,
+    /// The situation the last sentence's lead set, which a sentence with no
+    /// lead of its own goes on from.
+    trigger: Option<(Situation, String)>,
 }
 
 fn clause_by_clause(c: &Ctx) -> Draft {
@@ -346,6 +349,37 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
         .situation
         .as_ref()
         .is_some_and(Situation::this_attacks);
+    // A sentence that goes on from a trigger before it with a pronoun and
+    // no lead of its own (`Whenever THIS is attacked, untap THIS. It gets
+    // Fury 1 until end of turn.`): the trigger's situation is its too.
+    // What it gets until end of turn is had after the trigger, in later
+    // attacks too: a situation the user says (`--condition`).
+    let lower_lead = lead_text.to_ascii_lowercase();
+    if lead_text.is_empty() {
+        let l = core.trim_start().to_ascii_lowercase();
+        if ["it ", "he ", "she ", "they "]
+            .iter()
+            .any(|p| l.starts_with(p))
+            && let Some((situation, lead)) = &r.trigger
+        {
+            let lasting = ["until end of turn", "until end of game", "until the end of"]
+                .iter()
+                .any(|w| l.contains(w));
+            leads.situation = Some(if lasting {
+                Situation::Other {
+                    text: format!("after: {} (earlier this turn)", lead.trim_end_matches(',')),
+                }
+            } else {
+                situation.clone()
+            });
+        }
+    } else {
+        r.trigger = leads
+            .situation
+            .clone()
+            .filter(|_| lower_lead.starts_with("when"))
+            .map(|s| (s, lead_text.to_string()));
+    }
     let cl = core.to_ascii_lowercase();
     if let Some(rest) = cl.strip_prefix("tap one of your opponent's ") {
         // "Tap one of your opponent's Ground units and put 2 damage

@@ -425,3 +425,33 @@ fn treat_as_then_gets() {
     assert!(said.contains("Stun(2)"), "{said}");
     assert!(said.contains("words: \"Smuggler\""), "{said}");
 }
+
+/// `Whenever THIS is attacked, untap THIS. It gets Fury 1 until end of
+/// turn.`: the second sentence goes on from the trigger; Fury is had
+/// after it, in later attacks, so it waits for the user. A sentence of its
+/// own (no pronoun) is not tied to an earlier lead.
+#[test]
+fn a_sentence_goes_on_from_its_trigger() {
+    let who = ["Rex"];
+    let a = &read_abilities_in(
+        "Whenever Rex is attacked, untap Rex. It gets Fury 1 until end of turn.",
+        &who,
+        true,
+    )[0];
+    assert_eq!(
+        (a.class(), a.decidable()),
+        (Class::Condition, Some(false)),
+        "{a:?}"
+    );
+    let a = &read_abilities_in(
+        "As long as there is a Location in any arena, Rex gets +1 power. Rex gets Ferocity when attacking a Droid.",
+        &who,
+        true,
+    )[0];
+    let ferocity = a
+        .clauses
+        .iter()
+        .find(|c| c.text.contains("Ferocity"))
+        .expect("the Ferocity clause");
+    assert_eq!(ferocity.how, "condition, decided by the two cards", "{a:?}");
+}
