@@ -116,6 +116,9 @@ fn grant_recipient(subject: &str, referent: Option<&Recipient>, who: &Who) -> Re
     let sl = subject.to_ascii_lowercase();
     let pronoun = sl.starts_with("that ")
         || sl.starts_with("the chosen")
+        || sl.starts_with("each of those ")
+        || sl.starts_with("those ")
+        || sl == "they"
         || sl == "it"
         || sl == "he"
         || sl == "she";

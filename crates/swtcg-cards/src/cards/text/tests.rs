@@ -455,3 +455,18 @@ fn a_sentence_goes_on_from_its_trigger() {
         .expect("the Ferocity clause");
     assert_eq!(ferocity.how, "condition, decided by the two cards", "{a:?}");
 }
+
+/// `Choose one of your opponent's units in each arena. Each of those units
+/// gets -2 power`: "those" are the chosen units, as "that unit" is.
+#[test]
+fn those_are_the_chosen_units() {
+    let a = &read_abilities_in(
+        "Pay 3 Force -> Choose one of your opponent's Jedi in each arena. Each of those units gets -2 power until end of turn.",
+        &["Rex"],
+        true,
+    )[0];
+    let said = format!("{a:?}");
+    assert!(said.contains("subject: Opponent"), "{said}");
+    assert!(said.contains("Words(\"Jedi\")"), "{said}");
+    assert!(!said.contains("Words(\"of those"), "{said}");
+}
