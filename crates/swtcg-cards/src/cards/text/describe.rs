@@ -71,7 +71,25 @@ impl fmt::Display for Descriptor {
                 if ws.len() > 1 {
                     ws.retain(|w| w != "unit");
                 }
-                format!("a {}", ws.join(" "))
+                // Words that name no kind (`damaged`, `with Upkeep`) are
+                // said of a unit.
+                let kind = ws.iter().any(|w| w == "unit")
+                    || terms
+                        .iter()
+                        .any(|t| matches!(t, Term::Words(_) | Term::Not(_)));
+                if !kind {
+                    let at = ws
+                        .iter()
+                        .position(|w| w.starts_with("with ") || w.starts_with("in the "))
+                        .unwrap_or(ws.len());
+                    ws.insert(at, "unit".into());
+                }
+                let text = ws.join(" ");
+                let lower = text.to_ascii_lowercase();
+                let vowel = lower.starts_with(['a', 'e', 'i', 'o', 'u'])
+                    && !["uni", "one", "use"].iter().any(|p| lower.starts_with(p));
+                let article = if vowel { "an" } else { "a" };
+                format!("{article} {text}")
             })
             .collect::<Vec<_>>()
             .join(" or ");

@@ -101,10 +101,18 @@ fn leads(i: &mut In<'_>) -> winnow::Result<Vec<Term>> {
     )))
     .parse_next(i)?;
     let damaged = opt(Caseless("damaged ").value(Term::Damaged)).parse_next(i)?;
+    // Whether it is tapped is the game's state, not its cards': the user
+    // says; a pilot on it, the pairing does.
+    let state = opt(alt((
+        Caseless("untapped ").value(Term::Described("untapped".into())),
+        Caseless("tapped ").value(Term::Described("tapped".into())),
+        Caseless("piloted ").value(Term::Piloted),
+    )))
+    .parse_next(i)?;
     let dark = opt(Caseless("dark side ").value(Term::Side(CardSide::Dark))).parse_next(i)?;
     let light = opt(Caseless("light side ").value(Term::Side(CardSide::Light))).parse_next(i)?;
     let neutral = opt(Caseless("neutral ").value(Term::Side(CardSide::Neutral))).parse_next(i)?;
-    Ok([unique, damaged, dark, light, neutral]
+    Ok([unique, damaged, state, dark, light, neutral]
         .into_iter()
         .flatten()
         .collect())
@@ -170,18 +178,31 @@ fn body_terms(body: &str, mut terms: Vec<Term>, extra: Vec<Term>) -> Option<Desc
             any_of: vec![terms],
         });
     }
+    // `a Light Side unit or damaged unit`: a first alternative with a noun
+    // of its own ends the words before it, which are then its alone.
+    let first_own = matches!(alts.first(), Some(Some((_, Some(_)))));
+    let count = alts.len();
     let mut any_of = Vec::new();
-    for a in alts {
-        let mut t = terms.clone();
+    for (k, a) in alts.into_iter().enumerate() {
+        let mut t = if k > 0 && first_own {
+            Vec::new()
+        } else {
+            terms.clone()
+        };
         let (a, own) = a?;
-        t.push(a);
+        t.extend(a);
         // An alternative with its own noun (`Jedi units or Sith`) keeps it;
         // the others take the one at the end.
         match own {
             Some(n) => t.extend(n),
             None => t.extend(noun.clone()),
         }
-        t.extend(extra.iter().cloned());
+        // `a damaged unit or a unit with 1 or more captivity counters`:
+        // after alternatives with nouns of their own, the `with` clause is
+        // the last one's.
+        if !first_own || k + 1 == count {
+            t.extend(extra.iter().cloned());
+        }
         any_of.push(t);
     }
     Some(Descriptor { any_of })
@@ -195,11 +216,12 @@ fn take_until_last_noun<'a>(i: &mut In<'a>) -> winnow::Result<&'a str> {
         .parse_next(i)
 }
 
-/// Alternatives: each a term, or `None` when it is not plain words (which
-/// makes the whole no description). Empty ones are left out.
-/// One alternative of a description: its term, and its own unit noun
-/// when it has one (`Some(None)`: `units`, any unit).
-type Alternative = Option<(Term, Option<Option<Term>>)>;
+/// Alternatives: each its terms, or `None` when it is not plain words
+/// (which makes the whole no description). Empty ones are left out.
+/// One alternative of a description: its terms (its own leads, then its
+/// words), and its own unit noun when it has one (`Some(None)`: `units`,
+/// any unit).
+type Alternative = Option<(Vec<Term>, Option<Option<Term>>)>;
 
 fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Alternative>> {
     let sep = || alt((", or ", " or ", " and ", ","));
@@ -224,16 +246,31 @@ fn alternatives(i: &mut In<'_>) -> winnow::Result<Vec<Alternative>> {
         .collect())
 }
 
-/// One alternative: its words as a term, and its own unit noun when it
-/// ends with one (`Jedi units`: Jedi, any unit; `Clone Characters`: Clone,
-/// Character).
+/// One alternative: its own leads (`damaged unit`), its words as a term,
+/// and its own unit noun when it ends with one or is one (`Jedi units`:
+/// Jedi, any unit; `Clone Characters`: Clone, Character; `unit`).
 fn alternative(a: &str) -> Alternative {
-    if let Ok((head, noun)) = (take_until_last_noun, unit_noun).parse(a)
+    // A lead may be all the item is (`unit or damaged` before the noun).
+    let padded = format!("{a} ");
+    let (mut terms, rest) = (leads, winnow::token::rest).parse(padded.as_str()).ok()?;
+    let rest = rest.trim();
+    if let Ok(n) = self::noun.parse(rest) {
+        // A bare noun: `unit` is any unit, `Characters` a Character.
+        return Some((terms, Some((n != Term::Unit).then_some(n))));
+    }
+    if rest.is_empty() || rest.eq_ignore_ascii_case("a") || rest.eq_ignore_ascii_case("an") {
+        // Leads alone, or an article alone (`a damaged unit or a unit
+        // with ...`, the noun split off): the noun at the end is its.
+        return Some((terms, None));
+    }
+    if let Ok((head, noun)) = (take_until_last_noun, unit_noun).parse(rest)
         && !head.trim().is_empty()
     {
-        return words_term(head.trim()).map(|t| (t, Some(noun)));
+        terms.push(words_term(head.trim())?);
+        return Some((terms, Some(noun)));
     }
-    words_term(a).map(|t| (t, None))
+    terms.push(words_term(rest)?);
+    Some((terms, None))
 }
 
 fn words_term(a: &str) -> Option<Term> {
@@ -362,6 +399,34 @@ mod tests {
             Some(vec![vec![w("Jedi")], vec![w("Sith")]])
         );
         assert_eq!(d("Qin or an Xi'an unit card"), d("Qin or Xi'an unit card"));
+        // A first alternative with a noun of its own keeps the words
+        // before it; the second has its own.
+        assert_eq!(
+            d("Light Side unit or damaged unit"),
+            Some(vec![vec![Term::Side(CardSide::Light)], vec![Term::Damaged]])
+        );
+        assert_eq!(
+            d("unique Jedi or Sith"),
+            Some(vec![
+                vec![Term::Unique, w("Jedi")],
+                vec![Term::Unique, w("Sith")]
+            ])
+        );
+        assert_eq!(
+            d("damaged unit or a unit with Upkeep"),
+            Some(vec![
+                vec![Term::Damaged],
+                vec![Term::HasKeyword(KeywordName::read("Upkeep"))]
+            ])
+        );
+        assert_eq!(
+            d("piloted units"),
+            Some(vec![vec![Term::Piloted, Term::Unit]])
+        );
+        assert_eq!(
+            d("an untapped unit"),
+            Some(vec![vec![Term::Described("untapped".into()), Term::Unit]])
+        );
         assert_eq!(
             d("non-Jedi Characters"),
             Some(vec![vec![Term::Not("Jedi".into()), w("Character")]])

@@ -196,7 +196,17 @@ pub(super) fn chosen(core: &str) -> Option<Recipient> {
         .trim_start_matches(|c: char| c.is_ascii_digit() || c == 'x' || c == ' ')
         .trim_start_matches("of ");
     let orig = &core[core.len() - r.len()..];
-    let desc = |start: usize| read_descriptor(orig[start..].split(" in ").next().unwrap_or(""));
+    // The description runs to its place (` in `), or to an `and` that
+    // starts another act (`your unique units and roll a die`).
+    let desc = |start: usize| {
+        let d = orig[start..].split(" in ").next().unwrap_or("");
+        let act = [", and ", " and "].iter().find_map(|sep| {
+            d.match_indices(sep)
+                .find(|(i, _)| d[i + sep.len()..].starts_with(|c: char| c.is_lowercase()))
+                .map(|(i, _)| i)
+        });
+        read_descriptor(&d[..act.unwrap_or(d.len())])
+    };
     for p in [
         "one of your opponent's ",
         "your opponent's ",
