@@ -52,7 +52,31 @@ type In<'a> = &'a str;
 /// health or more`, `Jango`; `None` when the grammar does not cover it.
 pub fn read_descriptor(text: &str) -> Option<Descriptor> {
     let ascii = ascii_only(text);
-    let t = ascii.trim().trim_end_matches(['.', ',']).trim();
+    let mut t = ascii.trim().trim_end_matches(['.', ',']).trim();
+    // How long the effect lasts is no part of whom it is about (`when
+    // attacking a Neutral unit until end of turn`).
+    for d in [
+        " until end of turn",
+        " until the end of the turn",
+        " until end of game",
+        " for this attack",
+        " for that attack",
+        " this turn",
+    ] {
+        if let Some(h) = t.get(..t.len().saturating_sub(d.len()))
+            && t[h.len()..].eq_ignore_ascii_case(d)
+        {
+            t = h.trim_end();
+        }
+    }
+    // `that unit`, `the chosen Jedi`: a unit named before, not a kind.
+    let l = t.to_ascii_lowercase();
+    if ["that ", "those ", "the chosen ", "this "]
+        .iter()
+        .any(|p| l.starts_with(p))
+    {
+        return None;
+    }
     descriptor.parse(t).ok().flatten()
 }
 
@@ -419,6 +443,11 @@ mod tests {
                 vec![Term::HasKeyword(KeywordName::read("Upkeep"))]
             ])
         );
+        assert_eq!(
+            d("a Neutral unit until end of turn"),
+            Some(vec![vec![Term::Side(CardSide::Neutral), Term::Unit]])
+        );
+        assert_eq!(d("that unit until end of turn"), None);
         assert_eq!(
             d("piloted units"),
             Some(vec![vec![Term::Piloted, Term::Unit]])
