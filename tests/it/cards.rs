@@ -684,6 +684,39 @@ fn a_signed_keyword_of_x_counts() {
     assert_eq!(resilience(3), 3);
 }
 
+/// "As long as you have a Jedi in the Character arena, ..." holds when one
+/// of the attack's two units is one on that side, there; otherwise the
+/// other units in play are no card of the two, and the user says.
+#[test]
+fn a_unit_in_play_is_decided_when_one_of_the_two_is_it() {
+    let db = CardDb::parse(concat!(
+        "Name\tType\tSubtype\tPower\tHealth\tText\n",
+        "Jedi Guard (X)\tCharacter\tJedi Knight\t4\t5\tAs long as you have a Jedi in the Character arena, Jedi Guard gets +2 power.\n",
+        "Clone Guard (X)\tCharacter\tClone\t4\t5\tAs long as you have a Jedi in the Character arena, Clone Guard gets +2 power.\n",
+        "Sith Hunter (X)\tCharacter\tBounty Hunter\t4\t5\tAs long as your opponent has a Sith in any arena, Sith Hunter gets +3 power.\n",
+        "Sith Lord (X)\tCharacter\tSith\t4\t5\t\n",
+        "Lone Jedi (X)\tCharacter\tJedi\t4\t5\tAs long as you have another Jedi in the Character arena, Lone Jedi gets +1 power.\n",
+    ))
+    .unwrap();
+    let piece = |n: &str| db.piece(n).unwrap();
+    let (jedi, clone, hunter, sith, lone) = (
+        piece("Jedi Guard (X)"),
+        piece("Clone Guard (X)"),
+        piece("Sith Hunter (X)"),
+        piece("Sith Lord (X)"),
+        piece("Lone Jedi (X)"),
+    );
+    assert_eq!(fight(&jedi, &sith).attacker.power, 6);
+    // The Jedi is the opponent's: not "yours"; the user says.
+    assert_eq!(fight(&clone, &jedi).attacker.power, 4);
+    assert_eq!(fight(&hunter, &sith).attacker.power, 7);
+    assert_eq!(fight(&hunter, &clone).attacker.power, 4);
+    // "another Jedi": never this one.
+    assert_eq!(fight(&lone, &jedi).attacker.power, 4);
+    let a = &db.piece("Clone Guard (X)").unwrap().top().abilities[0];
+    assert_eq!((a.class(), a.decidable()), (Class::Condition, Some(false)));
+}
+
 /// "as long as he has 2 or more damage counters on him" and "as long as he
 /// isn't damaged" are decided by the unit's own counters in the pairing.
 #[test]

@@ -1168,6 +1168,21 @@ fn evaluate(s: &Situation, side: &Seat, other: &Seat, target: &Seat, arena: Aren
             })),
             Fielded::Plain(_) => None,
         },
+        Situation::Present {
+            own,
+            other: excluded,
+            which,
+            arena: named,
+            ..
+        } => {
+            // Both units of the attack are in its arena.
+            if named.is_some_and(|a| a != arena) {
+                return None;
+            }
+            let mine = *own != Some(false) && !excluded && side.matches(which)?;
+            let theirs = *own != Some(true) && other.matches(which)?;
+            (mine || theirs).then_some(true)
+        }
         Situation::Other { .. } => None,
     }
 }

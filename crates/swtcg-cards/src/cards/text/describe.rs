@@ -30,6 +30,9 @@ impl fmt::Display for Situation {
                 .join(" and "),
             Situation::Not { not } => format!("not ({not})"),
             Situation::PilotedBy { pilot } => format!("piloted by {}", pilot),
+            Situation::Present { text, .. } => {
+                format!("{text} (true when one of the two units is one; else as the user says)")
+            }
             Situation::Other { text } => text.clone(),
         };
         f.write_str(&text)

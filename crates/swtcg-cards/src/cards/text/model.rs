@@ -256,6 +256,25 @@ pub enum Situation {
         /// The pilot's description.
         pilot: Descriptor,
     },
+    /// A unit matching the description is in play on a side (`you have a
+    /// Jedi in the Character arena`: `own` true; `your opponent has ...`:
+    /// false; `there is ...`, `Darth Vader is in any arena`: either), in
+    /// the named arena or any (`arena` none), this unit left out when
+    /// `other` (`another Jedi`). It holds when one of the attack's two
+    /// units is one; else the user says (the other units in play are no
+    /// card of the two).
+    Present {
+        /// This unit's side, the opponent's, or either.
+        own: Option<bool>,
+        /// Whether this unit itself is left out.
+        other: bool,
+        /// Which units.
+        which: Descriptor,
+        /// The arena named, or none for any.
+        arena: Option<Arena>,
+        /// The clause as written.
+        text: String,
+    },
     /// All of these hold.
     All {
         /// The situations.
@@ -279,7 +298,7 @@ impl Situation {
     /// Whether the two units' own data decide it.
     pub fn decidable(&self) -> bool {
         match self {
-            Situation::Other { .. } => false,
+            Situation::Other { .. } | Situation::Present { .. } => false,
             Situation::All { all } => all.iter().all(Situation::decidable),
             Situation::Not { not } => not.decidable(),
             Situation::Attacking { defender: d }

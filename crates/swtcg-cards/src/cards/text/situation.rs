@@ -174,7 +174,14 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
             return Situation::InArena { arena };
         }
     }
-    if l == "this has a pilot on it" || l == "it has a pilot on it" || l == "this is piloted" {
+    if let Some(s) = present(orig.trim(), l) {
+        return s;
+    }
+    if l == "this has a pilot on it"
+        || l == "it has a pilot on it"
+        || l == "this is piloted"
+        || l == "this has a pilot"
+    {
         return Situation::PilotedBy {
             pilot: Descriptor::any_unit(),
         };
@@ -205,6 +212,80 @@ pub(super) fn read_one_situation(orig: &str) -> Situation {
     Situation::Other {
         text: orig.trim().to_string(),
     }
+}
+
+/// `you have a Jedi in the Character arena`, `your opponent has a Dark
+/// Side unit in any arena`, `there is a Jedi Master in any arena`, `Darth
+/// Vader is in any arena`: a unit in play on a side ([`Situation::Present`]);
+/// `None` for any other clause (counts, Locations, build zones, stacks).
+fn present(orig: &str, l: &str) -> Option<Situation> {
+    let (own, rest) = [
+        ("you have ", Some(true)),
+        ("your opponent has ", Some(false)),
+        ("there is ", None),
+    ]
+    .iter()
+    .find_map(|(p, own)| l.strip_prefix(p).map(|r| (*own, r)))
+    .map_or((None, None), |(own, r)| (own, Some(r)));
+    let (body, place) = match rest {
+        Some(r) => {
+            let at = r.rfind(" in ")?;
+            (&r[..at], &r[at + 4..])
+        }
+        // `Darth Vader is in any arena`: a named unit.
+        None => {
+            let at = l.find(" is in ")?;
+            (&l[..at], &l[at + 7..])
+        }
+    };
+    let arena = match place {
+        "any arena" | "any arenas" | "this arena" | "play" => None,
+        p => Some(Arena::from_word(
+            p.strip_prefix("the ")?.strip_suffix(" arena")?,
+        )?),
+    };
+    let (other, body) = match body.strip_prefix("another ") {
+        Some(b) => (true, b),
+        None => (
+            false,
+            body.strip_prefix("a ")
+                .or_else(|| body.strip_prefix("an "))
+                .unwrap_or(body),
+        ),
+    };
+    // `you have another Jedi`: no unit of the attack can be it (this one
+    // is left out, the other is the opponent's).
+    if own == Some(true) && other {
+        return None;
+    }
+    // Locations, Equipment and counts are no units of the attack.
+    if body.is_empty()
+        || [
+            "location",
+            "equipment",
+            " or more",
+            "more ",
+            "no ",
+            "at least",
+            "only",
+            "card",
+        ]
+        .iter()
+        .any(|w| body.contains(w))
+    {
+        return None;
+    }
+    // The description in the words as written (its case), found in the
+    // lowercase copy of the same text.
+    let start = orig.to_ascii_lowercase().find(body)?;
+    let which = read_descriptor(orig.get(start..start + body.len())?)?;
+    Some(Situation::Present {
+        own,
+        other,
+        which,
+        arena,
+        text: orig.to_string(),
+    })
 }
 
 /// A situation's pronouns for the unit, as `this`: "he has 1 or more
