@@ -53,9 +53,24 @@ pub(super) fn strip_leads<'t>(text: &'t str, leads: &mut Leads) -> &'t str {
         .into_iter()
         .find(|p| l.starts_with(p));
         let Some(lead) = lead else { break };
+        // `When the Character battle step starts choose one: ...`: a
+        // lead whose comma is missing before its choice ends there.
+        let choice = l.find(" choose one:");
         let Some(comma) = lead_end(t, l, lead) else {
-            break;
+            match choice {
+                Some(c) => {
+                    read_lead(lead, &t[lead.len()..c], leads);
+                    at += c + 1;
+                    continue;
+                }
+                None => break,
+            }
         };
+        if let Some(c) = choice.filter(|&c| c < comma) {
+            read_lead(lead, &t[lead.len()..c], leads);
+            at += c + 1;
+            continue;
+        }
         read_lead(lead, &t[lead.len()..comma], leads);
         at += comma + 2;
         at += text[at..].len() - text[at..].trim_start().len();

@@ -470,3 +470,18 @@ fn those_are_the_chosen_units() {
     assert!(said.contains("Words(\"Jedi\")"), "{said}");
     assert!(!said.contains("Words(\"of those"), "{said}");
 }
+
+/// `When the Character battle step starts choose one: A, or B`: the lead
+/// ends at its choice though its comma is missing; both options are kept.
+#[test]
+fn a_lead_ends_at_its_choice() {
+    let a = &read_abilities_in(
+        "When the Character battle step starts choose one: Rex gets +10 speed and Stun 3 until end of battle, or Rex gets +1 power and Accuracy 1 until end of battle.",
+        &["Rex"],
+        true,
+    )[0];
+    let said = format!("{a:?}");
+    assert!(said.contains("Stun(3)"), "{said}");
+    assert!(said.contains("Accuracy(1)"), "{said}");
+    assert!(said.contains("choices: [["), "{said}");
+}
