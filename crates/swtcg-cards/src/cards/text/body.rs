@@ -418,10 +418,40 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
         r.choice = true;
     }
     for alt in alternatives {
+        // `Each of your Agents costs 1 less ... and each gets Cunning`:
+        // `each` is the group the clause before it named.
+        let mut group: Option<&str> = None;
         for clause in clauses(alt) {
-            read_clause(c, clause, &leads, restricted_attacking, r);
+            let l = clause.trim_start().to_ascii_lowercase();
+            let rest = ["each gets ", "each get "]
+                .iter()
+                .find_map(|p| l.strip_prefix(p).map(|r| r.len()));
+            match (rest, group) {
+                (Some(n), Some(g)) => {
+                    let grants = &clause.trim_start()[clause.trim_start().len() - n..];
+                    let said = format!("{g} gets {grants}");
+                    read_clause(c, &said, &leads, restricted_attacking, r);
+                }
+                _ => read_clause(c, clause, &leads, restricted_attacking, r),
+            }
+            group = group_named(clause).or(group);
         }
     }
+}
+
+/// The group a clause's subject names (`Each of your Agents and Spies` of
+/// `Each of your Agents and Spies costs 1 less ...`), if it names one.
+fn group_named(clause: &str) -> Option<&str> {
+    let t = clause.trim_start();
+    let l = t.to_ascii_lowercase();
+    if !l.starts_with("each ") {
+        return None;
+    }
+    let verb = [" gets ", " get ", " costs ", " cost ", " loses ", " lose "]
+        .iter()
+        .filter_map(|v| l.find(v))
+        .min()?;
+    Some(&t[..verb])
 }
 
 /// One clause, by the first clause rule that reads it.

@@ -388,7 +388,10 @@ pub fn singular(words: &str) -> String {
         .split_whitespace()
         .map(|w| {
             let l = w.to_ascii_lowercase();
-            if l.len() > 3
+            // `Spies`, `Armies`: -ies is -y.
+            if l.len() > 4 && l.ends_with("ies") && w.is_char_boundary(w.len() - 3) {
+                format!("{}y", &w[..w.len() - 3])
+            } else if l.len() > 3
                 && l.ends_with('s')
                 && !l.ends_with("ss")
                 && !l.ends_with("us")

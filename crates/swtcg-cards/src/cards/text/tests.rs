@@ -485,3 +485,19 @@ fn a_lead_ends_at_its_choice() {
     assert!(said.contains("Accuracy(1)"), "{said}");
     assert!(said.contains("choices: [["), "{said}");
 }
+
+/// `Each of your Agents and Spies costs 1 less ... and each gets Cunning`:
+/// `each` is the group named before it; `Spies` is the Spy subtype.
+#[test]
+fn each_is_the_group_named_before_it() {
+    assert_eq!(singular("Spies Armies Jedi Clones"), "Spy Army Jedi Clone");
+    let a = &read_abilities_in(
+        "Each of your Agents and Spies costs 1 less build counter to deploy and each gets Cunning.",
+        &["Rex"],
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::Condition, "{a:?}");
+    let said = format!("{a:?}");
+    assert!(said.contains("Words(\"Spy\")"), "{said}");
+    assert!(said.contains("Cunning"), "{said}");
+}
