@@ -177,6 +177,7 @@ fn a_keyword_of_x_is_read_with_x() {
         assert!(a.x, "{text}: {a:?}");
     }
     assert!(swtcg_engine::keywords::parse("Resilience X").is_err());
+    assert!(swtcg_engine::keywords::parse("Pay X Force -> Accuracy X").is_err());
     assert!(
         !swtcg_engine::keywords::parse_with_x("Resilience +2")
             .unwrap()

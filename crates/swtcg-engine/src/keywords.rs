@@ -757,7 +757,10 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
                 crate::error::quote(rest)
             ))
         })?),
-        Value::Signed | Value::SignedPlus if x => Read::Signed(0),
+        // A signed number as X only where the caller sets X (a card's
+        // count, `parse_with_x`); a Force cost of X pays for no signed
+        // keyword (`Pay X Force -> Accuracy X` stays an error).
+        Value::Signed | Value::SignedPlus if any_x && x => Read::Signed(0),
         Value::Signed | Value::SignedPlus => {
             let r = rest.replace(' ', "");
             let r = r.trim_matches('\'');
