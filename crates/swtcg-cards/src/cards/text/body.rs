@@ -422,14 +422,14 @@ fn read_sentence(c: &Ctx, body: &str, restricted_attacking: bool, r: &mut Readin
         // `each` is the group the clause before it named.
         let mut group: Option<&str> = None;
         for clause in clauses(alt) {
-            let l = clause.trim_start().to_ascii_lowercase();
+            let t = clause.trim_start();
+            let l = t.to_ascii_lowercase();
             let rest = ["each gets ", "each get "]
                 .iter()
                 .find_map(|p| l.strip_prefix(p).map(|r| r.len()));
             match (rest, group) {
                 (Some(n), Some(g)) => {
-                    let grants = &clause.trim_start()[clause.trim_start().len() - n..];
-                    let said = format!("{g} gets {grants}");
+                    let said = format!("{g} gets {}", &t[t.len() - n..]);
                     read_clause(c, &said, &leads, restricted_attacking, r);
                 }
                 _ => read_clause(c, clause, &leads, restricted_attacking, r),
@@ -586,9 +586,8 @@ fn rewrite_clause(clause: &str) -> Option<String> {
             });
         if let Some((comma, subject_at)) = cut {
             let grants = t[..comma].trim().trim_matches(',');
-            let quoted = format!("{grants}\"");
             let grants = if subject_at == comma + 3 {
-                quoted
+                format!("{grants}\"")
             } else {
                 grants.replace(",\"", "\"")
             };

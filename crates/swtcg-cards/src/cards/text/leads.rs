@@ -56,23 +56,14 @@ pub(super) fn strip_leads<'t>(text: &'t str, leads: &mut Leads) -> &'t str {
         // `When the Character battle step starts choose one: ...`: a
         // lead whose comma is missing before its choice ends there.
         let choice = l.find(" choose one:");
-        let Some(comma) = lead_end(t, l, lead) else {
-            match choice {
-                Some(c) => {
-                    read_lead(lead, &t[lead.len()..c], leads);
-                    at += c + 1;
-                    continue;
-                }
-                None => break,
-            }
+        let (end, skip) = match (lead_end(t, l, lead), choice) {
+            (Some(comma), Some(c)) if c < comma => (c, 1),
+            (Some(comma), _) => (comma, 2),
+            (None, Some(c)) => (c, 1),
+            (None, None) => break,
         };
-        if let Some(c) = choice.filter(|&c| c < comma) {
-            read_lead(lead, &t[lead.len()..c], leads);
-            at += c + 1;
-            continue;
-        }
-        read_lead(lead, &t[lead.len()..comma], leads);
-        at += comma + 2;
+        read_lead(lead, &t[lead.len()..end], leads);
+        at += end + skip;
         at += text[at..].len() - text[at..].trim_start().len();
     }
     &text[at..]

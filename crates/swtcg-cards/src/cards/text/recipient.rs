@@ -145,7 +145,7 @@ fn place_descriptor(t: &str) -> Option<Option<Descriptor>> {
 
 /// The arenas a place names: `the Space arena`, `the Ground or Character
 /// arena`, `the Ground and Character arenas` (none: not arenas named).
-fn arenas_named(place: &str) -> Vec<Arena> {
+pub(super) fn arenas_named(place: &str) -> Vec<Arena> {
     let Some(names) = place.strip_prefix("the ").and_then(|p| {
         p.strip_suffix(" arenas")
             .or_else(|| p.strip_suffix(" arena"))

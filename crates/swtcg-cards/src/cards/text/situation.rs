@@ -240,9 +240,10 @@ fn present(orig: &str, l: &str) -> Option<Situation> {
     };
     let arena = match place {
         "any arena" | "any arenas" | "this arena" | "play" => None,
-        p => Some(Arena::from_word(
-            p.strip_prefix("the ")?.strip_suffix(" arena")?,
-        )?),
+        p => match super::recipient::arenas_named(p)[..] {
+            [a] => Some(a),
+            _ => return None,
+        },
     };
     let (other, body) = match body.strip_prefix("another ") {
         Some(b) => (true, b),
