@@ -114,8 +114,8 @@ proptest! {
     /// effect under the same budget (issue 30): X can be what the fixed
     /// cost is, whenever that is affordable.
     #[test]
-    fn a_cost_of_x_never_does_worse_than_a_fixed_cost(power in 1u32..7, crit in 0u32..3, health in 1u32..9, n in 1u32..7, k in 0usize..3, budget in proptest::option::of(0u32..7), objective in 0usize..3) {
-        let effect = ["Evade", "Deflect", "Retaliate"][k];
+    fn a_cost_of_x_never_does_worse_than_a_fixed_cost(power in 1u32..7, crit in 0u32..3, health in 1u32..9, n in 1u32..7, k in 0usize..5, budget in proptest::option::of(0u32..7), objective in 0usize..3) {
+        let effect = ["Evade", "Deflect", "Retaliate", "Absorb", "Persuade"][k];
         let objective = [Objective::Damage, Objective::Discard, Objective::Net][objective];
         let mut a = Unit::new("a", power);
         a.keywords.crit = crit;

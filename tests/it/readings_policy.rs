@@ -736,3 +736,94 @@ fn an_intercept_is_paid_from_the_defending_sides_force() {
     assert_eq!(out.declared.defending, 2);
     assert!(out.declared.retaliates.is_empty(), "{:?}", out.declared);
 }
+
+/// (Ours) A Force cost is priced where the solver knows when it is paid:
+/// a paid Absorb or Persuade prevents per instance as a paid Evade does,
+/// bounded by its side's Force (a paid Absorb was once solved as free);
+/// any other keyword behind a Force cost is refused, never solved as free
+/// (a paid Protect only where it could act: another unit of its side in
+/// the arena). Values by hand: two hits, always.
+#[test]
+fn a_force_cost_is_paid_or_refused_never_free() {
+    use swtcg_engine::error::ErrorKind;
+    let a = unit("a", 2, None, 0, &["Accuracy 3"]); // always 2 hits
+    for kw in ["Absorb", "Persuade"] {
+        let one = format!("Pay 1 Force -> {kw} 1");
+        let d = unit("d", 1, Some(5), 0, &[one.as_str(), one.as_str()]);
+        let v = |f| {
+            budget(vec![a.clone(), d.clone()], Policy::default(), [None, f])
+                .solution
+                .value
+        };
+        assert_eq!(v(Some(0)), q(2, 1), "{kw}: no Force, nothing prevented");
+        assert_eq!(v(Some(1)), q(1, 1), "{kw}: one paid");
+        assert_eq!(v(Some(2)), q(0, 1), "{kw}: both paid");
+        assert_eq!(v(None), q(0, 1));
+        let x = format!("Pay X Force -> {kw} X");
+        let dx = unit("d", 1, Some(5), 0, &[x.as_str()]);
+        let v = |f| budget(vec![a.clone(), dx.clone()], Policy::default(), [None, f]);
+        assert_eq!(v(Some(1)).solution.value, q(1, 1), "{kw} X with 1 Force");
+        assert_eq!(v(Some(5)).solution.value, q(0, 1), "{kw} X with 5 Force");
+    }
+    // A free Absorb still prevents without Force.
+    let free = unit("d", 1, Some(5), 0, &["Absorb 1"]);
+    assert_eq!(
+        budget(vec![a.clone(), free], Policy::default(), [None, Some(0)])
+            .solution
+            .value,
+        q(1, 1)
+    );
+    // Losing Absorb takes its paid part; losing Evade leaves a paid Absorb.
+    let mut d = unit(
+        "d",
+        1,
+        Some(5),
+        0,
+        &["Pay 1 Force -> Absorb 1", "Pay 1 Force -> Evade 1"],
+    );
+    assert!(d.keywords.lose("Evade"));
+    assert_eq!(d.keywords.paid_evades.len(), 1);
+    assert!(d.keywords.lose("Absorb"));
+    assert!(d.keywords.paid_evades.is_empty());
+    // Other keywords behind a Force cost: refused with their kind.
+    for text in [
+        "Pay 1 Force -> Critical Hit 1",
+        "Pay X Force -> Critical Hit X",
+        "Pay 2 Force -> Stun 2",
+        "Pay 1 Force -> Lucky 1",
+    ] {
+        let e = unit_from_texts("d", 1, Some(5), 0, &[text], false).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotModelled, "{text}");
+    }
+    // `Pay 0 Force` and costs in something else than Force stay as before.
+    let zero = unit("a", 2, None, 0, &["Pay 0 Force -> Critical Hit 1"]);
+    assert_eq!(zero.keywords.crit, 1);
+    // A paid Protect: nothing to protect in a duel; refused beside another
+    // unit of its side.
+    let p = unit(
+        "p",
+        1,
+        Some(5),
+        0,
+        &["Pay 1 Force -> Protect 1", "Pay 1 Force -> Redirect"],
+    );
+    assert_eq!(
+        budget(
+            vec![a.clone(), p.clone()],
+            Policy::default(),
+            [None, Some(3)]
+        )
+        .solution
+        .value,
+        q(2, 1)
+    );
+    let other = unit("o", 1, Some(5), 0, &[]);
+    let e = solve(&Game {
+        units: vec![a.clone(), other, p],
+        sides: vec![Side::Attacking, Side::Defending, Side::Defending],
+        policy: Policy::default(),
+        force: [None, Some(3)],
+    })
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotModelled);
+}

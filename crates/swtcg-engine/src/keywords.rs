@@ -272,12 +272,77 @@ fn s(k: &Keyword) -> i32 {
         .clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
+impl KeywordKind {
+    /// Whether the solver prices a Force cost for it: the prevention played
+    /// per instance or per source of damage (Evade, and Absorb and
+    /// Persuade, which prevent as Evade does; Deflect), Retaliate activated
+    /// at the declare step, and Intercept. Any other keyword behind a Force
+    /// cost (`Pay 1 Force -> Critical Hit 1`) is kept apart
+    /// ([`Keywords::unpriced`]): when such a cost is paid is not modelled.
+    pub(crate) fn prices_force(self) -> bool {
+        matches!(
+            self,
+            KeywordKind::Evade
+                | KeywordKind::Absorb
+                | KeywordKind::Persuade
+                | KeywordKind::Deflect
+                | KeywordKind::Retaliate
+                | KeywordKind::Intercept
+        )
+    }
+}
+
+impl KeywordKind {
+    /// Whether it acts only through another unit of its side (Protect,
+    /// Redirect, Avenge, Inspiration): alone on its side, it does nothing.
+    pub(crate) fn acts_through_its_side(self) -> bool {
+        matches!(
+            self,
+            KeywordKind::Protect
+                | KeywordKind::Redirect
+                | KeywordKind::Avenge
+                | KeywordKind::Inspiration
+        )
+    }
+}
+
+/// Adds an Absorb or Persuade (`kind`, its sum `own`): prevention as an
+/// Evade's, paid apart when it has a cost (with its kind, so that losing
+/// it takes its paid part).
+fn evade_like(
+    k: &mut Keywords,
+    kw: &Keyword,
+    a: &Ability,
+    kind: KeywordKind,
+    own: fn(&mut Keywords) -> &mut u32,
+) {
+    if a.is_paid() || a.x {
+        k.paid_evades.push(Paid {
+            from: Some(kind),
+            ..priced(kw, a)
+        })
+    } else {
+        let x = own(k);
+        *x = x.saturating_add(n(kw));
+        k.evade = k.evade.saturating_add(n(kw));
+    }
+}
+
+/// Takes an Absorb or Persuade away: its part of the Evade sum and its
+/// paid abilities.
+fn lose_evade_like(k: &mut Keywords, kind: KeywordKind, own: fn(&mut Keywords) -> &mut u32) {
+    let x = std::mem::take(own(k));
+    k.evade = k.evade.saturating_sub(x);
+    k.paid_evades.retain(|p| p.from != Some(kind))
+}
+
 /// A paid ability's price and amount (X when its cost or number is X).
 fn priced(k: &Keyword, a: &Ability) -> Paid {
     Paid {
         amount: if a.x { 0 } else { n(k) },
         cost: a.force().unwrap_or(0),
         x: a.x || a.force().is_none(),
+        from: None,
     }
 }
 
@@ -312,7 +377,7 @@ keyword_table! {
         },
         lose: |k| {
             k.evade = k.absorb.saturating_add(k.persuade);
-            k.paid_evades.clear()
+            k.paid_evades.retain(|p| p.from.is_some())
         };
     /// Deflect X: prevent X and do it to a unit of the owner's choice.
     Deflect(u32) = "Deflect", Count, cumulative: true, when: Any,
@@ -401,25 +466,13 @@ keyword_table! {
     /// Absorb X: prevent up to X damage (and gain that much power for the
     /// next attack).
     Absorb(u32) = "Absorb", Count, cumulative: true, when: Any,
-        add: |k, kw, _| {
-            k.absorb = k.absorb.saturating_add(n(kw));
-            k.evade = k.evade.saturating_add(n(kw));
-        },
-        lose: |k| {
-            k.evade = k.evade.saturating_sub(k.absorb);
-            k.absorb = 0
-        };
+        add: |k, kw, a| evade_like(k, kw, a, KeywordKind::Absorb, |k| &mut k.absorb),
+        lose: |k| lose_evade_like(k, KeywordKind::Absorb, |k| &mut k.absorb);
     /// Persuade X: prevent up to X damage (and the attacker loses that much
     /// power for its next attack).
     Persuade(u32) = "Persuade", Count, cumulative: true, when: Any,
-        add: |k, kw, _| {
-            k.persuade = k.persuade.saturating_add(n(kw));
-            k.evade = k.evade.saturating_add(n(kw));
-        },
-        lose: |k| {
-            k.evade = k.evade.saturating_sub(k.persuade);
-            k.persuade = 0
-        };
+        add: |k, kw, a| evade_like(k, kw, a, KeywordKind::Persuade, |k| &mut k.persuade),
+        lose: |k| lose_evade_like(k, KeywordKind::Persuade, |k| &mut k.persuade);
     /// Resilience ±X: power ±X as long as it has at least X damage counters.
     Resilience(i32) = "Resilience", SignedPlus, cumulative: true, when: Any,
         add: |k, kw, _| k.resilience = k.resilience.saturating_add(s(kw)),
@@ -621,6 +674,14 @@ pub struct Ability {
 }
 
 impl Ability {
+    /// Whether using it costs Force (`Pay 2 Force`, `Pay X Force`; not
+    /// `Pay 0 Force`, nor a cost in something else).
+    pub(crate) fn costs_force(&self) -> bool {
+        self.cost
+            .as_ref()
+            .is_some_and(|c| c.x || c.force.is_some_and(|f| f > 0))
+    }
+
     /// Whether using it is a choice with a price (a cost other than
     /// `Pay 0 Force`).
     pub fn is_paid(&self) -> bool {
@@ -938,6 +999,14 @@ pub struct Keywords {
     pub barrage: u32,
     /// Adapt: the texts its player chooses one of.
     pub adapt: Vec<String>,
+    /// Abilities behind a Force cost whose use the solver does not price
+    /// (`Pay X Force -> Critical Hit X`: the solver prices Force costs of
+    /// Evade, Absorb, Persuade, Deflect, Retaliate and Intercept): they do
+    /// nothing here, and a unit or game where one could act is refused as
+    /// not modelled, never solved as if it were free (one acting only
+    /// through another unit of its side, such as Protect, where its side
+    /// has another unit).
+    pub unpriced: Vec<Ability>,
 }
 
 /// An activated keyword behind a Force cost: `Pay 2 Force -> Evade 2`, or
@@ -951,6 +1020,10 @@ pub struct Paid {
     pub cost: u32,
     /// Amount and cost are X, chosen when played.
     pub x: bool,
+    /// The keyword it is when its list holds another's (a paid Absorb or
+    /// Persuade among the Evades, whose prevention it shares); `None` for
+    /// the list's own keyword.
+    pub from: Option<KeywordKind>,
 }
 
 impl Paid {
@@ -960,6 +1033,7 @@ impl Paid {
             amount,
             cost: 0,
             x: false,
+            from: None,
         }
     }
 
@@ -969,6 +1043,7 @@ impl Paid {
             amount,
             cost,
             x: false,
+            from: None,
         }
     }
 }
@@ -1077,7 +1152,11 @@ impl Keywords {
     /// apart with its cost, every Retaliate is its own ability.
     pub fn add(&mut self, abilities: &[Ability]) {
         for a in abilities {
-            a.keyword.add_to(self, a);
+            if a.costs_force() && !a.keyword.kind().prices_force() {
+                self.unpriced.push(a.clone());
+            } else {
+                a.keyword.add_to(self, a);
+            }
         }
     }
 }

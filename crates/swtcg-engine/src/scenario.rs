@@ -456,7 +456,16 @@ impl ScenarioReport {
                 out.push((key("Deflect"), self.prob_used(i, used::DEFLECT)));
             }
             if !k.paid_evades.is_empty() {
-                out.push((key("Evade"), self.prob_used(i, used::EVADE)));
+                // Named by the keywords it holds (a paid Absorb prevents as
+                // a paid Evade does).
+                let mut names: Vec<&str> = Vec::new();
+                for p in &k.paid_evades {
+                    let n = p.from.map_or("Evade", |f| f.name());
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+                out.push((key(&names.join(" or ")), self.prob_used(i, used::EVADE)));
             }
             if k.overkill && i == ATTACKER {
                 out.push((key("Overkill"), self.prob_used(i, used::OVERKILL)));

@@ -243,6 +243,20 @@ impl Unit {
                 .at_unit(&self.name));
             }
         }
+        // A Force cost the solver doesn't price is refused, never solved
+        // as free; a paid Protect only where it could act (a game's check).
+        if let Some(a) = k
+            .unpriced
+            .iter()
+            .find(|a| !a.keyword.kind().acts_through_its_side())
+        {
+            return Err(Error::not_modelled(format!(
+                "'{}': {} behind a Force cost is not modelled (when it is paid); give it without its cost",
+                crate::error::quote(&a.to_string()),
+                a.keyword.name()
+            ))
+            .at_unit(&self.name));
+        }
         let simple = k.paid_evades.is_empty()
             && k.paid_deflects.is_empty()
             && k.retaliates.len() <= 1

@@ -745,15 +745,33 @@ impl Game {
         }
         for (i, u) in self.units.iter().enumerate() {
             for t in &u.keywords.adapt {
-                crate::keywords::parse(t).map_err(|e| {
+                let a = crate::keywords::parse(t).map_err(|e| {
                     Error::not_modelled(format!(
                         "{}: Adapt text '{}' is not modelled: {e}",
                         u.name,
                         crate::error::quote(t)
                     ))
                 })?;
+                if a.costs_force() && !a.keyword.kind().prices_force() {
+                    return Err(Error::not_modelled(format!(
+                        "{}: Adapt text '{}': {} behind a Force cost is not modelled (when it is paid)",
+                        u.name,
+                        crate::error::quote(t),
+                        a.keyword.name()
+                    )));
+                }
             }
             let k = &u.keywords;
+            let others_of_its_side =
+                (0..self.units.len()).any(|j| j != i && self.sides[j] == self.sides[i]);
+            if let Some(a) = k.unpriced.iter().find(|_| others_of_its_side) {
+                return Err(Error::not_modelled(format!(
+                    "{}: '{}': {} behind a Force cost, with another unit of its side in the arena, is not modelled (when it is paid); give it without its cost",
+                    u.name,
+                    crate::error::quote(&a.to_string()),
+                    a.keyword.name()
+                )));
+            }
             if k.area_damage > 0
                 && i == ATTACKER
                 && self.units.len() > 2
