@@ -791,6 +791,8 @@ fn a_force_cost_is_paid_or_refused_never_free() {
         "Pay X Force -> Critical Hit X",
         "Pay 2 Force -> Stun 2",
         "Pay 1 Force -> Lucky 1",
+        "Pay X Force -> Intercept",
+        "Pay X Force -> Evade 2",
     ] {
         let e = unit_from_texts("d", 1, Some(5), 0, &[text], false).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotModelled, "{text}");

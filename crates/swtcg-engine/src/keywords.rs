@@ -1152,7 +1152,10 @@ impl Keywords {
     /// apart with its cost, every Retaliate is its own ability.
     pub fn add(&mut self, abilities: &[Ability]) {
         for a in abilities {
-            if a.costs_force() && !a.keyword.kind().prices_force() {
+            // A cost of X pays for a number of X (`Pay X Force -> Evade X`),
+            // never for a fixed one or none (`Pay X Force -> Intercept`).
+            let x_for_nothing = a.cost.as_ref().is_some_and(|c| c.x) && !a.x;
+            if a.costs_force() && (x_for_nothing || !a.keyword.kind().prices_force()) {
                 self.unpriced.push(a.clone());
             } else {
                 a.keyword.add_to(self, a);

@@ -250,10 +250,15 @@ impl Unit {
             .iter()
             .find(|a| !a.keyword.kind().acts_through_its_side())
         {
+            let why = if a.cost.as_ref().is_some_and(|c| c.x) && !a.x {
+                "with a cost of X is not modelled (X pays only for a number of X)"
+            } else {
+                "behind a Force cost is not modelled (when it is paid); give it without its cost"
+            };
             return Err(Error::not_modelled(format!(
-                "'{}': {} behind a Force cost is not modelled (when it is paid); give it without its cost",
+                "'{}': {} {why}",
                 crate::error::quote(&a.to_string()),
-                a.keyword.name()
+                a.keyword.name(),
             ))
             .at_unit(&self.name));
         }
