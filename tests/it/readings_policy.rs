@@ -739,8 +739,9 @@ fn an_intercept_is_paid_from_the_defending_sides_force() {
 
 /// (Ours) A Force cost is priced where the solver knows when it is paid:
 /// a paid Absorb or Persuade prevents per instance as a paid Evade does,
-/// bounded by its side's Force (a paid Absorb was once solved as free);
-/// any other keyword behind a Force cost is refused, never solved as free
+/// bounded by its side's Force (a paid Absorb was once solved as free); a
+/// keyword read from the roll on is an option before the roll; any other
+/// keyword behind a Force cost is refused, never solved as free
 /// (a paid Protect only where it could act: another unit of its side in
 /// the arena). Values by hand: two hits, always.
 #[test]
@@ -785,12 +786,29 @@ fn a_force_cost_is_paid_or_refused_never_free() {
     assert_eq!(d.keywords.paid_evades.len(), 1);
     assert!(d.keywords.lose("Absorb"));
     assert!(d.keywords.paid_evades.is_empty());
-    // Other keywords behind a Force cost: refused with their kind.
+    // A keyword read from the roll on, behind a fixed Force cost: an
+    // option before the roll (the POPs after it are reserved for re-rolls
+    // and prevention). One die: hits on 4+ (1/2); a natural 6 (1/6) adds 2.
+    let crit = unit("c", 1, None, 0, &["Pay 1 Force -> Critical Hit 2"]);
+    let target = unit("t", 0, Some(9), 0, &[]);
+    let v = |f| {
+        budget(
+            vec![crit.clone(), target.clone()],
+            Policy::default(),
+            [f, None],
+        )
+        .solution
+        .value
+    };
+    assert_eq!(v(Some(0)), q(1, 2), "no Force: no Critical Hit");
+    assert_eq!(v(Some(1)), q(5, 6), "bought before the roll");
+    // Other keywords behind a Force cost: refused with their kind (a
+    // re-roll, prevention, a cost of X, one read after the attack).
     for text in [
-        "Pay 1 Force -> Critical Hit 1",
         "Pay X Force -> Critical Hit X",
         "Pay 2 Force -> Stun 2",
         "Pay 1 Force -> Lucky 1",
+        "Pay 1 Force -> Parry 1",
         "Pay X Force -> Intercept",
         "Pay X Force -> Evade 2",
     ] {

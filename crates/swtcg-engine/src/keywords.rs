@@ -293,6 +293,33 @@ impl KeywordKind {
 }
 
 impl KeywordKind {
+    /// Whether, behind a fixed Force cost, it is an option taken in the
+    /// attack POP, before the roll (a [`Boost`]): the POPs after the roll
+    /// are reserved for re-rolls and damage prevention (the glossary,
+    /// Hidden Cost), and each of these is read only from the roll on, by
+    /// the attack itself. Not Lucky (a re-roll), Parry and Protect
+    /// (prevention), nor a keyword read before the options or after the
+    /// attack (Intercept and Precision, arena powers, Stun, Focus, Surge,
+    /// Tenacity, Intimidation, Area Damage, Overload's own option).
+    pub(crate) fn bought_before_the_roll(self) -> bool {
+        matches!(
+            self,
+            KeywordKind::Accuracy
+                | KeywordKind::Armor
+                | KeywordKind::Shields
+                | KeywordKind::Fury
+                | KeywordKind::CriticalHit
+                | KeywordKind::Overkill
+                | KeywordKind::Ferocity
+                | KeywordKind::Fortitude
+                | KeywordKind::Backfire
+                | KeywordKind::Riposte
+                | KeywordKind::DoubleDamage
+                | KeywordKind::Resilience
+                | KeywordKind::Cunning
+        )
+    }
+
     /// Whether it acts only through another unit of its side (Protect,
     /// Redirect, Avenge, Inspiration): alone on its side, it does nothing.
     pub(crate) fn acts_through_its_side(self) -> bool {
@@ -1154,11 +1181,27 @@ impl Keywords {
         for a in abilities {
             // A cost of X pays for a number of X (`Pay X Force -> Evade X`),
             // never for a fixed one or none (`Pay X Force -> Intercept`).
-            let x_for_nothing = a.cost.as_ref().is_some_and(|c| c.x) && !a.x;
-            if a.costs_force() && (x_for_nothing || !a.keyword.kind().prices_force()) {
-                self.unpriced.push(a.clone());
-            } else {
+            let x_cost = a.cost.as_ref().is_some_and(|c| c.x);
+            let kind = a.keyword.kind();
+            if !a.costs_force() || (kind.prices_force() && (a.x || !x_cost)) {
                 a.keyword.add_to(self, a);
+            } else if let Some(cost) = a.force().filter(|_| kind.bought_before_the_roll()) {
+                // An option before the roll, for this attack.
+                self.boosts.push(Boost {
+                    source: BoostSource::Ability,
+                    cost,
+                    mine: Change {
+                        abilities: vec![Ability {
+                            cost: None,
+                            ..a.clone()
+                        }],
+                        ..Change::default()
+                    },
+                    theirs: Change::default(),
+                    text: a.to_string(),
+                });
+            } else {
+                self.unpriced.push(a.clone());
             }
         }
     }

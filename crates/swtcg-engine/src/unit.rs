@@ -250,10 +250,10 @@ impl Unit {
             .iter()
             .find(|a| !a.keyword.kind().acts_through_its_side())
         {
-            let why = if a.cost.as_ref().is_some_and(|c| c.x) && !a.x {
-                "with a cost of X is not modelled (X pays only for a number of X)"
+            let why = if a.cost.as_ref().is_some_and(|c| c.x) {
+                "with a cost of X is not modelled (X is paid for Evade, Absorb, Persuade, Deflect and Retaliate X only)"
             } else {
-                "behind a Force cost is not modelled (when it is paid); give it without its cost"
+                "behind a Force cost is not modelled (paid after the roll, or read after the attack); give it without its cost"
             };
             return Err(Error::not_modelled(format!(
                 "'{}': {} {why}",
