@@ -233,6 +233,23 @@ fn costs_are_charged_or_never_free() {
         Some(2),
         "{a:?}"
     );
+    // A keyword behind a Force cost the engine refuses (a re-roll bought
+    // after the roll; a cost of X on a keyword that isn't prevention) is
+    // unmodelled with the keyword named, so the card is read without it;
+    // one bought before the roll stays a keyword (an option).
+    for (text, why) in [
+        ("Pay 1 Force -> Lucky 1", "Lucky behind a Force cost"),
+        ("Pay 1 Force -> Parry 2", "Parry behind a Force cost"),
+        ("Pay X Force -> Critical Hit X", "Critical Hit with a cost of X"),
+    ] {
+        let a = read(text);
+        assert_eq!(a.class(), Class::Unmodelled, "{text}: {a:?}");
+        let json = serde_json::to_string(&a).unwrap();
+        assert!(json.contains(why), "{text}: {json}");
+    }
+    for text in ["Pay 1 Force -> Critical Hit 2", "Pay 1 Force -> Protect 1"] {
+        assert_eq!(read(text).class(), Class::Keyword, "{text}");
+    }
 }
 
 /// Stats printed `*` that the text sets to a count the two units decide

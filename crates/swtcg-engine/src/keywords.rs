@@ -1173,6 +1173,16 @@ impl Keywords {
         crate::keywords::Keyword::lose_from(name, self)
     }
 
+    /// The first ability behind a Force cost the solver refuses wherever
+    /// it is (a paid Lucky or Parry, `Pay X Force -> Critical Hit X`); one
+    /// acting only through another unit of its side (a paid Protect) is
+    /// refused only beside such a unit, by the game.
+    pub fn refused(&self) -> Option<&Ability> {
+        self.unpriced
+            .iter()
+            .find(|a| !a.keyword.kind().acts_through_its_side())
+    }
+
     /// Adds abilities to the sums, each as the keyword table adds it
     /// (`crate::keywords::Keyword::add_to`): cumulative keywords add up,
     /// an Evade or Deflect with a cost other than `Pay 0 Force` is kept

@@ -245,11 +245,7 @@ impl Unit {
         }
         // A Force cost the solver doesn't price is refused, never solved
         // as free; a paid Protect only where it could act (a game's check).
-        if let Some(a) = k
-            .unpriced
-            .iter()
-            .find(|a| !a.keyword.kind().acts_through_its_side())
-        {
+        if let Some(a) = k.refused() {
             let why = if a.cost.as_ref().is_some_and(|c| c.x) {
                 "with a cost of X is not modelled (X is paid for Evade, Absorb, Persuade, Deflect and Retaliate X only)"
             } else {

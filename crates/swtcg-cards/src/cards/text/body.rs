@@ -8,9 +8,9 @@
 use super::cost::CostPart;
 use super::rules::{Ctx, RULES, Stage};
 use super::{
-    Class, Clause, ClauseNote, Cost, Draft, Leads, NON_ATTACK_EFFECT, OUTSIDE_ATTACKS, Recipient,
-    Situation, Subject, Uncharged, WHO_ATTACKS, When, Who, add_situation, chosen, clauses,
-    counters_only, damage_clause, find_any, gets, has_attack_word, is_restriction,
+    Class, Clause, ClauseNote, Cost, Draft, Effect, Leads, NON_ATTACK_EFFECT, OUTSIDE_ATTACKS,
+    Recipient, Situation, Subject, Uncharged, WHO_ATTACKS, When, Who, add_situation, chosen,
+    clauses, counters_only, damage_clause, find_any, gets, has_attack_word, is_restriction,
     non_attack_clause, prevention, quote_short, read_descriptor, read_grants, read_losses, repeats,
     split_top, strip_leads, taps, top_level_find, uncharged, unmodelled_family,
 };
@@ -67,6 +67,33 @@ fn family(c: &Ctx, a: Draft) -> Draft {
 fn charged(c: &Ctx, a: Draft) -> Draft {
     if !matches!(a.class, Class::Keyword | Class::Condition) {
         return a;
+    }
+    // A keyword behind a Force cost the engine refuses (a paid Lucky):
+    // unmodelled, so that the card is still read without it.
+    let refused = a
+        .effects
+        .iter()
+        .chain(a.switch.iter().flat_map(|(_, e)| e))
+        .find_map(|e| match e {
+            Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
+                let k =
+                    swtcg_engine::keywords::Keywords::from_abilities(std::slice::from_ref(ability));
+                k.refused().map(|r| match &r.cost {
+                    Some(cost) if cost.x => format!("{} with a cost of X", r.keyword.name()),
+                    _ => format!(
+                        "{} behind a Force cost (paid after the roll, or read after the attack)",
+                        r.keyword.name()
+                    ),
+                })
+            }
+            _ => None,
+        });
+    if let Some(why) = refused {
+        let mut u = Draft::unmodelled(&c.printed, &why);
+        u.cost = a.cost.clone();
+        u.rule = a.rule;
+        u.clauses = a.clauses;
+        return u;
     }
     let Some(cost) = a.cost.clone().or_else(|| c.cost.clone()) else {
         return a;
