@@ -768,7 +768,14 @@ fn ties_of_the_objective_go_to_more_damage_to_the_other_side() {
 
 #[test]
 fn keywords_a_battle_does_not_model_are_refused_by_name() {
-    for kw in ["Tenacity 2", "Focus 1", "Persuade 1", "Absorb 1"] {
+    for kw in [
+        "Tenacity 2",
+        "Focus 1",
+        "Persuade 1",
+        "Absorb 1",
+        "Pay 1 Force -> Persuade 1",
+        "Pay X Force -> Absorb X",
+    ] {
         let e = Battle::from_json(&format!(
             r#"{{"units": [{{"name": "D", "side": "dark", "arena": "Space", "speed": 50, "power": 2, "health": 2, "keywords": ["{kw}"]}},
                           {{"name": "L", "side": "light", "arena": "Space", "speed": 10, "power": 1, "health": 1}}]}}"#

@@ -236,3 +236,32 @@ fn pictures_are_well_formed_and_carry_the_numbers() {
     assert!(labels.contains(&"damage <&>"), "{labels:?}");
     assert!(labels.contains(&"50%"));
 }
+
+/// What Absorb and Persuade do after the attack is not modelled in plans,
+/// and a paid one (which prevents among the Evades) is refused as a free
+/// one is, never solved without its after-effect.
+#[test]
+fn paid_absorb_and_persuade_are_refused_as_free_ones_are() {
+    for (who, kw) in [
+        ("defender", "Persuade 1"),
+        ("defender", "Pay 1 Force -> Persuade 1"),
+        ("defender", "Pay X Force -> Persuade X"),
+        ("attacker", "Absorb 1"),
+        ("attacker", "Pay 1 Force -> Absorb 1"),
+    ] {
+        let (d, a) = if who == "defender" {
+            (format!(r#", "keywords": ["{kw}"]"#), String::new())
+        } else {
+            (String::new(), format!(r#", "keywords": ["{kw}"]"#))
+        };
+        let text = format!(
+            r#"{{"defender": {{"name": "D", "health": 3{d}}}, "attackers": [{{"name": "A", "power": 2{a}}}]}}"#
+        );
+        let e = swtcg_engine::plan::Plan::from_json(&text).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            swtcg_engine::error::ErrorKind::NotModelled,
+            "{who}: {kw}"
+        );
+    }
+}

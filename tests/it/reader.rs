@@ -240,7 +240,10 @@ fn costs_are_charged_or_never_free() {
     for (text, why) in [
         ("Pay 1 Force -> Lucky 1", "Lucky behind a Force cost"),
         ("Pay 1 Force -> Parry 2", "Parry behind a Force cost"),
-        ("Pay X Force -> Critical Hit X", "Critical Hit with a cost of X"),
+        (
+            "Pay X Force -> Critical Hit X",
+            "Critical Hit with a cost of X",
+        ),
     ] {
         let a = read(text);
         assert_eq!(a.class(), Class::Unmodelled, "{text}: {a:?}");

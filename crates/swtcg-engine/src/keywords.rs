@@ -1173,6 +1173,18 @@ impl Keywords {
         crate::keywords::Keyword::lose_from(name, self)
     }
 
+    /// Whether it has `kind`, free or paid: Absorb and Persuade (whose
+    /// paid abilities prevent among the Evades), for what they do after
+    /// the attack.
+    pub(crate) fn has_evade_like(&self, kind: KeywordKind) -> bool {
+        let free = match kind {
+            KeywordKind::Absorb => self.absorb,
+            KeywordKind::Persuade => self.persuade,
+            _ => 0,
+        };
+        free > 0 || self.paid_evades.iter().any(|p| p.from == Some(kind))
+    }
+
     /// The first ability behind a Force cost the solver refuses wherever
     /// it is (a paid Lucky or Parry, `Pay X Force -> Critical Hit X`); one
     /// acting only through another unit of its side (a paid Protect) is

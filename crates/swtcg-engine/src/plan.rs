@@ -22,6 +22,7 @@ use crate::attack::{ATTACKER, DEFENDER, Side};
 use crate::dist::{Dist, Fraction, Joint, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote};
 use crate::files::{Applied, CardUnits, DbPaths, FromFile, PlanFile};
+use crate::keywords::KeywordKind;
 use crate::policy::{Game, Policy, solve};
 use crate::report::DistReport;
 use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
@@ -238,12 +239,12 @@ impl Plan {
         for (a, d) in attackers.iter().zip(&defender_against) {
             for (on, who, what) in [
                 (
-                    d.keywords.persuade > 0,
+                    d.keywords.has_evade_like(KeywordKind::Persuade),
                     &d.name,
                     "Persuade (the attacker's power lost for its next attack)",
                 ),
                 (
-                    a.keywords.absorb > 0,
+                    a.keywords.has_evade_like(KeywordKind::Absorb),
                     &a.name,
                     "Absorb (the power it gains for its next attack)",
                 ),

@@ -39,6 +39,7 @@ use crate::attack::Side;
 use crate::dist::{Fraction, Weight};
 use crate::error::{Error, Result, quote};
 use crate::files::{Applied, CardUnits, DbPaths, FromFile, UnitFile};
+use crate::keywords::KeywordKind;
 use crate::policy::{ForceBudget, Game, Policy, solve};
 use crate::unit::{Arena, Unit};
 use num_bigint::BigInt;
@@ -300,10 +301,10 @@ const NOT_MODELLED: &[Unmodelled] = &[
         u.keywords.focus > 0
     }),
     ("Persuade (power lost for the next attack)", |u| {
-        u.keywords.persuade > 0
+        u.keywords.has_evade_like(KeywordKind::Persuade)
     }),
     ("Absorb (power for its next attack)", |u| {
-        u.keywords.absorb > 0
+        u.keywords.has_evade_like(KeywordKind::Absorb)
     }),
     ("Surge (power until the end of the turn)", |u| {
         u.keywords.surge > 0
