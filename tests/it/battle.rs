@@ -906,3 +906,18 @@ fn an_attack_from_another_arena_is_the_engines_remote_attack() {
         "nothing reaches the gun"
     );
 }
+
+/// A paid Protect beside another unit of its side is refused when an
+/// attack it could act in is solved, never left out of the attack unseen
+/// (it is not priced: when it would be paid is not modelled).
+#[test]
+fn a_paid_protect_takes_part_and_is_refused() {
+    let b = Battle::from_json(
+        r#"{"units": [{"name": "D", "side": "dark", "arena": "Space", "speed": 50, "power": 3, "health": 9},
+                      {"name": "L1", "side": "light", "arena": "Space", "speed": 10, "power": 1, "health": 3},
+                      {"name": "L2", "side": "light", "arena": "Space", "speed": 10, "power": 1, "health": 3, "keywords": ["Pay 1 Force -> Protect 1"]}]}"#,
+    )
+    .unwrap();
+    let e = b.solve().unwrap_err();
+    assert_eq!(e.kind(), swtcg_engine::error::ErrorKind::NotModelled);
+}

@@ -358,6 +358,9 @@ fn reaches_past_intercept(u: &Unit) -> bool {
         || k.avenge > 0
         || k.area_damage > 0
         || k.protect > 0
+        // A paid Protect (or Redirect, ...) takes part, so that the
+        // attack's game refuses it rather than leave it out unseen.
+        || !k.unpriced.is_empty()
 }
 
 impl Battle {
