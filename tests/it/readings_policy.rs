@@ -786,6 +786,24 @@ fn a_force_cost_is_paid_or_refused_never_free() {
     assert_eq!(d.keywords.paid_evades.len(), 1);
     assert!(d.keywords.lose("Absorb"));
     assert!(d.keywords.paid_evades.is_empty());
+    // Losing a keyword takes the option made of its paid ability, and a
+    // refused one with it (the unit no longer has it to refuse).
+    let mut c = unit(
+        "c",
+        1,
+        None,
+        0,
+        &["Pay 1 Force -> Critical Hit 2", "Critical Hit 1"],
+    );
+    assert_eq!(c.keywords.boosts.len(), 1);
+    assert!(c.keywords.lose("Critical Hit"));
+    assert!(c.keywords.boosts.is_empty() && c.keywords.crit == 0);
+    let mut l = Unit::new("l", 1);
+    l.keywords
+        .add(&[swtcg_engine::keywords::parse("Pay 1 Force -> Lucky 1").unwrap()]);
+    assert!(l.validate().is_err());
+    assert!(l.keywords.lose("Lucky"));
+    assert!(l.validate().is_ok());
     // A keyword read from the roll on, behind a fixed Force cost: an
     // option before the roll (the POPs after it are reserved for re-rolls
     // and prevention). One die: hits on 4+ (1/2); a natural 6 (1/6) adds 2.

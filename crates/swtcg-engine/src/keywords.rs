@@ -97,7 +97,9 @@ macro_rules! keyword_table {
                 KeywordKind::ALL.iter().copied().find(|k| k.name() == canonical)
             }
 
-            /// Takes it away from a unit's keywords (the unit *loses* it).
+            /// Takes it away from a unit's keywords (the unit *loses* it),
+            /// its abilities behind a Force cost included (an option
+            /// before the roll made of it, one the solver refuses).
             pub fn lose_from(self, k: &mut Keywords) {
                 match self {
                     $(KeywordKind::$variant => {
@@ -105,6 +107,7 @@ macro_rules! keyword_table {
                         f(k)
                     })*
                 }
+                k.forget_paid(self);
             }
         }
 
@@ -1171,6 +1174,25 @@ impl Keywords {
     /// is a keyword's.
     pub fn lose(&mut self, name: &str) -> bool {
         crate::keywords::Keyword::lose_from(name, self)
+    }
+
+    /// Forgets the abilities of `kind` behind a Force cost that are kept
+    /// apart from its sums: the options before the roll made of one
+    /// ([`Keywords::add`]) and the ones the solver refuses.
+    fn forget_paid(&mut self, kind: KeywordKind) {
+        self.boosts.retain(|b| {
+            let made_of = b.source == BoostSource::Ability
+                && b.theirs.is_empty()
+                && b.mine.abilities.len() == 1
+                && b.mine.abilities[0].keyword.kind() == kind
+                && b.mine
+                    == Change {
+                        abilities: b.mine.abilities.clone(),
+                        ..Change::default()
+                    };
+            !made_of
+        });
+        self.unpriced.retain(|a| a.keyword.kind() != kind);
     }
 
     /// Whether it has `kind`, free or paid: Absorb and Persuade (whose
