@@ -406,6 +406,8 @@ fn random_small_scenarios() {
         "Fury 1",
         "Ferocity",
         "Stun 1",
+        // A keyword read from the roll on, bought before the roll.
+        "Pay 1 Force -> Critical Hit 1",
     ];
     let def_pool: &[&str] = &[
         "Parry 1",
@@ -421,11 +423,15 @@ fn random_small_scenarios() {
         "Pay 1 Force -> Deflect 1",
         "Lucky 1",
         "Fortitude",
+        // Prevents as a paid Evade does.
+        "Pay 1 Force -> Absorb 1",
+        "Pay X Force -> Persuade X",
     ];
     let mut rng = Rng::new(2026);
     let mut pick = |n: u64| (rng.next_u64() % n) as usize;
     let mut cases = 0;
     let mut boosted = 0;
+    let mut paid_absorbs = 0;
     for case in 0..800 {
         let mut a = unit("a", 1 + pick(2) as u32, Some(2 + pick(3) as u32), 0, &[]);
         let mut d = unit("d", 1, Some(1 + pick(4) as u32), 0, &[]);
@@ -475,6 +481,7 @@ fn random_small_scenarios() {
             _ => {}
         }
         boosted += !a.keywords.boosts.is_empty() as u32 + !d.keywords.boosts.is_empty() as u32;
+        let absorbs = d.keywords.paid_evades.iter().any(|p| p.from.is_some());
         let dice = a.power + 1 + a.keywords.fury;
         let ret: u32 = d.retaliate_dice();
         if dice + ret + a.keywords.lucky + d.keywords.lucky > 7 {
@@ -514,9 +521,11 @@ fn random_small_scenarios() {
             force,
         );
         cases += 1;
+        paid_absorbs += absorbs as u32;
     }
     assert!(cases >= 500, "{cases}");
     assert!(boosted >= 100, "{boosted}");
+    assert!(paid_absorbs >= 50, "{paid_absorbs}");
 }
 
 /// Random small scenarios with the glossary's keywords (seeded): Backfire,
