@@ -265,3 +265,49 @@ fn paid_absorb_and_persuade_are_refused_as_free_ones_are() {
         );
     }
 }
+
+/// A plan reads the units' own Stun, Focus and Tenacity: one that an
+/// option before the roll grants (a card's "gets Stun 2 for this attack")
+/// is refused, never left out of the plan unseen; `Plan::new` refuses what
+/// a plan file's reading refuses.
+#[test]
+fn keywords_an_option_grants_are_refused_where_a_plan_reads_its_own() {
+    use swtcg_engine::keywords::{Boost, Change, parse};
+    use swtcg_engine::policy::Policy;
+    let option = |text: &str| Boost {
+        cost: 1,
+        mine: Change {
+            abilities: vec![parse(text).unwrap()],
+            ..Change::default()
+        },
+        text: text.into(),
+        ..Boost::default()
+    };
+    let plan = |d: Unit, a: Unit| Plan::new(d, vec![a], vec![0], Policy::default());
+    let mut d = Unit::new("D", 1);
+    d.health = Some(4);
+    let a = Unit::new("A", 2);
+    assert!(plan(d.clone(), a.clone()).is_ok());
+    let mut stunning = d.clone();
+    stunning.keywords.boosts.push(option("Stun 2"));
+    assert_eq!(
+        plan(stunning, a.clone()).unwrap_err().kind(),
+        ErrorKind::NotModelled
+    );
+    let mut focused = a.clone();
+    focused.keywords.boosts.push(option("Focus 1"));
+    assert_eq!(
+        plan(d.clone(), focused).unwrap_err().kind(),
+        ErrorKind::NotModelled
+    );
+    // An option's Critical Hit is the attack's own: planned.
+    let mut critical = a.clone();
+    critical.keywords.boosts.push(option("Critical Hit 1"));
+    assert!(plan(d.clone(), critical).is_ok());
+    let mut persuading = d.clone();
+    persuading.keywords.add(&[parse("Persuade 1").unwrap()]);
+    assert_eq!(
+        plan(persuading, a).unwrap_err().kind(),
+        ErrorKind::NotModelled
+    );
+}

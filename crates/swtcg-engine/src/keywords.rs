@@ -1195,6 +1195,17 @@ impl Keywords {
         self.unpriced.retain(|a| a.keyword.kind() != kind);
     }
 
+    /// Its keywords with every option before the roll taken: what it may
+    /// have in an attack, for the checks of what plans and battles don't
+    /// model (a Stun an option grants, which they would not see).
+    pub(crate) fn with_options(&self) -> Keywords {
+        let mut k = self.clone();
+        for b in &self.boosts {
+            k.add(&b.mine.abilities);
+        }
+        k
+    }
+
     /// Whether it has `kind`, free or paid: Absorb and Persuade (whose
     /// paid abilities prevent among the Evades), for what they do after
     /// the attack.

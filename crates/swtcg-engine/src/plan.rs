@@ -236,32 +236,7 @@ impl Plan {
                 steps.len()
             )));
         }
-        for (a, d) in attackers.iter().zip(&defender_against) {
-            for (on, who, what) in [
-                (
-                    d.keywords.has_evade_like(KeywordKind::Persuade),
-                    &d.name,
-                    "Persuade (the attacker's power lost for its next attack)",
-                ),
-                (
-                    a.keywords.has_evade_like(KeywordKind::Absorb),
-                    &a.name,
-                    "Absorb (the power it gains for its next attack)",
-                ),
-                (
-                    a.keywords.surge > 0,
-                    &a.name,
-                    "Surge (power it gives until the end of the turn)",
-                ),
-            ] {
-                if on {
-                    return Err(Error::not_modelled(format!(
-                        "plan: {}: {what} is not modelled in battle plans",
-                        quote(who)
-                    )));
-                }
-            }
-        }
+        refuse_unmodelled(&attackers, &defender_against)?;
         Ok(Plan {
             defender,
             defender_against,
@@ -312,6 +287,7 @@ impl Plan {
             }
         }
         defender.validate()?;
+        refuse_unmodelled(&attackers, &vec![defender.clone(); attackers.len()])?;
         Ok(Plan {
             defender_against: vec![defender.clone(); attackers.len()],
             defender,
@@ -705,4 +681,50 @@ impl FromFile for Plan {
     fn from_parts<C: CardUnits>(file: PlanFile, cards: &C) -> Result<Plan> {
         Plan::from_parts(file, cards)
     }
+}
+
+/// Refuses what a plan doesn't model: what Absorb, Persuade and Surge do
+/// after the attack, and a Stun, Focus or Tenacity an option before the
+/// roll grants (the plan reads the units' own).
+fn refuse_unmodelled(attackers: &[Unit], defender_against: &[Unit]) -> Result<()> {
+    for (a, d) in attackers.iter().zip(defender_against) {
+        // What each may have in its attack, its options taken: an
+        // option's Stun, Focus or Tenacity is not what the plan reads.
+        let (ak, dk) = (a.keywords.with_options(), d.keywords.with_options());
+        for (on, who, what) in [
+            (
+                dk.has_evade_like(KeywordKind::Persuade),
+                &d.name,
+                "Persuade (the attacker's power lost for its next attack)",
+            ),
+            (
+                ak.has_evade_like(KeywordKind::Absorb),
+                &a.name,
+                "Absorb (the power it gains for its next attack)",
+            ),
+            (
+                ak.surge > 0,
+                &a.name,
+                "Surge (power it gives until the end of the turn)",
+            ),
+            (
+                dk.stun > d.keywords.stun,
+                &d.name,
+                "Stun from an option before the roll (the power its attacker loses)",
+            ),
+            (
+                ak.focus > a.keywords.focus || ak.tenacity > a.keywords.tenacity,
+                &a.name,
+                "Focus or Tenacity from an option before the roll",
+            ),
+        ] {
+            if on {
+                return Err(Error::not_modelled(format!(
+                    "plan: {}: {what} is not modelled in battle plans",
+                    quote(who)
+                )));
+            }
+        }
+    }
+    Ok(())
 }

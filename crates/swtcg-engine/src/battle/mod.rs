@@ -295,19 +295,31 @@ pub struct Battle {
 /// model yet: (name, whether unit `u` has it).
 type Unmodelled = (&'static str, fn(&Unit) -> bool);
 
+/// Each is checked with the unit's options before the roll taken
+/// (`Keywords::with_options`): an option's keyword is one the unit may
+/// have.
 const NOT_MODELLED: &[Unmodelled] = &[
-    ("Tenacity (a second attack)", |u| u.keywords.tenacity > 0),
+    ("Tenacity (a second attack)", |u| {
+        u.keywords.with_options().tenacity > 0
+    }),
     ("Focus (power for its next attack)", |u| {
-        u.keywords.focus > 0
+        u.keywords.with_options().focus > 0
     }),
     ("Persuade (power lost for the next attack)", |u| {
-        u.keywords.has_evade_like(KeywordKind::Persuade)
+        u.keywords
+            .with_options()
+            .has_evade_like(KeywordKind::Persuade)
     }),
     ("Absorb (power for its next attack)", |u| {
-        u.keywords.has_evade_like(KeywordKind::Absorb)
+        u.keywords
+            .with_options()
+            .has_evade_like(KeywordKind::Absorb)
     }),
     ("Surge (power until the end of the turn)", |u| {
-        u.keywords.surge > 0
+        u.keywords.with_options().surge > 0
+    }),
+    ("Stun from an option before the roll", |u| {
+        u.keywords.with_options().stun > u.keywords.stun
     }),
 ];
 
