@@ -293,9 +293,7 @@ impl KeywordKind {
                 | KeywordKind::Intercept
         )
     }
-}
 
-impl KeywordKind {
     /// Whether, behind a fixed Force cost, it is an option taken in the
     /// attack POP, before the roll (a [`Boost`]): the POPs after the roll
     /// are reserved for re-rolls and damage prevention (the glossary,
@@ -712,6 +710,16 @@ impl Ability {
             .is_some_and(|c| c.x || c.force.is_some_and(|f| f > 0))
     }
 
+    /// Whether its keyword's own table adds it, cost and all: no Force
+    /// cost, or one the solver prices for that keyword (a cost of X pays
+    /// for a number of X, `Pay X Force -> Evade X`, never for a fixed one
+    /// or none, `Pay X Force -> Intercept`). Otherwise [`Keywords::add`]
+    /// makes it an option before the roll or keeps it unpriced.
+    pub(crate) fn adds_as_printed(&self) -> bool {
+        let x_cost = self.cost.as_ref().is_some_and(|c| c.x);
+        !self.costs_force() || (self.keyword.kind().prices_force() && (self.x || !x_cost))
+    }
+
     /// Whether using it is a choice with a price (a cost other than
     /// `Pay 0 Force`).
     pub fn is_paid(&self) -> bool {
@@ -1116,6 +1124,9 @@ pub enum BoostSource {
     /// Any other option before the roll.
     #[default]
     Ability,
+    /// A keyword behind a fixed Force cost, bought before the roll
+    /// (`Pay 1 Force -> Critical Hit 2`): losing the keyword takes it.
+    Paid(KeywordKind),
 }
 
 /// An option a unit's owner may take before the roll of an attack the unit
@@ -1180,18 +1191,7 @@ impl Keywords {
     /// apart from its sums: the options before the roll made of one
     /// ([`Keywords::add`]) and the ones the solver refuses.
     fn forget_paid(&mut self, kind: KeywordKind) {
-        self.boosts.retain(|b| {
-            let made_of = b.source == BoostSource::Ability
-                && b.theirs.is_empty()
-                && b.mine.abilities.len() == 1
-                && b.mine.abilities[0].keyword.kind() == kind
-                && b.mine
-                    == Change {
-                        abilities: b.mine.abilities.clone(),
-                        ..Change::default()
-                    };
-            !made_of
-        });
+        self.boosts.retain(|b| b.source != BoostSource::Paid(kind));
         self.unpriced.retain(|a| a.keyword.kind() != kind);
     }
 
@@ -1222,10 +1222,20 @@ impl Keywords {
     /// it is (a paid Lucky or Parry, `Pay X Force -> Critical Hit X`); one
     /// acting only through another unit of its side (a paid Protect) is
     /// refused only beside such a unit, by the game.
-    pub fn refused(&self) -> Option<&Ability> {
-        self.unpriced
+    ///
+    /// With it, why (after the keyword's name): `with a cost of X ...` or
+    /// `behind a Force cost ...`.
+    pub fn refused(&self) -> Option<(&Ability, &'static str)> {
+        let a = self
+            .unpriced
             .iter()
-            .find(|a| !a.keyword.kind().acts_through_its_side())
+            .find(|a| !a.keyword.kind().acts_through_its_side())?;
+        let why = if a.cost.as_ref().is_some_and(|c| c.x) {
+            "with a cost of X (X is paid for Evade, Absorb, Persuade, Deflect and Retaliate X only)"
+        } else {
+            "behind a Force cost (paid after the roll, or read after the attack)"
+        };
+        Some((a, why))
     }
 
     /// Adds abilities to the sums, each as the keyword table adds it
@@ -1234,16 +1244,13 @@ impl Keywords {
     /// apart with its cost, every Retaliate is its own ability.
     pub fn add(&mut self, abilities: &[Ability]) {
         for a in abilities {
-            // A cost of X pays for a number of X (`Pay X Force -> Evade X`),
-            // never for a fixed one or none (`Pay X Force -> Intercept`).
-            let x_cost = a.cost.as_ref().is_some_and(|c| c.x);
             let kind = a.keyword.kind();
-            if !a.costs_force() || (kind.prices_force() && (a.x || !x_cost)) {
+            if a.adds_as_printed() {
                 a.keyword.add_to(self, a);
             } else if let Some(cost) = a.force().filter(|_| kind.bought_before_the_roll()) {
                 // An option before the roll, for this attack.
                 self.boosts.push(Boost {
-                    source: BoostSource::Ability,
+                    source: BoostSource::Paid(kind),
                     cost,
                     mine: Change {
                         abilities: vec![Ability {

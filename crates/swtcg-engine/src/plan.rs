@@ -287,9 +287,10 @@ impl Plan {
             }
         }
         defender.validate()?;
-        refuse_unmodelled(&attackers, &vec![defender.clone(); attackers.len()])?;
+        let defender_against = vec![defender.clone(); attackers.len()];
+        refuse_unmodelled(&attackers, &defender_against)?;
         Ok(Plan {
-            defender_against: vec![defender.clone(); attackers.len()],
+            defender_against,
             defender,
             attackers,
             steps,

@@ -245,14 +245,9 @@ impl Unit {
         }
         // A Force cost the solver doesn't price is refused, never solved
         // as free; a paid Protect only where it could act (a game's check).
-        if let Some(a) = k.refused() {
-            let why = if a.cost.as_ref().is_some_and(|c| c.x) {
-                "with a cost of X is not modelled (X is paid for Evade, Absorb, Persuade, Deflect and Retaliate X only)"
-            } else {
-                "behind a Force cost is not modelled (paid after the roll, or read after the attack); give it without its cost"
-            };
+        if let Some((a, why)) = k.refused() {
             return Err(Error::not_modelled(format!(
-                "'{}': {} {why}",
+                "'{}': {} {why} is not modelled; give it without its cost",
                 crate::error::quote(&a.to_string()),
                 a.keyword.name(),
             ))

@@ -39,7 +39,7 @@ use crate::attack::Side;
 use crate::dist::{Fraction, Weight};
 use crate::error::{Error, Result, quote};
 use crate::files::{Applied, CardUnits, DbPaths, FromFile, UnitFile};
-use crate::keywords::KeywordKind;
+use crate::keywords::{KeywordKind, Keywords};
 use crate::policy::{ForceBudget, Game, Policy, solve};
 use crate::unit::{Arena, Unit};
 use num_bigint::BigInt;
@@ -292,34 +292,27 @@ pub struct Battle {
 }
 
 /// Keywords whose effect reaches past the attack in a way a battle does not
-/// model yet: (name, whether unit `u` has it).
-type Unmodelled = (&'static str, fn(&Unit) -> bool);
+/// model yet: (name, whether a unit has it, given its keywords with its
+/// options before the roll taken and its own).
+type Unmodelled = (&'static str, fn(&Keywords, &Keywords) -> bool);
 
 /// Each is checked with the unit's options before the roll taken
-/// (`Keywords::with_options`): an option's keyword is one the unit may
-/// have.
+/// (`Keywords::with_options`, made once per unit): an option's keyword is
+/// one the unit may have.
 const NOT_MODELLED: &[Unmodelled] = &[
-    ("Tenacity (a second attack)", |u| {
-        u.keywords.with_options().tenacity > 0
+    ("Tenacity (a second attack)", |k, _| k.tenacity > 0),
+    ("Focus (power for its next attack)", |k, _| k.focus > 0),
+    ("Persuade (power lost for the next attack)", |k, _| {
+        k.has_evade_like(KeywordKind::Persuade)
     }),
-    ("Focus (power for its next attack)", |u| {
-        u.keywords.with_options().focus > 0
+    ("Absorb (power for its next attack)", |k, _| {
+        k.has_evade_like(KeywordKind::Absorb)
     }),
-    ("Persuade (power lost for the next attack)", |u| {
-        u.keywords
-            .with_options()
-            .has_evade_like(KeywordKind::Persuade)
+    ("Surge (power until the end of the turn)", |k, _| {
+        k.surge > 0
     }),
-    ("Absorb (power for its next attack)", |u| {
-        u.keywords
-            .with_options()
-            .has_evade_like(KeywordKind::Absorb)
-    }),
-    ("Surge (power until the end of the turn)", |u| {
-        u.keywords.with_options().surge > 0
-    }),
-    ("Stun from an option before the roll", |u| {
-        u.keywords.with_options().stun > u.keywords.stun
+    ("Stun from an option before the roll", |k, own| {
+        k.stun > own.stun
     }),
 ];
 
@@ -553,9 +546,10 @@ impl Battle {
             waiting,
         };
         for (k, b) in battle.units.iter().enumerate() {
-            let unmodelled = battle
-                .versions(k)
-                .find_map(|u| NOT_MODELLED.iter().find(|(_, has)| has(u)));
+            let unmodelled = battle.versions(k).find_map(|u| {
+                let k = u.keywords.with_options();
+                NOT_MODELLED.iter().find(|(_, has)| has(&k, &u.keywords))
+            });
             if let Some((what, _)) = unmodelled {
                 return Err(Error::not_modelled(format!(
                     "battle: unit '{}': {what} is not modelled in battles",

@@ -752,7 +752,9 @@ impl Game {
                         crate::error::quote(t)
                     ))
                 })?;
-                if a.costs_force() && !a.keyword.kind().prices_force() {
+                // One its table doesn't add as printed would be an option
+                // never offered (options are chosen before Adapt applies).
+                if !a.adds_as_printed() {
                     return Err(Error::not_modelled(format!(
                         "{}: Adapt text '{}': {} behind a Force cost is not modelled (when it is paid)",
                         u.name,
@@ -764,7 +766,7 @@ impl Game {
             let k = &u.keywords;
             let others_of_its_side =
                 (0..self.units.len()).any(|j| j != i && self.sides[j] == self.sides[i]);
-            if let Some(a) = k.unpriced.iter().find(|_| others_of_its_side) {
+            if let Some(a) = k.unpriced.first().filter(|_| others_of_its_side) {
                 return Err(Error::not_modelled(format!(
                     "{}: '{}': {} behind a Force cost, with another unit of its side in the arena, is not modelled (when it is paid); give it without its cost",
                     u.name,

@@ -78,13 +78,8 @@ fn charged(c: &Ctx, a: Draft) -> Draft {
             Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
                 let k =
                     swtcg_engine::keywords::Keywords::from_abilities(std::slice::from_ref(ability));
-                k.refused().map(|r| match &r.cost {
-                    Some(cost) if cost.x => format!("{} with a cost of X", r.keyword.name()),
-                    _ => format!(
-                        "{} behind a Force cost (paid after the roll, or read after the attack)",
-                        r.keyword.name()
-                    ),
-                })
+                k.refused()
+                    .map(|(r, why)| format!("{} {why}", r.keyword.name()))
             }
             _ => None,
         });
