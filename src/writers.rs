@@ -171,14 +171,7 @@ fn columns(rows: &[Row], format: Format) -> Vec<Param> {
 /// Rows of a table of attacks in `format`.
 pub fn rows(rows: &[Row], format: Format) -> String {
     match format {
-        Format::Json => {
-            // Written into a buffer sized for the rows (about 270 bytes
-            // each), not grown from empty by copies.
-            let mut out = Vec::with_capacity(64 + rows.len() * 300);
-            let _ = serde_json::to_writer_pretty(&mut out, rows);
-            out.push(b'\n');
-            String::from_utf8(out).unwrap_or_default()
-        }
+        Format::Json => swtcg_engine::table::rows_json(rows),
         Format::Jsonl => jsonl(rows),
         Format::Csv => {
             let cols = columns(rows, format);

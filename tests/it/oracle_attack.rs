@@ -6,7 +6,7 @@
 
 use crate::common::{Counts, Result1, enumerate};
 use itertools::iproduct;
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use std::collections::BTreeMap;
 use swtcg_engine::attack::{ATTACKER, AttackOutcome, DEFENDER, attack, attack_with};
@@ -400,4 +400,68 @@ fn a_rows_json_does_not_depend_on_the_order_of_its_values() {
         a.contains("\"retaliate\":1") && a.contains("\"crit\":2") && a.contains("\"armor\":false"),
         "{a}"
     );
+}
+
+/// The table's JSON (`table::rows_json`, made of serde's pieces with each
+/// key escaped once) is byte for byte serde_json's pretty JSON of the same
+/// rows: rows of random parameters in any order (a grid's, in order, are
+/// walked at once; others searched), switches, a health of 0 (`null`),
+/// negative values, fractions in machine words and past them (and
+/// negative), with and without P(discard), and no rows at all.
+#[test]
+fn the_tables_json_is_serdes_pretty_json() {
+    use proptest::prelude::*;
+    use swtcg_engine::dist::Fraction;
+    use swtcg_engine::table::{Param, Row, rows_json};
+    let fraction = (any::<i64>(), 1u64.., 0u32..3).prop_map(|(n, d, big)| {
+        // `big` scales past 2^128 (1: the numerator, 2: the denominator).
+        let scale = BigInt::from(7u32).pow(60);
+        let (mut n, mut d) = (BigInt::from(n), BigInt::from(d));
+        match big {
+            1 => n *= &scale,
+            2 => d *= &scale,
+            _ => {}
+        }
+        Fraction(BigRational::new(n, d))
+    });
+    let row = (
+        proptest::collection::vec((0..Param::ALL.len(), -3i64..50), 0..12),
+        any::<bool>(),
+        fraction.clone(),
+        proptest::option::of(fraction),
+    )
+        .prop_map(|(picked, sorted, mean, p_discard)| {
+            let mut values: Vec<(Param, i64)> = Vec::new();
+            for (i, v) in picked {
+                if !values.iter().any(|(p, _)| *p == Param::ALL[i]) {
+                    values.push((Param::ALL[i], v));
+                }
+            }
+            if sorted {
+                values.sort();
+            }
+            Row {
+                values,
+                mean,
+                p_discard,
+            }
+        });
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 300,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20261203),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    let sizes = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    runner
+        .run(&proptest::collection::vec(row, 0..6), |rows| {
+            sizes.borrow_mut().insert(rows.len());
+            let serde = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+            prop_assert_eq!(rows_json(&rows), serde);
+            Ok(())
+        })
+        .unwrap();
+    // Every size was drawn, the empty table among them.
+    let sizes = sizes.into_inner();
+    assert_eq!(sizes.len(), 6, "{sizes:?}");
 }

@@ -455,7 +455,7 @@ pub fn fraction_string(r: &BigRational) -> String {
 
 /// `"num/den"` written into `out` when both fit machine integers (most
 /// results: big-integer formatting divides limb by limb), by itoa.
-fn small_text<'a>(r: &BigRational, out: &'a mut [u8; 80]) -> Option<&'a str> {
+pub(crate) fn small_text<'a>(r: &BigRational, out: &'a mut [u8; 80]) -> Option<&'a str> {
     let (n, d) = (r.numer().to_i128()?, r.denom().to_u128()?);
     let (mut a, mut b) = (itoa::Buffer::new(), itoa::Buffer::new());
     let (n, d) = (a.format(n).as_bytes(), b.format(d).as_bytes());

@@ -487,12 +487,15 @@ impl Row {
     }
 }
 
-impl Serialize for Row {
-    /// Every core parameter (`power`, `accuracy`, `armor`, `shields`,
-    /// `fury`, `crit`, `parry`, `evade`, `deflect`, `health`), each other
-    /// parameter given, `mean` (a fraction string) and `mean_f64`, and
-    /// `p_discard` / `p_discard_f64` when health is given.
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+impl Row {
+    /// Calls `f` with each value the row's JSON shows, in its order: every
+    /// core parameter (`power`, `accuracy`, `armor`, `shields`, `fury`,
+    /// `crit`, `parry`, `evade`, `deflect`, `health`) and each other
+    /// parameter given, in [`Param::ALL`] order.
+    fn each_shown<E>(
+        &self,
+        mut f: impl FnMut(Param, i64) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
         // The core parameters, as a bit set of their places in `Param`.
         const CORE_MASK: u128 = {
             let mut mask = 0u128;
@@ -511,12 +514,6 @@ impl Serialize for Row {
                 assert!((CORE[i - 1] as usize) < (CORE[i] as usize));
                 i += 1;
             }
-        };
-        let mut m = s.serialize_map(None)?;
-        let mut entry = |p: Param, v: i64| match p.kind() {
-            ValueKind::Switch => m.serialize_entry(p.name(), &(v != 0)),
-            ValueKind::Health => m.serialize_entry(p.name(), &(v > 0).then_some(v)),
-            _ => m.serialize_entry(p.name(), &v),
         };
         // Rows made by a grid hold their values in order, each once: the
         // core parameters and the values are merged, both in `Param`'s
@@ -540,7 +537,7 @@ impl Serialize for Row {
                         (g, v)
                     }
                 };
-                entry(p, v)?;
+                f(p, v)?;
             }
         } else {
             for p in Param::ALL {
@@ -549,9 +546,38 @@ impl Serialize for Row {
                     None if CORE_MASK >> (*p as usize) & 1 == 1 => p.neutral(),
                     None => continue,
                 };
-                entry(*p, v)?;
+                f(*p, v)?;
             }
         }
+        Ok(())
+    }
+}
+
+/// A parameter's value as the rows' JSON shows it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Shown {
+    Switch(bool),
+    Number(Option<i64>),
+}
+
+impl Shown {
+    fn of(p: Param, v: i64) -> Shown {
+        match p.kind() {
+            ValueKind::Switch => Shown::Switch(v != 0),
+            ValueKind::Health => Shown::Number((v > 0).then_some(v)),
+            _ => Shown::Number(Some(v)),
+        }
+    }
+}
+
+impl Serialize for Row {
+    /// The values [`Row::each_shown`] walks, `mean` (a fraction string)
+    /// and `mean_f64`, and `p_discard` / `p_discard_f64` when health is
+    /// given.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        self.each_shown(|p, v| m.serialize_entry(p.name(), &Shown::of(p, v)))?;
         m.serialize_entry("mean", &self.mean)?;
         m.serialize_entry("mean_f64", &self.mean.to_f64())?;
         if let Some(p) = &self.p_discard {
@@ -560,6 +586,73 @@ impl Serialize for Row {
         }
         m.end()
     }
+}
+
+/// Rows as pretty JSON with a final newline: the bytes of
+/// [`crate::report::to_json_text`] of `rows`, made of serde's pieces. Each
+/// key is escaped by serde once per call, not once per row, and each value
+/// is serialized alone; a row's layout is serde_json's pretty one (a test
+/// holds every byte to it). Serde's writer spent most of the 800-row
+/// table's instructions on its 9,600 keys (issue 35).
+pub fn rows_json(rows: &[Row]) -> String {
+    // Writing into a Vec can't fail; a value that would (none here: plain
+    // numbers, booleans and fraction strings) would be left out, not panic.
+    fn put<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+        let _ = serde_json::to_writer(&mut *out, value);
+    }
+    if rows.is_empty() {
+        return "[]\n".into();
+    }
+    // `,\n    "name": ` for each key: the comma is left out of a row's first.
+    let key = |name: &str| {
+        let mut k = b",\n    ".to_vec();
+        put(&mut k, name);
+        k.extend_from_slice(b": ");
+        k
+    };
+    let params: Vec<Vec<u8>> = Param::ALL.iter().map(|p| key(p.name())).collect();
+    let [mean, mean_f64, p_discard, p_discard_f64] =
+        ["mean", "mean_f64", "p_discard", "p_discard_f64"].map(key);
+    // A key, after a comma unless it is its row's first, and its value.
+    fn field<T: Serialize + ?Sized>(out: &mut Vec<u8>, first: &mut bool, key: &[u8], value: &T) {
+        out.extend_from_slice(if *first { &key[1..] } else { key });
+        *first = false;
+        put(out, value);
+    }
+    // A fraction's string: digits, a minus and a slash, which JSON doesn't
+    // escape, written between its quotes without serde's scan for escapes
+    // (when it fits machine integers; serde writes it otherwise).
+    fn fraction(out: &mut Vec<u8>, first: &mut bool, key: &[u8], value: &Fraction) {
+        match crate::dist::small_text(value, &mut [0; 80]) {
+            Some(text) => {
+                out.extend_from_slice(if *first { &key[1..] } else { key });
+                *first = false;
+                out.push(b'"');
+                out.extend_from_slice(text.as_bytes());
+                out.push(b'"');
+            }
+            None => field(out, first, key, value),
+        }
+    }
+    let mut out = Vec::with_capacity(64 + rows.len() * 300);
+    out.push(b'[');
+    for (i, row) in rows.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n  {" } else { b",\n  {" });
+        let mut first = true;
+        let _ = row.each_shown(|p, v| -> std::result::Result<(), ()> {
+            field(&mut out, &mut first, &params[p as usize], &Shown::of(p, v));
+            Ok(())
+        });
+        fraction(&mut out, &mut first, &mean, &row.mean);
+        field(&mut out, &mut first, &mean_f64, &row.mean.to_f64());
+        if let Some(p) = &row.p_discard {
+            fraction(&mut out, &mut first, &p_discard, p);
+            field(&mut out, &mut first, &p_discard_f64, &p.to_f64());
+        }
+        out.extend_from_slice(b"\n  }");
+    }
+    out.extend_from_slice(b"\n]\n");
+    String::from_utf8(out).unwrap_or_default()
 }
 
 impl Grid {
