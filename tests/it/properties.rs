@@ -238,6 +238,74 @@ fn table_rows_match_single_attacks() {
     }
 }
 
+/// A table builds each side's distinct units once (`Grid::rows`), which
+/// holds only if a parameter sets the unit of its side alone: every value
+/// of every parameter, applied to the neutral units, changes no unit but
+/// its side's. And a grid's first bad row is refused with the error
+/// `units_of` gives for that row (the defender's counters, then the
+/// attacker's, then each unit's own checks).
+#[test]
+fn a_parameter_sets_its_own_side_and_a_grid_refuses_its_first_bad_row() {
+    use swtcg_engine::attack::Side;
+    use swtcg_engine::error::Origin;
+    use swtcg_engine::table::{Grid, Param, units_of};
+    let neutral = || (Unit::new("attacker", 1), Unit::new("defender", 0));
+    let mut changed = 0;
+    for p in Param::ALL {
+        for v in -3..=6 {
+            let (mut a, mut d) = neutral();
+            p.apply(v, &mut a, &mut d);
+            let (a0, d0) = neutral();
+            match p.side() {
+                Side::Attacking => assert_eq!(d, d0, "{p:?} {v}"),
+                Side::Defending => assert_eq!(a, a0, "{p:?} {v}"),
+            }
+            changed += usize::from(a != a0 || d != d0);
+        }
+    }
+    assert!(changed > 4 * Param::ALL.len(), "{changed}");
+    // A grid whose rows 0 to 3 (health 3) are good and row 4 (health 1)
+    // the first bad; one whose every row has counters at health on both
+    // sides (the defender's are reported).
+    let grids = [
+        Grid::new()
+            .with(Param::Power, vec![1, 2])
+            .with(Param::Health, vec![3, 1])
+            .with(Param::Counters, vec![1])
+            .with(Param::AttackerHealth, vec![1, 2]),
+        Grid::new()
+            .with(Param::Power, vec![1, 2])
+            .with(Param::Health, vec![1])
+            .with(Param::Counters, vec![1])
+            .with(Param::AttackerHealth, vec![1])
+            .with(Param::AttackerCounters, vec![1]),
+    ];
+    for grid in grids {
+        let row = |i: usize| -> Vec<(Param, i64)> {
+            grid.params
+                .iter()
+                .enumerate()
+                .map(|(j, (p, vs))| {
+                    let stride: usize = grid.params[j + 1..].iter().map(|(_, v)| v.len()).product();
+                    (*p, vs[(i / stride) % vs.len()])
+                })
+                .collect()
+        };
+        let first_bad = (0..grid.len())
+            .find_map(|i| units_of(&row(i)).err())
+            .expect("a bad row");
+        let e = grid.rows().unwrap_err();
+        assert_eq!(
+            (e.kind(), e.origin()),
+            (first_bad.kind(), first_bad.origin())
+        );
+        assert!(
+            matches!(e.origin(), Origin::Param { param, .. } if param == "counters"),
+            "{e}"
+        );
+    }
+}
+
 /// Saving the defender can cost it: with the attack's 1 damage prevented,
 /// the defender (health 1) is still there when its own Retaliate dice come
 /// back through the attacker's Deflect. Power 1 with Accuracy 3 always hits.

@@ -336,34 +336,52 @@ impl Param {
 /// The attacker and the defender of one assignment of parameters (those
 /// not given at their neutral value), checked.
 pub fn units_of(values: &[(Param, i64)]) -> Result<(Unit, Unit)> {
-    let mut a = Unit::new("attacker", 1);
-    let mut d = Unit::new("defender", 0);
+    let (mut a, mut d) = neutral_units();
     for &(p, v) in values {
         p.apply(v, &mut a, &mut d);
     }
-    for (param, u, health) in [
-        (Param::Counters, &d, Param::Health),
-        (Param::AttackerCounters, &a, Param::AttackerHealth),
-    ] {
-        if u.health.is_none() && u.counters > 0 {
-            return Err(
-                Error::missing(format!("{} need {}", param.label(), health.label()))
-                    .at_param(param.name(), Some(&u.counters.to_string())),
-            );
-        }
-        if let Some(h) = u.health
-            && u.counters >= h
-        {
-            return Err(Error::range(format!(
-                "{} counters on a unit with health {h}: it would already be discarded (counters must be below health)",
-                u.counters
-            ))
-            .at_param(param.name(), Some(&u.counters.to_string())));
-        }
+    if let Some(e) = first_error(&checks(&a, Side::Attacking), &checks(&d, Side::Defending)) {
+        return Err(e.clone());
     }
-    a.validate()?;
-    d.validate()?;
     Ok((a, d))
+}
+
+/// The first error of an attacker's and a defender's [`checks`], in the
+/// order a row reports it: the defender's counters, the attacker's, then
+/// each unit's own validation.
+fn first_error<'e>(a: &'e [Option<Error>; 2], d: &'e [Option<Error>; 2]) -> Option<&'e Error> {
+    [&d[0], &a[0], &a[1], &d[1]].into_iter().flatten().next()
+}
+
+/// The units every assignment starts from.
+fn neutral_units() -> (Unit, Unit) {
+    (Unit::new("attacker", 1), Unit::new("defender", 0))
+}
+
+/// A side's unit's checks: its damage counters against its health, then
+/// the unit's own validation; the error of each that fails.
+fn checks(u: &Unit, side: Side) -> [Option<Error>; 2] {
+    let (param, health) = match side {
+        Side::Attacking => (Param::AttackerCounters, Param::AttackerHealth),
+        Side::Defending => (Param::Counters, Param::Health),
+    };
+    let counters = if u.health.is_none() && u.counters > 0 {
+        Some(
+            Error::missing(format!("{} need {}", param.label(), health.label()))
+                .at_param(param.name(), Some(&u.counters.to_string())),
+        )
+    } else if let Some(h) = u.health
+        && u.counters >= h
+    {
+        Some(Error::range(format!(
+            "{} counters on a unit with health {h}: it would already be discarded (counters must be below health)",
+            u.counters
+        ))
+        .at_param(param.name(), Some(&u.counters.to_string())))
+    } else {
+        None
+    };
+    [counters, u.validate().err()]
 }
 
 /// Parses a range of whole numbers for parameter `param`: `N`, `A..B` or
@@ -729,50 +747,69 @@ impl Grid {
 
     /// Computes every row exactly. Refuses grids of more than `MAX_ROWS`
     /// rows, out-of-range values (naming them) and too much work, before
-    /// any work: a table of more than 10,000 rows is counted in constant
-    /// memory (each row's units are built, counted and dropped), a smaller
-    /// one keeps the units it counted.
+    /// any work. Each side's unit depends only on the parameters of that
+    /// side ([`Param::side`]): the distinct attackers and defenders are
+    /// built and checked once each (800 rows of power, Critical Hit and
+    /// Parry are 200 attackers and 4 defenders), a row naming its pair.
+    /// A grid with more than 10,000 of either is counted in constant memory
+    /// (each row's units built, counted and dropped), and its rows' units
+    /// built again once accepted.
     pub fn rows(&self) -> Result<Vec<Row>> {
-        /// Tables up to this many rows are built in one pass.
-        const KEEP_ROWS: usize = 10_000;
+        /// Sides of up to this many units are built once each.
+        const KEEP_UNITS: usize = 10_000;
         self.check()?;
-        // Tables of up to KEEP_ROWS rows keep the units built while the work
-        // is counted; larger ones are counted in constant memory and built
-        // again once accepted.
-        let keep = self.len() <= KEEP_ROWS;
-        let mut rows: Vec<(Row, Unit, Unit)> =
-            Vec::with_capacity(if keep { self.len() } else { 0 });
         let mut work = Work::default();
-        for i in 0..self.len() {
-            let values = self.assignment(i);
-            let (a, d) = units_of(&values)?;
-            work.add(&a, &d, false);
-            if keep {
-                rows.push((
-                    Row {
-                        values,
-                        mean: Fraction::default(),
-                        p_discard: None,
-                    },
-                    a,
-                    d,
-                ));
+        let (attackers, defenders, pairs) = match self.sides(KEEP_UNITS) {
+            Some([on_a, on_d]) => {
+                let attackers = self.side_units(&on_a);
+                let defenders = self.side_units(&on_d);
+                let mut pairs = Vec::with_capacity(self.len());
+                for i in 0..self.len() {
+                    let (ia, id) = (on_a.index(i), on_d.index(i));
+                    let ((a, checks_a), (d, checks_d)) = (&attackers[ia], &defenders[id]);
+                    if let Some(e) = first_error(checks_a, checks_d) {
+                        return Err(e.clone());
+                    }
+                    work.add(a, d, false);
+                    pairs.push((ia, id));
+                }
+                let units = |side: Vec<(Unit, [Option<Error>; 2])>| -> Vec<Unit> {
+                    side.into_iter().map(|(u, _)| u).collect()
+                };
+                (units(attackers), units(defenders), pairs)
             }
-        }
+            None => {
+                for i in 0..self.len() {
+                    let (a, d) = units_of(&self.assignment(i))?;
+                    work.add(&a, &d, false);
+                }
+                work.check()?;
+                let (mut attackers, mut defenders) = (Vec::new(), Vec::new());
+                for i in 0..self.len() {
+                    let (a, d) = units_of(&self.assignment(i))?;
+                    attackers.push(a);
+                    defenders.push(d);
+                }
+                (
+                    attackers,
+                    defenders,
+                    (0..self.len()).map(|i| (i, i)).collect(),
+                )
+            }
+        };
         work.check()?;
-        if !keep {
-            rows.reserve_exact(self.len());
-            for i in 0..self.len() {
-                let values = self.assignment(i);
-                let (a, d) = units_of(&values)?;
+        let mut rows: Vec<(Row, &Unit, &Unit)> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &(ia, id))| {
                 let row = Row {
-                    values,
+                    values: self.assignment(i),
                     mean: Fraction::default(),
                     p_discard: None,
                 };
-                rows.push((row, a, d));
-            }
-        }
+                (row, &attackers[ia], &defenders[id])
+            })
+            .collect();
         // Rows are computed on every core; within a thread, dice laws and
         // damage steps are shared.
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -800,6 +837,68 @@ impl Grid {
             r?;
         }
         Ok(rows.into_iter().map(|(r, _, _)| r).collect())
+    }
+
+    /// The grid's parameters of each side, as [`SideGrid`]s; `None` when
+    /// either side has more than `keep` distinct units.
+    fn sides(&self, keep: usize) -> Option<[SideGrid; 2]> {
+        let mut out = [Side::Attacking, Side::Defending].map(|side| SideGrid {
+            side,
+            digits: Vec::new(),
+            len: 1,
+        });
+        // Row i's digit of parameter j is (i / stride_j) % len_j, the first
+        // parameter varying slowest.
+        let mut stride = 1usize;
+        for (j, (p, values)) in self.params.iter().enumerate().rev() {
+            let n = values.len().max(1);
+            let g = &mut out[usize::from(p.side() == Side::Defending)];
+            g.digits.push((j, stride, n, g.len));
+            g.len = g.len.checked_mul(n)?;
+            stride = stride.saturating_mul(n);
+        }
+        out.iter().all(|g| g.len <= keep).then_some(out)
+    }
+
+    /// The distinct units of one side, in the order of [`SideGrid::index`],
+    /// each with its checks' errors (see [`checks`]).
+    fn side_units(&self, g: &SideGrid) -> Vec<(Unit, [Option<Error>; 2])> {
+        (0..g.len)
+            .map(|k| {
+                let (mut a, mut d) = neutral_units();
+                // In the parameters' order, as `units_of` applies them.
+                for &(j, _, n, below) in g.digits.iter().rev() {
+                    let (p, values) = &self.params[j];
+                    p.apply(values[(k / below) % n], &mut a, &mut d);
+                }
+                let u = match g.side {
+                    Side::Attacking => a,
+                    Side::Defending => d,
+                };
+                let errors = checks(&u, g.side);
+                (u, errors)
+            })
+            .collect()
+    }
+}
+
+/// The parameters of one side of a grid, each as (its place in the grid,
+/// its stride among the grid's rows, its number of values, its stride
+/// among the side's units), the last parameter first; `len`: the number of
+/// the side's distinct units.
+struct SideGrid {
+    side: Side,
+    digits: Vec<(usize, usize, usize, usize)>,
+    len: usize,
+}
+
+impl SideGrid {
+    /// The index among the side's units of row `i`'s unit.
+    fn index(&self, i: usize) -> usize {
+        self.digits
+            .iter()
+            .map(|&(_, stride, n, below)| (i / stride) % n * below)
+            .sum()
     }
 }
 
@@ -859,6 +958,8 @@ struct Steps<W: Weight> {
     key: Vec<(Param, i64)>,
     attacker: Unit,
     defender: Unit,
+    /// The denominator the damage steps add to the roll's.
+    end: W,
     done: Vec<Option<StrikeSums<W>>>,
 }
 
@@ -874,16 +975,15 @@ const DICE_ONLY: [Param; 6] = [
     Param::Armor,
 ];
 
-fn steps_key(values: &[(Param, i64)]) -> Vec<(Param, i64)> {
+fn steps_key(values: &[(Param, i64)]) -> impl Iterator<Item = (Param, i64)> + '_ {
     values
         .iter()
         .filter(|(p, _)| !DICE_ONLY.contains(p))
         .copied()
-        .collect()
 }
 
 /// Computes the results of `rows` (each with its units).
-fn fill(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
+fn fill(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Result<()> {
     // Sums of weight × damage must fit too: 6^dice × (the most damage + 1).
     let small = rows.iter().all(|(_, a, d)| {
         let bound = Fight::duel(a, d).damage_bound().saturating_add(1);
@@ -900,7 +1000,7 @@ fn fill(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
     }
 }
 
-fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Result<()> {
+fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Result<()> {
     // (dice, accuracy, armor, fury, faces tracked) -> roll law.
     type DiceKey = (u32, i32, bool, u32, Track);
     // With each roll, its strike laws by (Critical Hit, Parry present):
@@ -910,6 +1010,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
     let mut rolls: Vec<(DiceKey, Joint<Roll, W>, StrikeLaws<W>)> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
+        let (a, d): (&Unit, &Unit) = (a, d);
         crate::cancel::check()?;
         let remaining = d.remaining_health();
         if is_game(a, d) {
@@ -946,26 +1047,30 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
         };
         let (_, roll, laws) = &mut rolls[at];
         let roll = &*roll;
-        let key = steps_key(&row.values);
-        let si = match steps.iter().position(|s| s.key == key) {
+        let si = match steps
+            .iter()
+            .position(|s| s.key.iter().copied().eq(steps_key(&row.values)))
+        {
             Some(i) => i,
             None => {
                 let (mut ka, mut kd) = (a.clone(), d.clone());
                 for p in DICE_ONLY {
                     p.apply(p.neutral(), &mut ka, &mut kd);
                 }
+                let end = W::from_num(&Fight::duel(&ka, &kd).end_denom());
                 steps.push(Steps {
-                    key,
+                    key: steps_key(&row.values).collect(),
                     attacker: ka,
                     defender: kd,
+                    end,
                     done: Vec::new(),
                 });
                 steps.len() - 1
             }
         };
         let st = &mut steps[si];
-        let arena = Fight::duel(&st.attacker, &st.defender);
-        let end = arena.end_denom();
+        // The arena of the steps, made when a strike's are first needed.
+        let mut arena = None;
         let parry = d.keywords.parry > 0;
         let by = (a.keywords.crit, parry);
         let li = match laws.iter().position(|(k, _)| *k == by) {
@@ -983,6 +1088,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
                 st.done.resize(at + 1, None);
             }
             let sums = st.done[at].get_or_insert_with(|| {
+                let arena = arena.get_or_insert_with(|| Fight::duel(&st.attacker, &st.defender));
                 let tallies: Joint<Tally, W> = arena.resolve_strikes(&Joint::point(*s));
                 let (mut m, mut p) = (W::zero(), W::zero());
                 for (t, wt) in tallies.entries() {
@@ -1000,7 +1106,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, Unit, Unit)], policy: &Policy) -> Resu
                 disc.add_assign_ref(&sums.1.mul_ref(w));
             }
         }
-        let denom = roll.denom().mul_ref(&W::from_num(&end));
+        let denom = roll.denom().mul_ref(&st.end);
         row.mean = Fraction(reduced(&mean, &denom));
         row.p_discard = remaining.map(|_| Fraction(reduced(&disc, &denom)));
     }
