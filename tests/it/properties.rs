@@ -264,6 +264,19 @@ fn a_parameter_sets_its_own_side_and_a_grid_refuses_its_first_bad_row() {
         }
     }
     assert!(changed > 4 * Param::ALL.len(), "{changed}");
+    // A parameter given no values: no rows, whatever the others.
+    for grid in [
+        Grid::new().with(Param::Power, vec![]),
+        Grid::new()
+            .with(Param::Power, vec![])
+            .with(Param::Crit, vec![1, 2])
+            .with(Param::Parry, vec![0, 1]),
+        Grid::new()
+            .with(Param::Power, vec![1, 2])
+            .with(Param::Parry, vec![]),
+    ] {
+        assert_eq!(grid.rows().unwrap(), Vec::new());
+    }
     // A grid whose rows 0 to 3 (health 3) are good and row 4 (health 1)
     // the first bad; one whose every row has counters at health on both
     // sides (the defender's are reported).

@@ -590,9 +590,10 @@ impl Shown {
 }
 
 impl Serialize for Row {
-    /// The values [`Row::each_shown`] walks, `mean` (a fraction string)
-    /// and `mean_f64`, and `p_discard` / `p_discard_f64` when health is
-    /// given.
+    /// Every core parameter (`power`, `accuracy`, `armor`, `shields`,
+    /// `fury`, `crit`, `parry`, `evade`, `deflect`, `health`), each other
+    /// parameter given, `mean` (a fraction string) and `mean_f64`, and
+    /// `p_discard` / `p_discard_f64` when health is given.
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(None)?;
         self.each_shown(|p, v| m.serialize_entry(p.name(), &Shown::of(p, v)))?;
@@ -758,6 +759,10 @@ impl Grid {
         /// Sides of up to this many units are built once each.
         const KEEP_UNITS: usize = 10_000;
         self.check()?;
+        // A parameter given no values: no rows (and no side's units).
+        if self.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut work = Work::default();
         let (attackers, defenders, pairs) = match self.sides(KEEP_UNITS) {
             Some([on_a, on_d]) => {
