@@ -634,9 +634,12 @@ pub fn rows_json(rows: &[Row]) -> String {
         ["mean", "mean_f64", "p_discard", "p_discard_f64"].map(key);
     // A key, after a comma unless it is its row's first, and its value.
     fn field<T: Serialize + ?Sized>(out: &mut Vec<u8>, first: &mut bool, key: &[u8], value: &T) {
+        write_key(out, first, key);
+        put(out, value);
+    }
+    fn write_key(out: &mut Vec<u8>, first: &mut bool, key: &[u8]) {
         out.extend_from_slice(if *first { &key[1..] } else { key });
         *first = false;
-        put(out, value);
     }
     // A fraction's string: digits, a minus and a slash, which JSON doesn't
     // escape, written between its quotes without serde's scan for escapes
@@ -644,8 +647,7 @@ pub fn rows_json(rows: &[Row]) -> String {
     fn fraction(out: &mut Vec<u8>, first: &mut bool, key: &[u8], value: &Fraction) {
         match crate::dist::small_text(value, &mut [0; 80]) {
             Some(text) => {
-                out.extend_from_slice(if *first { &key[1..] } else { key });
-                *first = false;
+                write_key(out, first, key);
                 out.push(b'"');
                 out.extend_from_slice(text.as_bytes());
                 out.push(b'"');
@@ -751,7 +753,8 @@ impl Grid {
     /// any work. Each side's unit depends only on the parameters of that
     /// side ([`Param::side`]): the distinct attackers and defenders are
     /// built and checked once each (800 rows of power, Critical Hit and
-    /// Parry are 200 attackers and 4 defenders), a row naming its pair.
+    /// Parry are 200 attackers and 4 defenders), each row's pair found from
+    /// its index.
     /// A grid with more than 10,000 of either is counted in constant memory
     /// (each row's units built, counted and dropped), and its rows' units
     /// built again once accepted.
@@ -764,24 +767,28 @@ impl Grid {
             return Ok(Vec::new());
         }
         let mut work = Work::default();
-        let (attackers, defenders, pairs) = match self.sides(KEEP_UNITS) {
+        let sides = self.sides(KEEP_UNITS);
+        // Row i's attacker and defender, among those built.
+        let pair = |i: usize| match &sides {
+            Some([on_a, on_d]) => (on_a.index(i), on_d.index(i)),
+            None => (i, i),
+        };
+        let (attackers, defenders) = match &sides {
             Some([on_a, on_d]) => {
-                let attackers = self.side_units(&on_a);
-                let defenders = self.side_units(&on_d);
-                let mut pairs = Vec::with_capacity(self.len());
+                let attackers = self.side_units(on_a);
+                let defenders = self.side_units(on_d);
                 for i in 0..self.len() {
-                    let (ia, id) = (on_a.index(i), on_d.index(i));
+                    let (ia, id) = pair(i);
                     let ((a, checks_a), (d, checks_d)) = (&attackers[ia], &defenders[id]);
                     if let Some(e) = first_error(checks_a, checks_d) {
                         return Err(e.clone());
                     }
                     work.add(a, d, false);
-                    pairs.push((ia, id));
                 }
                 let units = |side: Vec<(Unit, [Option<Error>; 2])>| -> Vec<Unit> {
                     side.into_iter().map(|(u, _)| u).collect()
                 };
-                (units(attackers), units(defenders), pairs)
+                (units(attackers), units(defenders))
             }
             None => {
                 for i in 0..self.len() {
@@ -789,24 +796,15 @@ impl Grid {
                     work.add(&a, &d, false);
                 }
                 work.check()?;
-                let (mut attackers, mut defenders) = (Vec::new(), Vec::new());
-                for i in 0..self.len() {
-                    let (a, d) = units_of(&self.assignment(i))?;
-                    attackers.push(a);
-                    defenders.push(d);
-                }
-                (
-                    attackers,
-                    defenders,
-                    (0..self.len()).map(|i| (i, i)).collect(),
-                )
+                (0..self.len())
+                    .map(|i| units_of(&self.assignment(i)))
+                    .collect::<Result<(Vec<Unit>, Vec<Unit>)>>()?
             }
         };
         work.check()?;
-        let mut rows: Vec<(Row, &Unit, &Unit)> = pairs
-            .iter()
-            .enumerate()
-            .map(|(i, &(ia, id))| {
+        let mut rows: Vec<(Row, &Unit, &Unit)> = (0..self.len())
+            .map(|i| {
+                let (ia, id) = pair(i);
                 let row = Row {
                     values: self.assignment(i),
                     mean: Fraction::default(),
