@@ -453,12 +453,43 @@ pub fn fraction_string(r: &BigRational) -> String {
     }
 }
 
-/// `"num/den"` written into `out` when both fit machine integers (most
-/// results: big-integer formatting divides limb by limb), by itoa.
+/// A rational's numerator and denominator when both fit machine integers
+/// (read from their 64-bit digits: num-bigint's general conversion costs
+/// several times as much, once per value of every row written).
+pub(crate) fn small_parts(r: &BigRational) -> Option<(i128, u128)> {
+    fn word(b: &BigUint) -> Option<u128> {
+        let mut digits = b.iter_u64_digits();
+        let low = u128::from(digits.next().unwrap_or(0));
+        let high = u128::from(digits.next().unwrap_or(0));
+        match digits.next() {
+            None => Some(high << 64 | low),
+            Some(_) => None,
+        }
+    }
+    let n = i128::try_from(word(r.numer().magnitude())?).ok()?;
+    let n = if r.numer().sign() == num_bigint::Sign::Minus {
+        -n
+    } else {
+        n
+    };
+    Some((n, word(r.denom().magnitude())?))
+}
+
+/// `"num/den"` written by itoa in two pieces, when both fit machine integers
+/// (most results: big-integer formatting divides limb by limb).
+pub(crate) fn small_pieces<'a>(
+    r: &BigRational,
+    bufs: &'a mut (itoa::Buffer, itoa::Buffer),
+) -> Option<(&'a str, &'a str)> {
+    let (n, d) = small_parts(r)?;
+    Some((bufs.0.format(n), bufs.1.format(d)))
+}
+
+/// `"num/den"` written into `out` when both fit machine integers.
 pub(crate) fn small_text<'a>(r: &BigRational, out: &'a mut [u8; 80]) -> Option<&'a str> {
-    let (n, d) = (r.numer().to_i128()?, r.denom().to_u128()?);
-    let (mut a, mut b) = (itoa::Buffer::new(), itoa::Buffer::new());
-    let (n, d) = (a.format(n).as_bytes(), b.format(d).as_bytes());
+    let mut bufs = (itoa::Buffer::new(), itoa::Buffer::new());
+    let (n, d) = small_pieces(r, &mut bufs)?;
+    let (n, d) = (n.as_bytes(), d.as_bytes());
     // At most 40 + 1 + 39 bytes.
     let len = n.len() + 1 + d.len();
     out[..n.len()].copy_from_slice(n);
@@ -527,7 +558,7 @@ impl PartialEq<BigRational> for Fraction {
 
 /// A rational as the nearest `f64` (ties to even), for display only.
 pub fn to_f64(r: &BigRational) -> f64 {
-    if let (Some(n), Some(d)) = (r.numer().to_i128(), r.denom().to_u128())
+    if let Some((n, d)) = small_parts(r)
         && let Some(x) = ratio_to_f64(n.unsigned_abs(), d)
     {
         return if n < 0 { -x } else { x };
@@ -1067,6 +1098,38 @@ mod tests {
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
+    }
+
+    /// A fraction's text from its machine-word digits is num-bigint's own,
+    /// at the edges of `i128` and `u128` and past them.
+    #[test]
+    fn small_parts_are_big_integers_own() {
+        let edges: Vec<BigInt> = [
+            BigInt::from(0),
+            BigInt::from(1),
+            BigInt::from(u64::MAX),
+            BigInt::from(u64::MAX) + 1,
+            BigInt::from(i128::MAX),
+            BigInt::from(i128::MAX) + 1,
+            BigInt::from(u128::MAX),
+            BigInt::from(u128::MAX) + 1,
+        ]
+        .into_iter()
+        .flat_map(|x| [x.clone(), -x])
+        .collect();
+        for n in &edges {
+            for d in edges.iter().filter(|d| d.sign() == num_bigint::Sign::Plus) {
+                let r = BigRational::new_raw(n.clone(), d.clone());
+                let fits =
+                    i128::try_from(n).is_ok_and(|n| n != i128::MIN) && u128::try_from(d).is_ok();
+                assert_eq!(small_parts(&r).is_some(), fits, "{n}/{d}");
+                if let Some((a, b)) = small_parts(&r) {
+                    assert_eq!((BigInt::from(a), BigInt::from(b)), (n.clone(), d.clone()));
+                }
+                assert_eq!(fraction_string(&r), format!("{n}/{d}"));
+                assert_eq!(Fraction(r.clone()).to_string(), format!("{n}/{d}"));
+            }
+        }
     }
 
     #[test]

@@ -22,7 +22,8 @@
 //! ```
 
 use crate::attack::{
-    DEFENDER, Fight, Side, Strike, Tally, attack_dice, strikes, total_dice, track,
+    DEFENDER, Fight, Side, Strike, Tally, attack_dice, duel_damage_bound, strikes, total_dice,
+    track,
 };
 use crate::dice::{Roll, Track, attack_roll_tracking};
 use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
@@ -609,10 +610,11 @@ impl Serialize for Row {
 
 /// Rows as pretty JSON with a final newline: the bytes of
 /// [`crate::report::to_json_text`] of `rows`, made of serde's pieces. Each
-/// key is escaped by serde once per call, not once per row, and each value
-/// is serialized alone; a row's layout is serde_json's pretty one (a test
-/// holds every byte to it). Serde's writer spent most of the 800-row
-/// table's instructions on its 9,600 keys (issue 35).
+/// key is escaped by serde once per call, not once per row; a parameter's
+/// key and value are serialized once per distinct value (a grid's rows
+/// repeat theirs), the rest value by value; a row's layout is serde_json's
+/// pretty one (a test holds every byte to it). Serde's writer spent most
+/// of the 800-row table's instructions on its 9,600 keys (issue 35).
 pub fn rows_json(rows: &[Row]) -> String {
     // Writing into a Vec can't fail; a value that would (none here: plain
     // numbers, booleans and fraction strings) would be left out, not panic.
@@ -645,23 +647,43 @@ pub fn rows_json(rows: &[Row]) -> String {
     // escape, written between its quotes without serde's scan for escapes
     // (when it fits machine integers; serde writes it otherwise).
     fn fraction(out: &mut Vec<u8>, first: &mut bool, key: &[u8], value: &Fraction) {
-        match crate::dist::small_text(value, &mut [0; 80]) {
-            Some(text) => {
+        let mut bufs = (itoa::Buffer::new(), itoa::Buffer::new());
+        match crate::dist::small_pieces(value, &mut bufs) {
+            Some((n, d)) => {
                 write_key(out, first, key);
                 out.push(b'"');
-                out.extend_from_slice(text.as_bytes());
+                out.extend_from_slice(n.as_bytes());
+                out.push(b'/');
+                out.extend_from_slice(d.as_bytes());
                 out.push(b'"');
             }
             None => field(out, first, key, value),
         }
     }
+    // Each parameter's `,\n    "name": value`, serialized once per distinct
+    // value (a grid's rows repeat theirs), kept in `texts` and found by a
+    // small cache per parameter: 64 slots by the value's low bits, each
+    // with its value and where its text is.
+    const SLOTS: usize = 64;
+    type Slots = [(i64, usize, usize); SLOTS];
+    let mut texts: Vec<u8> = Vec::new();
+    let mut cache: Vec<Option<Box<Slots>>> = vec![None; Param::ALL.len()];
     let mut out = Vec::with_capacity(64 + rows.len() * 300);
     out.push(b'[');
     for (i, row) in rows.iter().enumerate() {
         out.extend_from_slice(if i == 0 { b"\n  {" } else { b",\n  {" });
         let mut first = true;
         let _ = row.each_shown(|p, v| -> std::result::Result<(), ()> {
-            field(&mut out, &mut first, &params[p as usize], &Shown::of(p, v));
+            let slots =
+                cache[p as usize].get_or_insert_with(|| Box::new([(0, usize::MAX, 0); SLOTS]));
+            let slot = &mut slots[(v as u64 % SLOTS as u64) as usize];
+            if slot.1 == usize::MAX || slot.0 != v {
+                let start = texts.len();
+                texts.extend_from_slice(&params[p as usize]);
+                put(&mut texts, &Shown::of(p, v));
+                *slot = (v, start, texts.len());
+            }
+            write_key(&mut out, &mut first, &texts[slot.1..slot.2]);
             Ok(())
         });
         fraction(&mut out, &mut first, &mean, &row.mean);
@@ -948,22 +970,29 @@ fn is_game(a: &Unit, d: &Unit) -> bool {
         || !d.keywords.boosts.is_empty()
 }
 
-/// What one strike does, summed over its own law: `Σ w · damage` and the
-/// weight of discarding the defender, over the denominator of the rolls at
-/// the end of the attack.
-type StrikeSums<W> = (W, W);
-
 /// The damage steps of one set of the other parameters: the row values
-/// that key them, the units, and each strike's sums by `2 · pending +
-/// natural 1` (static tables have no Overkill, so a strike is its pending
-/// damage and whether a natural 1 was rolled).
+/// that key them, the units, and what each strike does there, summed over
+/// the steps' own law (`Σ w · damage`, and the weight of discarding the
+/// defender, over the denominator of the rolls at the end of the attack),
+/// by [`strike_index`].
 struct Steps<W: Weight> {
     key: Vec<(Param, i64)>,
     attacker: Unit,
     defender: Unit,
     /// The denominator the damage steps add to the roll's.
     end: W,
-    done: Vec<Option<StrikeSums<W>>>,
+    /// Whether a strike's sums are made yet.
+    made: Vec<bool>,
+    mean: Vec<W>,
+    discard: Vec<W>,
+}
+
+/// Where a strike's sums are kept: static tables have no Overkill, so a
+/// strike is its pending damage, whether a natural 1 was rolled (when the
+/// defender has Parry), and what endings read from the roll (below 8).
+fn strike_index(s: &Strike) -> usize {
+    debug_assert!(s.bonus == 0 && s.flags < 8);
+    16 * s.hits as usize + 8 * s.one as usize + s.flags as usize
 }
 
 /// What only the roll reads (power, Accuracy, Fury, Critical Hit — merged
@@ -989,11 +1018,14 @@ fn steps_key(values: &[(Param, i64)]) -> impl Iterator<Item = (Param, i64)> + '_
 fn fill(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Result<()> {
     // Sums of weight × damage must fit too: 6^dice × (the most damage + 1).
     let small = rows.iter().all(|(_, a, d)| {
-        let bound = Fight::duel(a, d).damage_bound().saturating_add(1);
-        fits_u128(total_dice(a, d))
+        let dice = total_dice(a, d);
+        fits_u128(dice)
             && 6u128
-                .checked_pow(total_dice(a, d) as u32)
-                .and_then(|x| x.checked_mul(bound as u128))
+                .checked_pow(dice as u32)
+                .and_then(|x| {
+                    let bound = duel_damage_bound(a, d).saturating_add(1);
+                    x.checked_mul(bound as u128)
+                })
                 .is_some()
     });
     if small {
@@ -1009,7 +1041,8 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
     // With each roll, its strike laws by (Critical Hit, Parry present):
     // rows that differ only in Parry's number (or in what the damage steps
     // read) share one.
-    type StrikeLaws<W> = Vec<((u32, bool), Joint<Strike, W>)>;
+    // and each strike's index in the steps' sums.
+    type StrikeLaws<W> = Vec<((u32, bool), Joint<Strike, W>, Vec<usize>)>;
     let mut rolls: Vec<(DiceKey, Joint<Roll, W>, StrikeLaws<W>)> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
@@ -1037,7 +1070,8 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
             a.keywords.fury,
             track(a, d),
         );
-        let at = match rolls.iter().position(|(k, _, _)| *k == key) {
+        // From the last made: a grid's rows keep their roll for a while.
+        let at = match rolls.iter().rposition(|(k, _, _)| *k == key) {
             Some(i) => i,
             None => {
                 rolls.push((
@@ -1066,7 +1100,9 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
                     attacker: ka,
                     defender: kd,
                     end,
-                    done: Vec::new(),
+                    made: Vec::new(),
+                    mean: Vec::new(),
+                    discard: Vec::new(),
                 });
                 steps.len() - 1
             }
@@ -1076,21 +1112,26 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
         let mut arena = None;
         let parry = d.keywords.parry > 0;
         let by = (a.keywords.crit, parry);
-        let li = match laws.iter().position(|(k, _)| *k == by) {
+        let li = match laws.iter().position(|(k, _, _)| *k == by) {
             Some(i) => i,
             None => {
-                laws.push((by, strikes(roll, by.0, false, by.1)));
+                let law = strikes(roll, by.0, false, by.1);
+                let at = law.entries().iter().map(|(s, _)| strike_index(s)).collect();
+                laws.push((by, law, at));
                 laws.len() - 1
             }
         };
-        let law = &laws[li].1;
-        let (mut mean, mut disc) = (W::zero(), W::zero());
-        for (s, w) in law.entries() {
-            let at = 16 * s.hits as usize + 8 * s.one as usize + s.flags as usize;
-            if st.done.len() <= at {
-                st.done.resize(at + 1, None);
-            }
-            let sums = st.done[at].get_or_insert_with(|| {
+        let (_, law, at) = &laws[li];
+        // Each strike's sums in these steps, made when a row first needs them.
+        if let Some(&top) = at.iter().max()
+            && st.made.len() <= top
+        {
+            st.made.resize(top + 1, false);
+            st.mean.resize(top + 1, W::zero());
+            st.discard.resize(top + 1, W::zero());
+        }
+        for ((s, _), &i) in law.entries().iter().zip(at) {
+            if !st.made[i] {
                 let arena = arena.get_or_insert_with(|| Fight::duel(&st.attacker, &st.defender));
                 let tallies: Joint<Tally, W> = arena.resolve_strikes(&Joint::point(*s));
                 let (mut m, mut p) = (W::zero(), W::zero());
@@ -1101,14 +1142,24 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
                         p.add_assign_ref(wt);
                     }
                 }
-                (m, p)
-            });
-            mean.add_assign_ref(&sums.0.mul_ref(w));
-            // P(discard) only when health is given.
-            if remaining.is_some() {
-                disc.add_assign_ref(&sums.1.mul_ref(w));
+                (st.mean[i], st.discard[i], st.made[i]) = (m, p, true);
             }
         }
+        // The row's sums: each strike's weight times its sums.
+        let dot = |sums: &[W]| {
+            let mut total = W::zero();
+            for ((_, w), &i) in law.entries().iter().zip(at) {
+                total.add_assign_ref(&sums[i].mul_ref(w));
+            }
+            total
+        };
+        let mean = dot(&st.mean);
+        // P(discard) only when health is given.
+        let disc = if remaining.is_some() {
+            dot(&st.discard)
+        } else {
+            W::zero()
+        };
         let denom = roll.denom().mul_ref(&st.end);
         row.mean = Fraction(reduced(&mean, &denom));
         row.p_discard = remaining.map(|_| Fraction(reduced(&disc, &denom)));

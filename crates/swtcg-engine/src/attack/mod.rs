@@ -420,23 +420,9 @@ pub(crate) struct Committed {
 impl<'a> Fight<'a> {
     /// The two-unit arena of `attack`: attacker against defender, static play.
     pub(crate) fn duel(attacker: &'a Unit, defender: &'a Unit) -> Fight<'a> {
-        let units = vec![attacker, defender];
-        // Retaliate doesn't work with attacks from another arena.
-        let retaliates: Vec<(usize, u32)> = defender
-            .keywords
-            .retaliates
-            .iter()
-            .filter(|_| !attacker.from_another_arena)
-            .map(|r| (DEFENDER, r.amount))
-            .collect();
         Fight {
-            endings: Ending::of(
-                &units,
-                &[Side::Attacking, Side::Defending],
-                DEFENDER,
-                &retaliates,
-            ),
-            units,
+            endings: duel_endings(attacker, defender),
+            units: vec![attacker, defender],
             sides: vec![Side::Attacking, Side::Defending],
             defending: DEFENDER,
             force: [None, None],
@@ -504,17 +490,12 @@ impl<'a> Fight<'a> {
     /// comes from an attack die, Critical Hit or a Retaliate die; Deflect
     /// only moves damage): the offset that keeps Net values non-negative.
     pub(crate) fn damage_bound(&self) -> u64 {
-        let a = self.units[ATTACKER];
-        let d = self.units[self.defending];
-        attack_dice(a, d) as u64
-            + a.keywords.fury as u64
-            + a.keywords.crit as u64
-            + a.keywords.bonus_damage as u64
-            + a.keywords
-                .consolation
-                .map_or(0, |(x, y)| x as u64 + y as u64)
-            + self.start.damage.iter().map(|&x| x as u64).sum::<u64>()
-            + self.endings.iter().map(|e| e.amount as u64).sum::<u64>()
+        damage_bound(
+            self.units[ATTACKER],
+            self.units[self.defending],
+            &self.start,
+            &self.endings,
+        )
     }
 
     /// The constant added to every objective value under optimal play, so
@@ -525,6 +506,49 @@ impl<'a> Fight<'a> {
             _ => 0,
         }
     }
+}
+
+/// [`Fight::damage_bound`] of an attack by `a` on `d` from `start`, with
+/// its `endings`.
+fn damage_bound(a: &Unit, d: &Unit, start: &Tally, endings: &[Ending]) -> u64 {
+    attack_dice(a, d) as u64
+        + a.keywords.fury as u64
+        + a.keywords.crit as u64
+        + a.keywords.bonus_damage as u64
+        + a.keywords
+            .consolation
+            .map_or(0, |(x, y)| x as u64 + y as u64)
+        + start.damage.iter().map(|&x| x as u64).sum::<u64>()
+        + endings.iter().map(|e| e.amount as u64).sum::<u64>()
+}
+
+/// The endings of one unit's static attack on another ([`Fight::duel`]).
+fn duel_endings(attacker: &Unit, defender: &Unit) -> Vec<Ending> {
+    // Retaliate doesn't work with attacks from another arena.
+    let retaliates: Vec<(usize, u32)> = defender
+        .keywords
+        .retaliates
+        .iter()
+        .filter(|_| !attacker.from_another_arena)
+        .map(|r| (DEFENDER, r.amount))
+        .collect();
+    Ending::of(
+        &[attacker, defender],
+        &[Side::Attacking, Side::Defending],
+        DEFENDER,
+        &retaliates,
+    )
+}
+
+/// `Fight::duel(attacker, defender).damage_bound()`, without building the
+/// arena (a table asks it of every row before choosing its integers).
+pub(crate) fn duel_damage_bound(attacker: &Unit, defender: &Unit) -> u64 {
+    damage_bound(
+        attacker,
+        defender,
+        &Tally::default(),
+        &duel_endings(attacker, defender),
+    )
 }
 
 /// Everything one attack can do, as exact distributions.
@@ -653,7 +677,16 @@ pub(crate) fn strikes<W: Weight>(
             s
         });
     }
-    if roll.entries().iter().any(|(r, _)| roll_flags(r) != 0) {
+    // Merged by pending damage and the natural 1 (while no roll has flags).
+    let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
+    let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
+    let mut flagged = false;
+    for (r, w) in roll.entries() {
+        flagged |= roll_flags(r) != 0;
+        let pending = r.hits + if r.six { crit } else { 0 };
+        dense[2 * pending as usize + (r.one && parry) as usize].add_assign_ref(w);
+    }
+    if flagged {
         // Endings read the roll: keep its flags, merge the rest.
         return roll.map(|r| {
             let s = Strike::from_roll(r, crit);
@@ -665,25 +698,18 @@ pub(crate) fn strikes<W: Weight>(
             }
         });
     }
-    let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
-    let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
-    for (r, w) in roll.entries() {
-        let pending = r.hits + if r.six { crit } else { 0 };
-        dense[2 * pending as usize + (r.one && parry) as usize].add_assign_ref(w);
-    }
-    let entries = dense
-        .into_iter()
-        .enumerate()
-        .map(|(i, w)| {
+    let mut entries = Vec::with_capacity(dense.len());
+    for (i, w) in dense.into_iter().enumerate() {
+        if !w.is_zero() {
             let s = Strike {
                 hits: (i / 2) as u32,
                 bonus: 0,
                 one: i % 2 == 1,
                 flags: 0,
             };
-            (s, w)
-        })
-        .collect();
+            entries.push((s, w));
+        }
+    }
     Joint::from_sorted(entries, roll.denom().clone())
 }
 
