@@ -1116,14 +1116,16 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
             Some(i) => i,
             None => {
                 let law = strikes(roll, by.0, false, by.1);
-                let at = law.entries().iter().map(|(s, _)| strike_index(s)).collect();
+                // In the law's order of strikes, so the last is the greatest.
+                let at: Vec<usize> = law.entries().iter().map(|(s, _)| strike_index(s)).collect();
+                debug_assert!(at.is_sorted());
                 laws.push((by, law, at));
                 laws.len() - 1
             }
         };
         let (_, law, at) = &laws[li];
         // Each strike's sums in these steps, made when a row first needs them.
-        if let Some(&top) = at.iter().max()
+        if let Some(&top) = at.last()
             && st.made.len() <= top
         {
             st.made.resize(top + 1, false);
