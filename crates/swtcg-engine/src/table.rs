@@ -22,7 +22,7 @@
 //! ```
 
 use crate::attack::{
-    DEFENDER, Fight, Side, Strike, Tally, attack_dice, duel_damage_bound, strikes, total_dice,
+    DEFENDER, Fight, Side, Strike, Tally, attack_dice, dense_strikes, duel_damage_bound, strikes, total_dice,
     track,
 };
 use crate::dice::{Roll, Track, attack_roll_tracking};
@@ -971,20 +971,52 @@ fn is_game(a: &Unit, d: &Unit) -> bool {
 }
 
 /// The damage steps of one set of the other parameters: the row values
-/// that key them, the units, and what each strike does there, summed over
-/// the steps' own law (`Σ w · damage`, and the weight of discarding the
-/// defender, over the denominator of the rolls at the end of the attack),
-/// by [`strike_index`].
+/// that key them, the units, and what each strike does there.
 struct Steps<W: Weight> {
     key: Vec<(Param, i64)>,
     attacker: Unit,
     defender: Unit,
     /// The denominator the damage steps add to the roll's.
     end: W,
+    sums: StrikeSums<W>,
+}
+
+/// What each strike does in one set of damage steps, summed over the
+/// steps' own law (`Σ w · damage`, and the weight of discarding the
+/// defender, over the denominator of the rolls at the end of the attack),
+/// by [`strike_index`].
+struct StrikeSums<W> {
     /// Whether a strike's sums are made yet.
     made: Vec<bool>,
     mean: Vec<W>,
     discard: Vec<W>,
+}
+
+impl<W: Weight> StrikeSums<W> {
+    /// Room for the strikes up to `top`.
+    fn reserve(&mut self, top: usize) {
+        if self.made.len() <= top {
+            self.made.resize(top + 1, false);
+            self.mean.resize(top + 1, W::zero());
+            self.discard.resize(top + 1, W::zero());
+        }
+    }
+
+    /// Makes the sums of the strike kept at `i`, in the steps' `arena`, for
+    /// a defender with `remaining` health (`None`: unknown, no discard).
+    #[inline(never)]
+    fn make(&mut self, i: usize, arena: &Fight<'_>, remaining: Option<u32>) {
+        let tallies: Joint<Tally, W> = arena.resolve_strikes(&Joint::point(strike_at(i)));
+        let (mut m, mut p) = (W::zero(), W::zero());
+        for (t, wt) in tallies.entries() {
+            let dmg = t.damage[DEFENDER];
+            m.add_assign_ref(&wt.mul_u64(dmg as u64));
+            if remaining.is_some_and(|r| u32::from(dmg) >= r) {
+                p.add_assign_ref(wt);
+            }
+        }
+        (self.mean[i], self.discard[i], self.made[i]) = (m, p, true);
+    }
 }
 
 /// Where a strike's sums are kept: static tables have no Overkill, so a
@@ -993,6 +1025,71 @@ struct Steps<W: Weight> {
 fn strike_index(s: &Strike) -> usize {
     debug_assert!(s.bonus == 0 && s.flags < 8);
     16 * s.hits as usize + 8 * s.one as usize + s.flags as usize
+}
+
+/// The strike kept at `i` ([`strike_index`]'s inverse).
+fn strike_at(i: usize) -> Strike {
+    let s = Strike {
+        hits: (i / 16) as u32,
+        bonus: 0,
+        one: i / 8 % 2 == 1,
+        flags: (i % 8) as u8,
+    };
+    debug_assert_eq!(strike_index(&s), i);
+    s
+}
+
+/// A row's strike law (step 5, without Overkill) as weights by where the
+/// strikes' sums are kept ([`strike_index`]).
+enum StrikeWeights<W> {
+    /// A roll without flags: by `2 · pending + natural 1`
+    /// ([`dense_strikes`]), kept at 8 times that; zero where no roll lands.
+    Dense(Vec<W>),
+    /// A roll with flags: each strike's place and weight ([`strikes`]), in
+    /// the law's order.
+    Sparse(Vec<(usize, W)>),
+}
+
+impl<W: Weight> StrikeWeights<W> {
+    fn of(roll: &Joint<Roll, W>, crit: u32, parry: bool) -> Self {
+        match dense_strikes(roll, crit, parry) {
+            Some(dense) => StrikeWeights::Dense(dense),
+            None => StrikeWeights::Sparse(
+                strikes(roll, crit, false, parry)
+                    .entries()
+                    .iter()
+                    .map(|(s, w)| (strike_index(s), w.clone()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The greatest place (where no strike lands, at most its weight is 0).
+    fn top(&self) -> usize {
+        match self {
+            StrikeWeights::Dense(d) => 8 * d.len().saturating_sub(1),
+            StrikeWeights::Sparse(s) => s.last().map_or(0, |&(i, _)| i),
+        }
+    }
+
+    /// Each strike that has weight: its place and weight.
+    #[inline(always)]
+    fn for_each(&self, mut f: impl FnMut(usize, &W)) {
+        match self {
+            StrikeWeights::Dense(d) => {
+                for (i, w) in d.iter().enumerate() {
+                    if !w.is_zero() {
+                        f(8 * i, w);
+                    }
+                }
+            }
+            StrikeWeights::Sparse(s) => {
+                for (i, w) in s {
+                    f(*i, w);
+                }
+            }
+        }
+    }
 }
 
 /// What only the roll reads (power, Accuracy, Fury, Critical Hit — merged
@@ -1041,8 +1138,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
     // With each roll, its strike laws by (Critical Hit, Parry present):
     // rows that differ only in Parry's number (or in what the damage steps
     // read) share one.
-    // and each strike's index in the steps' sums.
-    type StrikeLaws<W> = Vec<((u32, bool), Joint<Strike, W>, Vec<usize>)>;
+    type StrikeLaws<W> = Vec<((u32, bool), StrikeWeights<W>)>;
     let mut rolls: Vec<(DiceKey, Joint<Roll, W>, StrikeLaws<W>)> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
@@ -1100,9 +1196,11 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
                     attacker: ka,
                     defender: kd,
                     end,
-                    made: Vec::new(),
-                    mean: Vec::new(),
-                    discard: Vec::new(),
+                    sums: StrikeSums {
+                        made: Vec::new(),
+                        mean: Vec::new(),
+                        discard: Vec::new(),
+                    },
                 });
                 steps.len() - 1
             }
@@ -1112,53 +1210,32 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
         let mut arena = None;
         let parry = d.keywords.parry > 0;
         let by = (a.keywords.crit, parry);
-        let li = match laws.iter().position(|(k, _, _)| *k == by) {
+        let li = match laws.iter().position(|(k, _)| *k == by) {
             Some(i) => i,
             None => {
-                let law = strikes(roll, by.0, false, by.1);
-                // In the law's order of strikes, so the last is the greatest.
-                let at: Vec<usize> = law.entries().iter().map(|(s, _)| strike_index(s)).collect();
-                debug_assert!(at.is_sorted());
-                laws.push((by, law, at));
+                laws.push((by, StrikeWeights::of(roll, by.0, by.1)));
                 laws.len() - 1
             }
         };
-        let (_, law, at) = &laws[li];
+        let law = &laws[li].1;
         // Each strike's sums in these steps, made when a row first needs them.
-        if let Some(&top) = at.last()
-            && st.made.len() <= top
-        {
-            st.made.resize(top + 1, false);
-            st.mean.resize(top + 1, W::zero());
-            st.discard.resize(top + 1, W::zero());
-        }
-        for ((s, _), &i) in law.entries().iter().zip(at) {
-            if !st.made[i] {
+        st.sums.reserve(law.top());
+        law.for_each(|i, _| {
+            if !st.sums.made[i] {
                 let arena = arena.get_or_insert_with(|| Fight::duel(&st.attacker, &st.defender));
-                let tallies: Joint<Tally, W> = arena.resolve_strikes(&Joint::point(*s));
-                let (mut m, mut p) = (W::zero(), W::zero());
-                for (t, wt) in tallies.entries() {
-                    let dmg = t.damage[DEFENDER];
-                    m.add_assign_ref(&wt.mul_u64(dmg as u64));
-                    if remaining.is_some_and(|r| u32::from(dmg) >= r) {
-                        p.add_assign_ref(wt);
-                    }
-                }
-                (st.mean[i], st.discard[i], st.made[i]) = (m, p, true);
+                st.sums.make(i, arena, remaining);
             }
-        }
+        });
         // The row's sums: each strike's weight times its sums.
         let dot = |sums: &[W]| {
             let mut total = W::zero();
-            for ((_, w), &i) in law.entries().iter().zip(at) {
-                total.add_assign_ref(&sums[i].mul_ref(w));
-            }
+            law.for_each(|i, w| total.add_assign_ref(&sums[i].mul_ref(w)));
             total
         };
-        let mean = dot(&st.mean);
+        let mean = dot(&st.sums.mean);
         // P(discard) only when health is given.
         let disc = if remaining.is_some() {
-            dot(&st.discard)
+            dot(&st.sums.discard)
         } else {
             W::zero()
         };

@@ -677,16 +677,7 @@ pub(crate) fn strikes<W: Weight>(
             s
         });
     }
-    // Merged by pending damage and the natural 1 (while no roll has flags).
-    let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
-    let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
-    let mut flagged = false;
-    for (r, w) in roll.entries() {
-        flagged |= roll_flags(r) != 0;
-        let pending = r.hits + if r.six { crit } else { 0 };
-        dense[2 * pending as usize + (r.one && parry) as usize].add_assign_ref(w);
-    }
-    if flagged {
+    let Some(dense) = dense_strikes(roll, crit, parry) else {
         // Endings read the roll: keep its flags, merge the rest.
         return roll.map(|r| {
             let s = Strike::from_roll(r, crit);
@@ -697,7 +688,7 @@ pub(crate) fn strikes<W: Weight>(
                 flags: s.flags,
             }
         });
-    }
+    };
     let mut entries = Vec::with_capacity(dense.len());
     for (i, w) in dense.into_iter().enumerate() {
         if !w.is_zero() {
@@ -711,6 +702,28 @@ pub(crate) fn strikes<W: Weight>(
         }
     }
     Joint::from_sorted(entries, roll.denom().clone())
+}
+
+/// [`strikes`] without Overkill, of a roll without flags (`None` when
+/// endings read the roll: a tracked natural 2, 3 or 5): the strikes'
+/// weights by `2 · pending + natural 1`, the pending damage being the
+/// hits plus Critical Hit `crit` on a natural 6, the natural 1 kept only
+/// against Parry (`parry`). Zero where no roll lands.
+pub(crate) fn dense_strikes<W: Weight>(
+    roll: &Joint<Roll, W>,
+    crit: u32,
+    parry: bool,
+) -> Option<Vec<W>> {
+    let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
+    let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
+    for (r, w) in roll.entries() {
+        if roll_flags(r) != 0 {
+            return None;
+        }
+        let pending = r.hits + if r.six { crit } else { 0 };
+        dense[2 * pending as usize + (r.one && parry) as usize].add_assign_ref(w);
+    }
+    Some(dense)
 }
 
 /// Steps 4–8 of a static attack from a given final roll distribution: the
