@@ -224,6 +224,12 @@ fn table_rows_match_single_attacks() {
         .with(Param::Health, vec![0, 4])
         .with(Param::Retaliate, vec![0, 1])
         .with(Param::AttackerDeflect, vec![0, 1]);
+    rows_match_single_attacks(&grid);
+}
+
+/// Every row of `grid` is the attack of its units, solved alone; none is
+/// missing.
+fn rows_match_single_attacks(grid: &swtcg_engine::table::Grid) {
     let rows = grid.rows().unwrap();
     assert_eq!(rows.len(), grid.len());
     for r in &rows {
@@ -236,6 +242,24 @@ fn table_rows_match_single_attacks() {
             "{r:?}"
         );
     }
+}
+
+/// The same, for rows whose rolls track faces the endings read (Riposte's
+/// natural 2, Backfire's natural 3): their strikes keep those flags, and
+/// rows of no dice among them have none.
+#[test]
+fn table_rows_tracking_faces_match_single_attacks() {
+    use swtcg_engine::table::{Grid, Param};
+    let grid = Grid::new()
+        .with(Param::Power, (0..=6).collect())
+        .with(Param::Armor, vec![0, 1])
+        .with(Param::Crit, vec![0, 2])
+        .with(Param::Backfire, vec![0, 1])
+        .with(Param::Parry, vec![0, 1])
+        .with(Param::Riposte, vec![0, 2])
+        .with(Param::Health, vec![0, 3]);
+    assert_eq!(grid.len(), 448);
+    rows_match_single_attacks(&grid);
 }
 
 /// A table builds each side's distinct units once (`Grid::rows`), which

@@ -22,8 +22,8 @@
 //! ```
 
 use crate::attack::{
-    DEFENDER, Fight, Side, Strike, Tally, attack_dice, dense_strikes, duel_damage_bound, strikes, total_dice,
-    track,
+    DEFENDER, Fight, PlainRoll, Side, Strike, Tally, attack_dice, duel_damage_bound,
+    duel_endings_damage, roll_damage_bound, strikes, total_dice, track,
 };
 use crate::dice::{Roll, Track, attack_roll_tracking};
 use crate::dist::{Fraction, Joint, Num, Weight, fits_u128};
@@ -986,6 +986,9 @@ struct Steps<W: Weight> {
 /// defender, over the denominator of the rolls at the end of the attack),
 /// by [`strike_index`].
 struct StrikeSums<W> {
+    /// The places of a strike's flags: 8 when the steps' rolls track faces
+    /// (Riposte, Backfire, Focus), else 1 (no flags).
+    stride: usize,
     /// Whether a strike's sums are made yet.
     made: Vec<bool>,
     mean: Vec<W>,
@@ -993,6 +996,16 @@ struct StrikeSums<W> {
 }
 
 impl<W: Weight> StrikeSums<W> {
+    /// No sums yet, for rolls that track `track`.
+    fn new(track: Track) -> Self {
+        StrikeSums {
+            stride: if track == Track::default() { 1 } else { 8 },
+            made: Vec::new(),
+            mean: Vec::new(),
+            discard: Vec::new(),
+        }
+    }
+
     /// Room for the strikes up to `top`.
     fn reserve(&mut self, top: usize) {
         if self.made.len() <= top {
@@ -1006,7 +1019,8 @@ impl<W: Weight> StrikeSums<W> {
     /// a defender with `remaining` health (`None`: unknown, no discard).
     #[inline(never)]
     fn make(&mut self, i: usize, arena: &Fight<'_>, remaining: Option<u32>) {
-        let tallies: Joint<Tally, W> = arena.resolve_strikes(&Joint::point(strike_at(i)));
+        let strike = strike_at(i, self.stride);
+        let tallies: Joint<Tally, W> = arena.resolve_strikes(&Joint::point(strike));
         let (mut m, mut p) = (W::zero(), W::zero());
         for (t, wt) in tallies.entries() {
             let dmg = t.damage[DEFENDER];
@@ -1021,71 +1035,70 @@ impl<W: Weight> StrikeSums<W> {
 
 /// Where a strike's sums are kept: static tables have no Overkill, so a
 /// strike is its pending damage, whether a natural 1 was rolled (when the
-/// defender has Parry), and what endings read from the roll (below 8).
-fn strike_index(s: &Strike) -> usize {
-    debug_assert!(s.bonus == 0 && s.flags < 8);
-    16 * s.hits as usize + 8 * s.one as usize + s.flags as usize
+/// defender has Parry), and what endings read from the roll (its flags,
+/// below `stride`).
+fn strike_index(s: &Strike, stride: usize) -> usize {
+    debug_assert!(s.bonus == 0 && usize::from(s.flags) < stride);
+    (2 * s.hits as usize + s.one as usize) * stride + s.flags as usize
 }
 
 /// The strike kept at `i` ([`strike_index`]'s inverse).
-fn strike_at(i: usize) -> Strike {
+fn strike_at(i: usize, stride: usize) -> Strike {
     let s = Strike {
-        hits: (i / 16) as u32,
+        hits: (i / stride / 2) as u32,
         bonus: 0,
-        one: i / 8 % 2 == 1,
-        flags: (i % 8) as u8,
+        one: i / stride % 2 == 1,
+        flags: (i % stride) as u8,
     };
-    debug_assert_eq!(strike_index(&s), i);
+    debug_assert_eq!(strike_index(&s, stride), i);
     s
 }
 
-/// A row's strike law (step 5, without Overkill) as weights by where the
-/// strikes' sums are kept ([`strike_index`]).
-enum StrikeWeights<W> {
+/// A row's strike law (step 5, without Overkill).
+enum StrikeWeights<W: Weight> {
     /// A roll without flags: by `2 · pending + natural 1`
-    /// ([`dense_strikes`]), kept at 8 times that; zero where no roll lands.
+    /// ([`PlainRoll::strikes`]); zero where no roll lands.
     Dense(Vec<W>),
-    /// A roll with flags: each strike's place and weight ([`strikes`]), in
-    /// the law's order.
-    Sparse(Vec<(usize, W)>),
+    /// A roll with flags ([`strikes`]).
+    Sparse(Joint<Strike, W>),
 }
 
 impl<W: Weight> StrikeWeights<W> {
-    fn of(roll: &Joint<Roll, W>, crit: u32, parry: bool) -> Self {
-        match dense_strikes(roll, crit, parry) {
-            Some(dense) => StrikeWeights::Dense(dense),
-            None => StrikeWeights::Sparse(
-                strikes(roll, crit, false, parry)
-                    .entries()
-                    .iter()
-                    .map(|(s, w)| (strike_index(s), w.clone()))
-                    .collect(),
-            ),
+    /// The law of `roll` (`plain` when it has no flags) with Critical Hit
+    /// `crit`, against Parry or not (`parry`).
+    fn of(roll: &Joint<Roll, W>, plain: Option<&PlainRoll<W>>, crit: u32, parry: bool) -> Self {
+        match plain {
+            Some(plain) => StrikeWeights::Dense(plain.strikes(crit, parry)),
+            None => StrikeWeights::Sparse(strikes(roll, crit, false, parry)),
         }
     }
 
-    /// The greatest place (where no strike lands, at most its weight is 0).
-    fn top(&self) -> usize {
+    /// The greatest place of a strike ([`strike_index`]; where no strike
+    /// lands, at most its weight is 0).
+    fn top(&self, stride: usize) -> usize {
         match self {
-            StrikeWeights::Dense(d) => 8 * d.len().saturating_sub(1),
-            StrikeWeights::Sparse(s) => s.last().map_or(0, |&(i, _)| i),
+            StrikeWeights::Dense(d) => stride * d.len().saturating_sub(1),
+            StrikeWeights::Sparse(s) => s
+                .entries()
+                .last()
+                .map_or(0, |(s, _)| strike_index(s, stride)),
         }
     }
 
-    /// Each strike that has weight: its place and weight.
+    /// Each strike that has weight: its place ([`strike_index`]) and weight.
     #[inline(always)]
-    fn for_each(&self, mut f: impl FnMut(usize, &W)) {
+    fn for_each(&self, stride: usize, mut f: impl FnMut(usize, &W)) {
         match self {
             StrikeWeights::Dense(d) => {
                 for (i, w) in d.iter().enumerate() {
                     if !w.is_zero() {
-                        f(8 * i, w);
+                        f(stride * i, w);
                     }
                 }
             }
             StrikeWeights::Sparse(s) => {
-                for (i, w) in s {
-                    f(*i, w);
+                for (s, w) in s.entries() {
+                    f(strike_index(s, stride), w);
                 }
             }
         }
@@ -1114,16 +1127,32 @@ fn steps_key(values: &[(Param, i64)]) -> impl Iterator<Item = (Param, i64)> + '_
 /// Computes the results of `rows` (each with its units).
 fn fill(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Result<()> {
     // Sums of weight × damage must fit too: 6^dice × (the most damage + 1).
-    let small = rows.iter().all(|(_, a, d)| {
+    // The endings read none of what only the roll reads: rows that share
+    // their damage steps share their endings' damage (made once each).
+    let mut endings: Vec<(Vec<(Param, i64)>, u64)> = Vec::new();
+    let small = rows.iter().all(|(row, a, d)| {
         let dice = total_dice(a, d);
-        fits_u128(dice)
-            && 6u128
-                .checked_pow(dice as u32)
-                .and_then(|x| {
-                    let bound = duel_damage_bound(a, d).saturating_add(1);
-                    x.checked_mul(bound as u128)
-                })
-                .is_some()
+        if !fits_u128(dice) {
+            return false;
+        }
+        let key = || steps_key(&row.values);
+        let ending = match endings
+            .iter()
+            .rposition(|(k, _)| k.iter().copied().eq(key()))
+        {
+            Some(i) => endings[i].1,
+            None => {
+                let e = duel_endings_damage(a, d);
+                endings.push((key().collect(), e));
+                e
+            }
+        };
+        let bound = roll_damage_bound(a, d) + ending;
+        debug_assert_eq!(bound, duel_damage_bound(a, d));
+        6u128
+            .checked_pow(dice as u32)
+            .and_then(|x| x.checked_mul(u128::from(bound.saturating_add(1))))
+            .is_some()
     });
     if small {
         fill_with::<u128>(rows, policy)
@@ -1139,7 +1168,9 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
     // rows that differ only in Parry's number (or in what the damage steps
     // read) share one.
     type StrikeLaws<W> = Vec<((u32, bool), StrikeWeights<W>)>;
-    let mut rolls: Vec<(DiceKey, Joint<Roll, W>, StrikeLaws<W>)> = Vec::new();
+    // Each roll law, split by its natural 1 and 6 when it has no flags.
+    type RollLaw<W> = (Joint<Roll, W>, Option<PlainRoll<W>>);
+    let mut rolls: Vec<(DiceKey, RollLaw<W>, StrikeLaws<W>)> = Vec::new();
     let mut steps: Vec<Steps<W>> = Vec::new();
     for (row, a, d) in rows.iter_mut() {
         let (a, d): (&Unit, &Unit) = (a, d);
@@ -1170,16 +1201,14 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
         let at = match rolls.iter().rposition(|(k, _, _)| *k == key) {
             Some(i) => i,
             None => {
-                rolls.push((
-                    key,
-                    attack_roll_tracking::<W>(key.0, key.1, key.2, key.3, key.4),
-                    Vec::new(),
-                ));
+                let roll = attack_roll_tracking::<W>(key.0, key.1, key.2, key.3, key.4);
+                let plain = PlainRoll::of(&roll);
+                rolls.push((key, (roll, plain), Vec::new()));
                 rolls.len() - 1
             }
         };
-        let (_, roll, laws) = &mut rolls[at];
-        let roll = &*roll;
+        let (_, (roll, plain), laws) = &mut rolls[at];
+        let (roll, plain) = (&*roll, plain.as_ref());
         let si = match steps
             .iter()
             .position(|s| s.key.iter().copied().eq(steps_key(&row.values)))
@@ -1196,11 +1225,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
                     attacker: ka,
                     defender: kd,
                     end,
-                    sums: StrikeSums {
-                        made: Vec::new(),
-                        mean: Vec::new(),
-                        discard: Vec::new(),
-                    },
+                    sums: StrikeSums::new(key.4),
                 });
                 steps.len() - 1
             }
@@ -1213,14 +1238,21 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
         let li = match laws.iter().position(|(k, _)| *k == by) {
             Some(i) => i,
             None => {
-                laws.push((by, StrikeWeights::of(roll, by.0, by.1)));
+                laws.push((by, StrikeWeights::of(roll, plain, by.0, by.1)));
                 laws.len() - 1
             }
         };
         let law = &laws[li].1;
         // Each strike's sums in these steps, made when a row first needs them.
-        st.sums.reserve(law.top());
-        law.for_each(|i, _| {
+        let stride = st.sums.stride;
+        // The rows of one set of steps track the same faces (what tracks
+        // them is read by the damage steps, not the roll only).
+        assert!(
+            stride == 8 || matches!(law, StrikeWeights::Dense(_)),
+            "a strike with flags in steps that track none"
+        );
+        st.sums.reserve(law.top(stride));
+        law.for_each(stride, |i, _| {
             if !st.sums.made[i] {
                 let arena = arena.get_or_insert_with(|| Fight::duel(&st.attacker, &st.defender));
                 st.sums.make(i, arena, remaining);
@@ -1229,7 +1261,7 @@ fn fill_with<W: Weight>(rows: &mut [(Row, &Unit, &Unit)], policy: &Policy) -> Re
         // The row's sums: each strike's weight times its sums.
         let dot = |sums: &[W]| {
             let mut total = W::zero();
-            law.for_each(|i, w| total.add_assign_ref(&sums[i].mul_ref(w)));
+            law.for_each(stride, |i, w| total.add_assign_ref(&sums[i].mul_ref(w)));
             total
         };
         let mean = dot(&st.sums.mean);

@@ -511,6 +511,14 @@ impl<'a> Fight<'a> {
 /// [`Fight::damage_bound`] of an attack by `a` on `d` from `start`, with
 /// its `endings`.
 fn damage_bound(a: &Unit, d: &Unit, start: &Tally, endings: &[Ending]) -> u64 {
+    roll_damage_bound(a, d)
+        + start.damage.iter().map(|&x| x as u64).sum::<u64>()
+        + endings.iter().map(|e| e.amount as u64).sum::<u64>()
+}
+
+/// The part of [`Fight::damage_bound`] that comes with the attack roll:
+/// its dice, Fury, Critical Hit, bonus damage and Consolation.
+pub(crate) fn roll_damage_bound(a: &Unit, d: &Unit) -> u64 {
     attack_dice(a, d) as u64
         + a.keywords.fury as u64
         + a.keywords.crit as u64
@@ -518,8 +526,15 @@ fn damage_bound(a: &Unit, d: &Unit, start: &Tally, endings: &[Ending]) -> u64 {
         + a.keywords
             .consolation
             .map_or(0, |(x, y)| x as u64 + y as u64)
-        + start.damage.iter().map(|&x| x as u64).sum::<u64>()
-        + endings.iter().map(|e| e.amount as u64).sum::<u64>()
+}
+
+/// The part of [`Fight::damage_bound`] the endings of a static attack by
+/// `attacker` on `defender` can do.
+pub(crate) fn duel_endings_damage(attacker: &Unit, defender: &Unit) -> u64 {
+    duel_endings(attacker, defender)
+        .iter()
+        .map(|e| e.amount as u64)
+        .sum()
 }
 
 /// The endings of one unit's static attack on another ([`Fight::duel`]).
@@ -706,24 +721,55 @@ pub(crate) fn strikes<W: Weight>(
 
 /// [`strikes`] without Overkill, of a roll without flags (`None` when
 /// endings read the roll: a tracked natural 2, 3 or 5): the strikes'
-/// weights by `2 · pending + natural 1`, the pending damage being the
-/// hits plus Critical Hit `crit` on a natural 6, the natural 1 kept only
-/// against Parry (`parry`). Zero where no roll lands.
+/// weights by `2 · pending + natural 1` ([`PlainRoll::strikes`]).
 pub(crate) fn dense_strikes<W: Weight>(
     roll: &Joint<Roll, W>,
     crit: u32,
     parry: bool,
 ) -> Option<Vec<W>> {
-    let top = roll.entries().last().map_or(0, |e| e.0.hits) + crit;
-    let mut dense = vec![W::zero(); 2 * (top as usize + 1)];
-    for (r, w) in roll.entries() {
-        if roll_flags(r) != 0 {
-            return None;
+    PlainRoll::of(roll).map(|plain| plain.strikes(crit, parry))
+}
+
+/// A roll law without flags, by whether a natural 1 and a natural 6 were
+/// rolled: `by[one][six][hits]` (zero where no roll lands).
+pub(crate) struct PlainRoll<W> {
+    by: [[Vec<W>; 2]; 2],
+}
+
+impl<W: Weight> PlainRoll<W> {
+    /// `None` when endings read the roll (a tracked natural 2, 3 or 5).
+    pub(crate) fn of(roll: &Joint<Roll, W>) -> Option<Self> {
+        let len = roll.entries().last().map_or(0, |e| e.0.hits as usize) + 1;
+        let zeros = || vec![W::zero(); len];
+        let mut by = [[zeros(), zeros()], [zeros(), zeros()]];
+        for (r, w) in roll.entries() {
+            if roll_flags(r) != 0 {
+                return None;
+            }
+            by[r.one as usize][r.six as usize][r.hits as usize].add_assign_ref(w);
         }
-        let pending = r.hits + if r.six { crit } else { 0 };
-        dense[2 * pending as usize + (r.one && parry) as usize].add_assign_ref(w);
+        Some(PlainRoll { by })
     }
-    Some(dense)
+
+    /// Step 5 without Overkill: the strikes' weights by `2 · pending +
+    /// natural 1`, the pending damage being the hits plus Critical Hit
+    /// `crit` on a natural 6, the natural 1 kept only against Parry
+    /// (`parry`). Zero where no roll lands.
+    pub(crate) fn strikes(&self, crit: u32, parry: bool) -> Vec<W> {
+        let len = self.by[0][0].len();
+        let mut dense = vec![W::zero(); 2 * (len + crit as usize)];
+        for (one, by_six) in self.by.iter().enumerate() {
+            let kept = (one == 1 && parry) as usize;
+            for (six, by_hits) in by_six.iter().enumerate() {
+                let shift = if six == 1 { crit as usize } else { 0 };
+                let to = dense[2 * shift + kept..].iter_mut().step_by(2);
+                for (d, w) in to.zip(by_hits) {
+                    d.add_assign_ref(w);
+                }
+            }
+        }
+        dense
+    }
 }
 
 /// Steps 4–8 of a static attack from a given final roll distribution: the
