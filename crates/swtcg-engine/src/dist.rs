@@ -486,7 +486,7 @@ pub(crate) fn small_pieces<'a>(
 }
 
 /// `"num/den"` written into `out` when both fit machine integers.
-pub(crate) fn small_text<'a>(r: &BigRational, out: &'a mut [u8; 80]) -> Option<&'a str> {
+fn small_text<'a>(r: &BigRational, out: &'a mut [u8; 80]) -> Option<&'a str> {
     let mut bufs = (itoa::Buffer::new(), itoa::Buffer::new());
     let (n, d) = small_pieces(r, &mut bufs)?;
     let (n, d) = (n.as_bytes(), d.as_bytes());

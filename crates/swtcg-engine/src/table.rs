@@ -807,6 +807,7 @@ impl Grid {
                     }
                     work.add(a, d, false);
                 }
+                work.check()?;
                 let units = |side: Vec<(Unit, [Option<Error>; 2])>| -> Vec<Unit> {
                     side.into_iter().map(|(u, _)| u).collect()
                 };
@@ -823,7 +824,6 @@ impl Grid {
                     .collect::<Result<(Vec<Unit>, Vec<Unit>)>>()?
             }
         };
-        work.check()?;
         let mut rows: Vec<(Row, &Unit, &Unit)> = (0..self.len())
             .map(|i| {
                 let (ia, id) = pair(i);

@@ -556,7 +556,9 @@ fn duel_endings(attacker: &Unit, defender: &Unit) -> Vec<Ending> {
 }
 
 /// `Fight::duel(attacker, defender).damage_bound()`, without building the
-/// arena (a table asks it of every row before choosing its integers).
+/// arena: what a table's check that its sums fit machine words, made of
+/// [`roll_damage_bound`] and [`duel_endings_damage`], must equal (it
+/// asserts so in debug builds).
 pub(crate) fn duel_damage_bound(attacker: &Unit, defender: &Unit) -> u64 {
     damage_bound(
         attacker,
@@ -692,7 +694,7 @@ pub(crate) fn strikes<W: Weight>(
             s
         });
     }
-    let Some(dense) = dense_strikes(roll, crit, parry) else {
+    let Some(dense) = PlainRoll::of(roll).map(|plain| plain.strikes(crit, parry)) else {
         // Endings read the roll: keep its flags, merge the rest.
         return roll.map(|r| {
             let s = Strike::from_roll(r, crit);
@@ -717,17 +719,6 @@ pub(crate) fn strikes<W: Weight>(
         }
     }
     Joint::from_sorted(entries, roll.denom().clone())
-}
-
-/// [`strikes`] without Overkill, of a roll without flags (`None` when
-/// endings read the roll: a tracked natural 2, 3 or 5): the strikes'
-/// weights by `2 · pending + natural 1` ([`PlainRoll::strikes`]).
-pub(crate) fn dense_strikes<W: Weight>(
-    roll: &Joint<Roll, W>,
-    crit: u32,
-    parry: bool,
-) -> Option<Vec<W>> {
-    PlainRoll::of(roll).map(|plain| plain.strikes(crit, parry))
 }
 
 /// A roll law without flags, by whether a natural 1 and a natural 6 were
