@@ -13,7 +13,7 @@ use num_traits::ToPrimitive;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 use std::collections::BTreeMap;
 use swtcg_cards::cards::CardDb;
 use swtcg_cards::cards::stack::Switches;
@@ -215,16 +215,26 @@ struct Fractions<'py> {
     alloc: pyo3::ffi::allocfunc,
     /// Whether its instances are tracked by the cycle collector.
     gc: bool,
-    /// The last denominator made (the ratios of one law share few).
-    last: Option<(u128, Bound<'py, PyAny>)>,
+    /// The setters of its two slots (`_numerator`, `_denominator`): what
+    /// `setattr` finds on the class and calls, found once.
+    slots: Option<[Slot; 2]>,
+    /// The ints made, by value: the ratios of a law share few
+    /// denominators, and the laws of a table many numerators, and an int
+    /// past 64 bits costs several hundred instructions to make.
+    ints: rustc_hash::FxHashMap<u128, Bound<'py, PyAny>>,
 }
 
 impl<'py> Fractions<'py> {
     fn new(py: Python<'py>) -> PyRes<Fractions<'py>> {
         /// `fractions.Fraction` and its allocator, looked up once.
-        static CLASS: PyOnceLock<(Py<pyo3::types::PyType>, pyo3::ffi::allocfunc, bool)> =
-            PyOnceLock::new();
-        let (class, alloc, gc) = CLASS.get_or_try_init(py, || -> PyRes<_> {
+        type Class = (
+            Py<pyo3::types::PyType>,
+            pyo3::ffi::allocfunc,
+            bool,
+            Option<[Slot; 2]>,
+        );
+        static CLASS: PyOnceLock<Class> = PyOnceLock::new();
+        let (class, alloc, gc, slots) = CLASS.get_or_try_init(py, || -> PyRes<Class> {
             let class = py
                 .import("fractions")?
                 .getattr("Fraction")?
@@ -245,31 +255,62 @@ impl<'py> Fractions<'py> {
             // SAFETY: `class` is a live type object.
             let flags = unsafe { pyo3::ffi::PyType_GetFlags(class.as_type_ptr()) };
             let gc = flags & pyo3::ffi::Py_TPFLAGS_HAVE_GC != 0;
-            Ok((class.unbind(), alloc, gc))
+            let slots = match (
+                Slot::of(&class, pyo3::intern!(py, "_numerator"))?,
+                Slot::of(&class, pyo3::intern!(py, "_denominator"))?,
+            ) {
+                (Some(n), Some(d)) => Some([n, d]),
+                _ => None,
+            };
+            Ok((class.unbind(), alloc, gc, slots))
         })?;
         Ok(Fractions {
             py,
             class: class.bind(py).clone(),
             alloc: *alloc,
             gc: *gc,
-            last: None,
+            slots: slots
+                .as_ref()
+                .map(|[n, d]| [n.clone_ref(py), d.clone_ref(py)]),
+            ints: Default::default(),
         })
     }
 
-    /// An int, by the machine word when it fits.
+    /// An int, by the machine word (or two) when it fits.
     fn int(&self, n: &BigInt) -> PyRes<Bound<'py, PyAny>> {
-        Ok(match n.to_i64() {
-            Some(v) => v.into_pyobject(self.py)?.into_any(),
-            None => n.into_pyobject(self.py)?.into_any(),
-        })
+        if let Some(v) = n.to_i64() {
+            return Ok(v.into_pyobject(self.py)?.into_any());
+        }
+        match n.to_u128() {
+            Some(v) => self.uint(v),
+            None => Ok(n.into_pyobject(self.py)?.into_any()),
+        }
     }
 
-    /// A non-negative int, by the machine word when it fits.
+    /// A non-negative int, by the machine word when it fits, else from
+    /// its hexadecimal digits (what the limited API offers that is
+    /// cheapest: `PyLong_FromString` reads a power-of-two base digit by
+    /// digit; pyo3's own conversion shifts and ors three ints).
     fn uint(&self, n: u128) -> PyRes<Bound<'py, PyAny>> {
-        Ok(match u64::try_from(n) {
-            Ok(v) => v.into_pyobject(self.py)?.into_any(),
-            Err(_) => n.into_pyobject(self.py)?.into_any(),
-        })
+        if let Ok(v) = u64::try_from(n) {
+            return Ok(v.into_pyobject(self.py)?.into_any());
+        }
+        // 32 hexadecimal digits at most, and the NUL that ends them.
+        let mut digits = [0u8; 33];
+        let len = 32 - (n.leading_zeros() / 4) as usize;
+        for (i, d) in digits[..len].iter_mut().enumerate() {
+            let nibble = (n >> (4 * (len - 1 - i))) as u8 & 0xf;
+            *d = b"0123456789abcdef"[usize::from(nibble)];
+        }
+        // SAFETY: `digits` holds `len` hexadecimal digits and a NUL after
+        // them; the end pointer may be null. It returns a new reference,
+        // or NULL with an exception.
+        unsafe {
+            Bound::from_owned_ptr_or_err(
+                self.py,
+                pyo3::ffi::PyLong_FromString(digits.as_ptr().cast(), std::ptr::null_mut(), 16),
+            )
+        }
     }
 
     /// A Fraction of two ints, reduced already.
@@ -287,8 +328,16 @@ impl<'py> Fractions<'py> {
         let f = unsafe {
             Bound::from_owned_ptr_or_err(self.py, (self.alloc)(self.class.as_type_ptr(), 0))?
         };
-        f.setattr(pyo3::intern!(self.py, "_numerator"), numerator)?;
-        f.setattr(pyo3::intern!(self.py, "_denominator"), denominator)?;
+        match &self.slots {
+            Some([n, d]) => {
+                n.set(&f, &numerator)?;
+                d.set(&f, &denominator)?;
+            }
+            None => {
+                f.setattr(pyo3::intern!(self.py, "_numerator"), numerator)?;
+                f.setattr(pyo3::intern!(self.py, "_denominator"), denominator)?;
+            }
+        }
         if self.gc {
             // A Fraction holds two ints and no `__dict__`: it can't be part
             // of a reference cycle, so the cycle collector need not visit
@@ -302,6 +351,16 @@ impl<'py> Fractions<'py> {
         Ok(f)
     }
 
+    /// The int `n`, made once.
+    fn made(&mut self, n: u128) -> PyRes<Bound<'py, PyAny>> {
+        if let Some(made) = self.ints.get(&n) {
+            return Ok(made.clone());
+        }
+        let made = self.uint(n)?;
+        self.ints.insert(n, made.clone());
+        Ok(made)
+    }
+
     /// The Fraction of a reduced rational.
     fn of(&self, r: &BigRational) -> PyRes<Bound<'py, PyAny>> {
         self.make(self.int(r.numer())?, self.int(r.denom())?)
@@ -313,16 +372,91 @@ impl<'py> Fractions<'py> {
             return self.of(&big_ratio(n, d));
         };
         let (n, d) = reduce(*n, *d);
-        let numerator = self.uint(n)?;
-        let denominator = match &self.last {
-            Some((last, made)) if *last == d => made.clone(),
-            _ => {
-                let made = self.uint(d)?;
-                self.last = Some((d, made.clone()));
-                made
-            }
-        };
+        let numerator = self.made(n)?;
+        let denominator = self.made(d)?;
         self.make(numerator, denominator)
+    }
+}
+
+/// One of `fractions.Fraction`'s slots: its descriptor on the class and
+/// that descriptor's setter. Setting through them is what `setattr` does
+/// on an instance without a `__dict__` once it has found a data
+/// descriptor on the class (the look-up through the class's dicts is what
+/// is saved).
+struct Slot {
+    descriptor: Py<PyAny>,
+    set: pyo3::ffi::descrsetfunc,
+}
+
+impl Slot {
+    /// The slot `name` of `class`, or None where `setattr` must be used:
+    /// the class sets attributes its own way, the attribute is not a data
+    /// descriptor, or this Python can't give its setter (before 3.10,
+    /// `PyType_GetSlot` reads heap types only).
+    fn of(
+        class: &Bound<'_, pyo3::types::PyType>,
+        name: &Bound<'_, PyString>,
+    ) -> PyRes<Option<Slot>> {
+        let py = class.py();
+        let object = py.get_type::<PyAny>();
+        let setattr = pyo3::intern!(py, "__setattr__");
+        if !class.getattr(setattr)?.is(&object.getattr(setattr)?) {
+            return Ok(None);
+        }
+        let Ok(descriptor) = class.getattr(name) else {
+            return Ok(None);
+        };
+        // SAFETY: the type of a live object is a live type object.
+        let slot = unsafe {
+            pyo3::ffi::PyType_GetSlot(
+                descriptor.get_type().as_type_ptr(),
+                pyo3::ffi::Py_tp_descr_set,
+            )
+        };
+        if slot.is_null() {
+            // A static type before 3.10 raises SystemError here.
+            let _ = PyErr::take(py);
+            return Ok(None);
+        }
+        // SAFETY: a non-null `Py_tp_descr_set` slot holds a `descrsetfunc`.
+        let set =
+            unsafe { std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::descrsetfunc>(slot) };
+        Ok(Some(Slot {
+            descriptor: descriptor.unbind(),
+            set,
+        }))
+    }
+
+    fn clone_ref(&self, py: Python<'_>) -> Slot {
+        Slot {
+            descriptor: self.descriptor.clone_ref(py),
+            set: self.set,
+        }
+    }
+
+    /// `instance.<slot> = value`.
+    fn set(&self, instance: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyRes<()> {
+        // SAFETY: `set` is the descriptor's type's own setter, called with
+        // the descriptor, a live instance and a live value (it takes its
+        // own reference to the value), as `setattr` calls it; it returns
+        // 0, or -1 with an exception.
+        let r = unsafe { (self.set)(self.descriptor.as_ptr(), instance.as_ptr(), value.as_ptr()) };
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(PyErr::fetch(instance.py()))
+        }
+    }
+}
+
+impl Distribution {
+    /// `.pmf`, its Fractions made by `f` (which a table's rows share).
+    fn pmf_with<'py>(&self, f: &mut Fractions<'py>) -> PyRes<Bound<'py, PyDict>> {
+        let d = PyDict::new(f.py);
+        for (k, w) in &self.law.weights {
+            d.set_item(k, f.ratio(w, &self.law.denom)?)?;
+        }
+        Ok(d)
     }
 }
 
@@ -342,12 +476,7 @@ impl Distribution {
     /// P(X = k) for every k with non-zero probability.
     #[getter]
     fn pmf<'py>(&self, py: Python<'py>) -> PyRes<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let mut f = Fractions::new(py)?;
-        for (k, w) in &self.law.weights {
-            d.set_item(k, f.ratio(w, &self.law.denom)?)?;
-        }
-        Ok(d)
+        self.pmf_with(&mut Fractions::new(py)?)
     }
 
     /// P(X = k) as integers over one denominator: `(weights, denominator)`,
@@ -609,22 +738,6 @@ impl AttackResult {
     fn p_discard<'py>(&self, py: Python<'py>) -> PyRes<Option<Bound<'py, PyAny>>> {
         optional_fraction(py, self.side(true).discarded.as_ref())
     }
-    /// A table row's results (the package's `table`): the mean, its
-    /// float, P(discard), its float, and the pmf when asked for.
-    fn _cells<'py>(&self, py: Python<'py>, pmf: bool) -> PyRes<Cells<'py>> {
-        let side = self.side(true);
-        let pmf = if pmf {
-            Some(side.damage.pmf(py)?)
-        } else {
-            None
-        };
-        cells(
-            &Fractions::new(py)?,
-            &side.damage.law.mean,
-            side.discarded.as_ref(),
-            pmf,
-        )
-    }
     /// The law of the hits of the final roll.
     #[getter]
     fn hits(&self) -> Distribution {
@@ -859,21 +972,70 @@ fn grid_of(axes: Vec<(String, Vec<i64>)>) -> swtcg_engine::error::Result<Grid> {
     Ok(grid)
 }
 
-/// A table solved attack by attack, each row an `AttackResult` (its laws
-/// read as `attack`'s are): `base` the parameters every row shares (the
-/// choices too), `axes` each varying parameter with its values. The rows
-/// are in the native table's order, and the whole table is bounded before
-/// any row is solved.
+/// A table solved attack by attack, each row's cells as `table`'s are
+/// (the pmf too, when asked for): `base` the parameters every row shares
+/// (the choices too), `axes` each varying parameter with its values. The
+/// rows are in the native table's order, and the whole table is bounded
+/// before any row is solved. The rows' Fractions share their ints.
 #[pyfunction]
-fn table_attacks(
-    py: Python<'_>,
+fn table_attacks<'py>(
+    py: Python<'py>,
     base: Vec<(String, String)>,
     axes: Vec<(String, Vec<i64>)>,
-) -> PyRes<Vec<AttackResult>> {
-    solve(py, move || {
+    pmfs: bool,
+) -> PyRes<Vec<Cells<'py>>> {
+    let results = solve(py, move || {
         let requests = attack_request(base)?.over(&grid_of(axes)?)?;
         solve_all(&requests)
-    })
+    })?;
+    let _paused = GcPause::new(py)?;
+    let mut f = Fractions::new(py)?;
+    results
+        .iter()
+        .map(|r| {
+            let side = r.side(true);
+            let pmf = if pmfs {
+                Some(side.damage.pmf_with(&mut f)?)
+            } else {
+                None
+            };
+            cells(&f, &side.damage.law.mean, side.discarded.as_ref(), pmf)
+        })
+        .collect()
+}
+
+/// The cycle collector paused while a table's values are made, and
+/// resumed as it was when dropped (on an error too). Every Fraction counts
+/// as an allocation towards the next young collection (one every 700), yet
+/// none can be part of a cycle (they are untracked as made), nor can the
+/// dicts of ints and Fractions that hold them: tens of collections that
+/// find nothing become one. No Python code runs meanwhile (the GIL is
+/// held and only C is called), so no other thread sees the pause.
+struct GcPause<'py> {
+    gc: Option<Bound<'py, PyModule>>,
+}
+
+impl<'py> GcPause<'py> {
+    fn new(py: Python<'py>) -> PyRes<GcPause<'py>> {
+        let gc = py.import("gc")?;
+        if !gc.call_method0("isenabled")?.is_truthy()? {
+            return Ok(GcPause { gc: None });
+        }
+        gc.call_method0("disable")?;
+        Ok(GcPause { gc: Some(gc) })
+    }
+}
+
+impl Drop for GcPause<'_> {
+    fn drop(&mut self) {
+        if let Some(gc) = &self.gc
+            && let Err(e) = gc.call_method0("enable")
+        {
+            // Not expected (`gc.enable` takes no argument and can't fail);
+            // shown where Python shows errors it can't raise.
+            e.write_unraisable(gc.py(), Some(gc.as_any()));
+        }
+    }
 }
 
 /// Solves every request on every core, each with its defender's law made

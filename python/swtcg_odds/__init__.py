@@ -301,9 +301,9 @@ def table(*, as_frame: bool = False, pmfs: bool = False, **params: Any) -> list[
         # last varying fastest.
         axes.sort(key=lambda kv: _ORDER[kv[0]])
         keys = [k for k, _ in axes]
-        results = _native.table_attacks(_pairs(choices), [(k.replace("_", "-"), v) for k, v in axes])
+        cells = _native.table_attacks(_pairs(choices), [(k.replace("_", "-"), v) for k, v in axes], pmfs)
         combos = itertools.product(*[values for _, values in axes])
-        rows = [(list(combo), r._cells(pmfs)) for combo, r in zip(combos, results)]
+        rows = [(list(combo), c) for combo, c in zip(combos, cells)]
     else:
         names, rows = _native.table([(k.replace("_", "-"), v) for k, v in axes])
         keys = [n.replace("-", "_") for n in names]

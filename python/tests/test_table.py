@@ -160,3 +160,30 @@ def test_a_table_value_out_of_bounds_is_refused(pmfs):
     assert e.value.kind == "range"
     assert e.value.origin == {"param": "crit", "value": "-3"}
     assert len(swtcg_odds.table(power=3, health=[0, 4], pmfs=pmfs)) == 2
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_table_leaves_the_cycle_collector_as_it_found_it(enabled):
+    # Issue 35: the cycle collector is paused while a table's Fractions
+    # are made (none can be part of a cycle), and resumed only if it ran:
+    # after the table, after a refused table, and never switched on for a
+    # caller who had switched it off.
+    import gc
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        rows = swtcg_odds.table(pmfs=True, power=range(1, 9), crit=range(0, 2))
+        assert len(rows) == 16 and all(sum(r["pmf"].values()) == 1 for r in rows)
+        assert gc.isenabled() is enabled
+        with pytest.raises(swtcg_odds.ParameterError):
+            swtcg_odds.table(pmfs=True, power=3, crit=[1, -3])
+        assert gc.isenabled() is enabled
+        # The Fractions are untracked (no cycle can hold them), and a full
+        # collection leaves the rows whole.
+        law = rows[-1]["pmf"]
+        assert not any(gc.is_tracked(f) for f in law.values())
+        gc.collect()
+        assert sum(rows[-1]["pmf"].values()) == 1
+    finally:
+        (gc.enable if was else gc.disable)()
