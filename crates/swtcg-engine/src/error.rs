@@ -494,18 +494,29 @@ pub fn one_line(message: &str) -> String {
 /// cut), control and bidi characters escaped: the cap counts what is
 /// printed, so a text of control characters can't grow past it.
 fn escaped_prefix(text: &str, most: usize) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(text.len().min(most * 4));
     let mut count = 0;
+    let mut one = String::new();
     for c in text.chars() {
-        let mut one = String::new();
-        push_escaped(&mut one, c);
-        let n = one.chars().count();
+        // Most characters print as themselves: one character, no buffer.
+        let escape = c.is_control() || is_bidi(c);
+        let n = if escape {
+            one.clear();
+            push_escaped(&mut one, c);
+            one.chars().count()
+        } else {
+            1
+        };
         if count + n > most {
             out.push_str("...");
             break;
         }
         count += n;
-        out.push_str(&one);
+        if escape {
+            out.push_str(&one);
+        } else {
+            out.push(c);
+        }
     }
     out
 }
@@ -563,12 +574,15 @@ pub fn nearest<'a>(
     if w.len() > 64 {
         return Vec::new();
     }
+    let mut rows = Rows::default();
+    let mut cc: Vec<char> = Vec::new();
     let mut scored: Vec<(usize, &'a str)> = candidates
         .into_iter()
         .filter_map(|c| {
-            let cc: Vec<char> = c.to_lowercase().chars().collect();
-            let d = edit_distance(&w, &cc);
-            (d > 0 && d <= (w.len().max(cc.len()) / 3).max(1)).then_some((d, c))
+            cc.clear();
+            cc.extend(c.to_lowercase().chars());
+            let d = near_distance(&w, &cc, &mut rows)?;
+            Some((d, c))
         })
         .collect();
     scored.sort_by_key(|&(d, c)| (d, c));
@@ -576,13 +590,89 @@ pub fn nearest<'a>(
     scored.into_iter().take(most).map(|(_, c)| c).collect()
 }
 
-/// The optimal string alignment distance of two words.
-fn edit_distance(a: &[char], b: &[char]) -> usize {
+/// A lowered word's letters, and how many of them fall in each of 32
+/// classes (a letter's code modulo 32): for [`is_near`].
+pub(crate) struct Letters {
+    chars: Vec<char>,
+    counts: [u8; 32],
+}
+
+impl Letters {
+    pub(crate) fn of(lowered: &str) -> Letters {
+        let chars: Vec<char> = lowered.chars().collect();
+        let mut counts = [0u8; 32];
+        for &c in &chars {
+            let k = &mut counts[c as usize % 32];
+            *k = k.saturating_add(1);
+        }
+        Letters { chars, counts }
+    }
+}
+
+/// Whether `candidate` is near `word` as [`nearest`] counts it (the
+/// keyword reader's hint asks this of each name, with the word's letters
+/// and each name's lowered and counted once). An edit changes the counts
+/// of the letters' classes by 2 at most (a substitution takes one and
+/// gives one; a swap changes none), so half their difference is a bound
+/// below the distance, found before any alignment is computed.
+pub(crate) fn is_near(word: &Letters, candidate: &Letters, rows: &mut Rows) -> bool {
+    let (a, b) = (&word.chars, &candidate.chars);
+    if a.len() > 64 {
+        return false;
+    }
+    // (A count saturates only past 255 letters.)
+    if b.len() <= 255 {
+        let bound = (a.len().max(b.len()) / 3).max(1);
+        let apart: usize = word
+            .counts
+            .iter()
+            .zip(&candidate.counts)
+            .map(|(x, y)| usize::from(x.abs_diff(*y)))
+            .sum();
+        if apart.div_ceil(2) > bound {
+            return false;
+        }
+    }
+    near_distance(a, b, rows).is_some()
+}
+
+/// The edit distance of two lowered words when they are near (above 0,
+/// and at most a third of the longer one's length, at least 1), else None.
+fn near_distance(a: &[char], b: &[char], rows: &mut Rows) -> Option<usize> {
+    let bound = (a.len().max(b.len()) / 3).max(1);
+    let d = edit_distance_within(a, b, bound, rows)?;
+    (d > 0).then_some(d)
+}
+
+/// The rows [`edit_distance_within`] works in, kept between calls.
+#[derive(Default)]
+pub(crate) struct Rows {
+    two: Vec<usize>,
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+/// The optimal string alignment distance of two words when it is at most
+/// `bound`, else None. Their lengths' difference is a lower bound of it;
+/// and once a row is all above `bound`, every later row is too, so the
+/// rest is not computed: a row's least is at most one more than the row
+/// before's (a deletion), and each cell is at least the least of the row
+/// before or one more than the row before that (a swap), so the least
+/// never falls. Either way the answer is the full distance's, whenever
+/// that is within `bound`.
+fn edit_distance_within(a: &[char], b: &[char], bound: usize, rows: &mut Rows) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > bound {
+        return None;
+    }
+    let Rows { two, prev, cur } = rows;
     // Three rows: the one two back (for swaps), the previous, the current.
-    let mut two: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    two.clear();
+    two.resize(b.len() + 1, 0);
+    prev.clear();
+    prev.extend(0..=b.len());
     for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
+        cur.clear();
+        cur.resize(b.len() + 1, i);
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
@@ -590,9 +680,14 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
                 cur[j] = cur[j].min(two[j - 2] + 1);
             }
         }
-        two = std::mem::replace(&mut prev, cur);
+        if cur.iter().all(|&d| d > bound) {
+            return None;
+        }
+        std::mem::swap(two, prev);
+        std::mem::swap(prev, cur);
     }
-    prev[b.len()]
+    let d = prev[b.len()];
+    (d <= bound).then_some(d)
 }
 
 /// `; did you mean 'a', 'b'?` for the nearest of `candidates` to `word`
@@ -610,6 +705,115 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The optimal string alignment distance by its definition, the whole
+    /// table (no bound, no early stop): the oracle of the bounded one.
+    fn osa(a: &[char], b: &[char]) -> usize {
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut v = (d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1)
+                    .min(d[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(d[i - 2][j - 2] + 1);
+                }
+                d[i][j] = v;
+            }
+        }
+        d[a.len()][b.len()]
+    }
+
+    /// Every word of up to `n` letters over `alphabet`.
+    fn words(alphabet: &[char], n: usize) -> Vec<Vec<char>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..n {
+            last = last
+                .iter()
+                .flat_map(|w: &Vec<char>| {
+                    alphabet.iter().map(move |&c| {
+                        let mut w = w.clone();
+                        w.push(c);
+                        w
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn the_bounded_distance_is_the_whole_tables_within_its_bound() {
+        // Every pair of words of up to 5 letters over 3 (with swaps, and
+        // lengths far apart): the bounded distance is the full one when
+        // within the bound, else None; `is_near` (with its count filter)
+        // is `nearest`'s rule, d > 0 and d <= a third of the longer, at
+        // least 1.
+        let all = words(&['a', 'b', 'c'], 5);
+        assert_eq!(all.len(), 364);
+        let mut rows = Rows::default();
+        let (mut near, mut checked) = (0, 0);
+        for a in &all {
+            let la = Letters::of(&a.iter().collect::<String>());
+            for b in &all {
+                let d = osa(a, b);
+                for bound in 0..4 {
+                    let got = edit_distance_within(a, b, bound, &mut rows);
+                    assert_eq!(got, (d <= bound).then_some(d), "{a:?} {b:?} {bound}");
+                    checked += 1;
+                }
+                let lb = Letters::of(&b.iter().collect::<String>());
+                let rule = d > 0 && d <= (a.len().max(b.len()) / 3).max(1);
+                assert_eq!(is_near(&la, &lb, &mut rows), rule, "{a:?} {b:?}");
+                let (sa, sb): (String, String) = (a.iter().collect(), b.iter().collect());
+                assert_eq!(!nearest(&sa, [sb.as_str()], 1).is_empty(), rule);
+                near += usize::from(rule);
+            }
+        }
+        assert_eq!(checked, 364 * 364 * 4);
+        assert!(near > 1000, "{near}");
+    }
+
+    #[test]
+    fn quotes_are_cut_where_escapes_are_counted() {
+        // The escaped prefix, by its definition: every character escaped,
+        // then cut before the first that would pass `most`.
+        for text in [
+            "plain text",
+            "a\u{1}b\nc",
+            "\u{202e}x",
+            "",
+            "abcdefghij\u{7}k",
+        ] {
+            for most in 0..14 {
+                let mut want = String::new();
+                let mut count = 0;
+                for c in text.chars() {
+                    let one: String = if c.is_control() || is_bidi(c) {
+                        c.escape_default().collect()
+                    } else {
+                        c.to_string()
+                    };
+                    if count + one.chars().count() > most {
+                        want.push_str("...");
+                        break;
+                    }
+                    count += one.chars().count();
+                    want.push_str(&one);
+                }
+                assert_eq!(escaped_prefix(text, most), want, "{text:?} {most}");
+            }
+        }
+    }
 
     #[test]
     fn messages_are_one_short_line() {

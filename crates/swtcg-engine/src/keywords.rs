@@ -762,6 +762,23 @@ fn names_longest_first() -> &'static [(&'static str, &'static str, Value)] {
     })
 }
 
+/// Each of [`NAMES`]' names lowered, as letters, and its number of words.
+fn lowered_names() -> &'static [(crate::error::Letters, usize)] {
+    static LOWERED: std::sync::OnceLock<Vec<(crate::error::Letters, usize)>> =
+        std::sync::OnceLock::new();
+    LOWERED.get_or_init(|| {
+        NAMES
+            .iter()
+            .map(|(n, _, _)| {
+                (
+                    crate::error::Letters::of(&n.to_lowercase()),
+                    n.split_whitespace().count(),
+                )
+            })
+            .collect()
+    })
+}
+
 /// Parses one keyword text, such as `Parry 3`, `Accuracy -1`,
 /// `Pay 1 Force -> Deflect 1`, `Foresight: Gain 2 Force.`. The error quotes
 /// the text and says what is wrong. A number may be X only when the cost is
@@ -801,26 +818,40 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
     let &(name, canonical, kind) = names_longest_first()
         .iter()
         .find(|(n, _, _)| {
-            let n = n.to_ascii_lowercase();
-            lower.starts_with(&n)
+            // `lower` starts with the name lowered (no allocation: `lower`
+            // is lowered already, and ASCII lowering keeps every length).
+            lower
+                .as_bytes()
+                .get(..n.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(n.as_bytes()))
                 && lower[n.len()..]
                     .chars()
                     .next()
                     .is_none_or(|c| c == ' ' || c == ':' || c == '-' || c == '+')
         })
         .ok_or_else(|| {
-            // The keyword names nearest to as many of its first words.
+            // The keyword names nearest to as many of its first words (each
+            // head, and each name, lowered once: the card reader tries
+            // every clause of a card's text as a keyword first).
             let words: Vec<&str> = effect.split_whitespace().collect();
+            let mut heads: Vec<Option<crate::error::Letters>> = Vec::new();
+            let mut rows = crate::error::Rows::default();
             let mut near: Vec<&str> = Vec::new();
-            for &(n, canonical, _) in NAMES {
-                let k = n.split_whitespace().count();
-                if words.len() >= k {
-                    let head = words[..k].join(" ");
-                    let head = head.trim_end_matches([':', '.', ',']);
-                    if !crate::error::nearest(head, [n], 1).is_empty() && !near.contains(&canonical)
-                    {
-                        near.push(canonical);
-                    }
+            for (&(_, canonical, _), (letters, k)) in NAMES.iter().zip(lowered_names()) {
+                if words.len() < *k {
+                    continue;
+                }
+                if heads.len() <= *k {
+                    heads.resize_with(k + 1, || None);
+                }
+                let head = heads[*k].get_or_insert_with(|| {
+                    let head = words[..*k].join(" ");
+                    crate::error::Letters::of(
+                        &head.trim_end_matches([':', '.', ',']).to_lowercase(),
+                    )
+                });
+                if crate::error::is_near(head, letters, &mut rows) && !near.contains(&canonical) {
+                    near.push(canonical);
                 }
             }
             let hint = if near.is_empty() {

@@ -201,10 +201,13 @@ pub fn strip_reminders(text: &str) -> String {
             _ => {}
         }
     }
-    let out = out
-        .replace("_s ", "'s ")
-        .replace("_s.", "'s.")
-        .replace("_s,", "'s,");
+    let out = if out.contains("_s") {
+        out.replace("_s ", "'s ")
+            .replace("_s.", "'s.")
+            .replace("_s,", "'s,")
+    } else {
+        out
+    };
     // The files' `?` for a lost apostrophe between letters (`can?t`), and
     // a sign set apart from its number (`+ 1 power`).
     let out = lost_apostrophes(&out);
@@ -264,13 +267,18 @@ fn number_words(text: &str) -> String {
     let words: Vec<&str> = text.split(' ').collect();
     let mut out = Vec::with_capacity(words.len());
     for (i, w) in words.iter().enumerate() {
-        let next = words
-            .get(i + 1)
-            .map(|n| n.trim_end_matches([',', '.']).to_ascii_lowercase());
+        // The next word, its trailing period or comma aside, among the
+        // counted (each lowercase: compared without case, no allocation).
+        let counted = || {
+            words.get(i + 1).is_some_and(|n| {
+                let n = n.trim_end_matches([',', '.']);
+                COUNTED.iter().any(|c| n.eq_ignore_ascii_case(c))
+            })
+        };
         let digit = NUMBERS
             .iter()
             .find(|(n, _)| w.eq_ignore_ascii_case(n))
-            .filter(|_| next.as_deref().is_some_and(|n| COUNTED.contains(&n)))
+            .filter(|_| counted())
             .map(|(_, d)| *d);
         out.push(digit.unwrap_or(w));
     }
@@ -282,6 +290,10 @@ fn number_words(text: &str) -> String {
 /// `can?t` → `can't`: a `?` between two letters is an apostrophe the
 /// file lost; `+ 1` → `+1`.
 fn lost_apostrophes(text: &str) -> String {
+    // Only a `?` or a `+` changes anything.
+    if !text.contains(['?', '+']) {
+        return text.to_string();
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {
