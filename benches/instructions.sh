@@ -49,6 +49,8 @@ count "$BIN" attack --power 40 --lucky 3 --defender-lucky 3
 # Twenty rows rolling the same dice: the roll's starting laws are made once
 # in the process and shared (issue 35).
 count "$BIN" table --power 40 --lucky 1 --crit 0..4 --parry 0..3
+# The card reader: every row of the sixteen fixture sets read.
+count "$BIN" cards check --db tests/fixtures/sets/more
 # The rankings of the shared pool take a few minutes under callgrind:
 # with --all only.
 if [ "${1:-}" = --all ] && [ -d ../shared/reference/lackey ]; then

@@ -4,7 +4,7 @@
 //! such as the shared files), and its rankings. Issue 24: the rankings
 //! and the CSV listing of a synthetic pool of ten copies of that pool
 //! (generated into a temporary folder, never committed), the copies the
-//! same or with perturbed stats.
+//! same or with perturbed stats. The card reader over the fixture sets.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -115,5 +115,24 @@ fn matchups(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, matchups, whole_game);
+/// The card reader: every row of the fixture sets read (the six sets'
+/// extracts and the sixteen more), as `CardDb::load` reads a folder.
+fn reading(c: &mut Criterion) {
+    let mut g = c.benchmark_group("reading");
+    g.sample_size(10);
+    for which in ["six", "more"] {
+        let dir =
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/sets/").to_string() + which;
+        let rows = CardDb::load(&[dir.as_str()])
+            .expect("the fixture sets")
+            .cards
+            .len();
+        g.bench_function(format!("tests/fixtures/sets/{which} ({rows} cards)"), |b| {
+            b.iter(|| CardDb::load(&[black_box(dir.as_str())]).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, matchups, whole_game, reading);
 criterion_main!(benches);
