@@ -222,6 +222,10 @@ struct Fractions<'py> {
     /// denominators, and the laws of a table many numerators, and an int
     /// past 64 bits costs several hundred instructions to make.
     ints: rustc_hash::FxHashMap<u128, Bound<'py, PyAny>>,
+    /// Whether numerators are looked for among the ints made too (a
+    /// table's laws share about half of theirs; one law's are nearly all
+    /// distinct, and looking costs more than it finds).
+    shared_numerators: bool,
 }
 
 impl<'py> Fractions<'py> {
@@ -273,6 +277,15 @@ impl<'py> Fractions<'py> {
                 .as_ref()
                 .map(|[n, d]| [n.clone_ref(py), d.clone_ref(py)]),
             ints: Default::default(),
+            shared_numerators: false,
+        })
+    }
+
+    /// A maker for many laws (a table's rows), which share numerators.
+    fn for_many(py: Python<'py>) -> PyRes<Fractions<'py>> {
+        Ok(Fractions {
+            shared_numerators: true,
+            ..Fractions::new(py)?
         })
     }
 
@@ -372,7 +385,11 @@ impl<'py> Fractions<'py> {
             return self.of(&big_ratio(n, d));
         };
         let (n, d) = reduce(*n, *d);
-        let numerator = self.made(n)?;
+        let numerator = if self.shared_numerators {
+            self.made(n)?
+        } else {
+            self.uint(n)?
+        };
         let denominator = self.made(d)?;
         self.make(numerator, denominator)
     }
@@ -989,7 +1006,7 @@ fn table_attacks<'py>(
         solve_all(&requests)
     })?;
     let _paused = GcPause::new(py)?;
-    let mut f = Fractions::new(py)?;
+    let mut f = Fractions::for_many(py)?;
     results
         .iter()
         .map(|r| {
