@@ -213,13 +213,28 @@ pub fn strip_reminders(text: &str) -> String {
     let out = lost_apostrophes(&out);
     let out = number_words(&out);
     let out = without_flavor(&out);
-    let out = out.replace('→', "->");
-    let out = sentence_ends(&out, END);
-    out.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace(" ,", ",")
-        .replace(" .", ".")
+    let out = if out.contains('→') {
+        out.replace('→', "->")
+    } else {
+        out
+    };
+    let out = if out.contains(END) {
+        sentence_ends(&out, END)
+    } else {
+        out
+    };
+    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    // A space before a comma or a period (looked for byte by byte: most
+    // texts have none, and a substring search costs more to set up).
+    if out
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b' ' && matches!(w[1], b',' | b'.'))
+    {
+        out.replace(" ,", ",").replace(" .", ".")
+    } else {
+        out
+    }
 }
 
 /// The text without a quote of flavor at its end (`"Rakghouls! Attack, my
@@ -266,7 +281,10 @@ fn number_words(text: &str) -> String {
     ];
     let words: Vec<&str> = text.split(' ').collect();
     let mut out = Vec::with_capacity(words.len());
+    // Whether "one" or "two" is a word (the replacements below need one).
+    let mut one_or_two = false;
     for (i, w) in words.iter().enumerate() {
+        one_or_two |= *w == "one" || *w == "two";
         // The next word, its trailing period or comma aside, among the
         // counted (each lowercase: compared without case, no allocation).
         let counted = || {
@@ -282,9 +300,13 @@ fn number_words(text: &str) -> String {
             .map(|(_, d)| *d);
         out.push(digit.unwrap_or(w));
     }
-    out.join(" ")
-        .replace(" one of that damage", " 1 of that damage")
-        .replace(" two of that damage", " 2 of that damage")
+    let out = out.join(" ");
+    if one_or_two {
+        out.replace(" one of that damage", " 1 of that damage")
+            .replace(" two of that damage", " 2 of that damage")
+    } else {
+        out
+    }
 }
 
 /// `can?t` → `can't`: a `?` between two letters is an apostrophe the

@@ -130,6 +130,10 @@ const COST_VERBS: &[&str] = &[
 /// Force - Evade 1`, `Tap – Draw a card`). A dash after words that are
 /// not a cost is left as it is.
 pub fn arrows(text: &str) -> String {
+    // Every form above holds one of these characters.
+    if !text.contains(['\u{2192}', '-', '\u{2013}', '\u{2014}']) {
+        return text.to_string();
+    }
     let mut t = text
         .replace('\u{2192}', "->")
         .replace("-->", "->")
