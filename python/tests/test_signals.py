@@ -70,10 +70,13 @@ def interrupt(args, after=0.5):
 
 
 def test_ctrl_c_stops_a_long_attack():
-    # Uninterrupted, this call takes about 3.4 s in a release build.
+    # Uninterrupted, this call takes about 2.5 s in a release build. The
+    # Lucky solver returns at its next check once stopped (0.05 to 0.12 s
+    # from the signal to the end of the process, 2026-12-04; 0.4 to 0.6 s
+    # when its later stages still ran).
     last, took = interrupt(["attack"])
     assert last.startswith("interrupted"), last
-    assert took < 1.0, took
+    assert took < 0.5, took
 
 
 def test_ctrl_c_stops_a_long_ranking(tmp_path):

@@ -262,18 +262,24 @@ fn reroll_one<const K: usize, W: Weight>(
         .filter(|&c| classes.faces[c] > 0)
         .map(|c| (c, classes.faces[c]))
         .collect();
-    sx.states()
-        .iter()
-        .map(|st| {
-            let mut acc = W::zero();
-            for &(class, faces) in &classes_used {
-                let mut up = *st;
-                up[class] += 1;
-                acc.add_assign_ref(&prev[above.rank_k::<K>(&up)].mul_u64(faces));
-            }
-            acc
-        })
-        .collect()
+    let states = sx.states();
+    let mut out = Vec::with_capacity(states.len());
+    for (i, st) in states.iter().enumerate() {
+        if i.is_multiple_of(1024) && crate::cancel::expired() {
+            // Past the deadline: the caller reports it; the values left
+            // are never read.
+            out.resize(states.len(), W::zero());
+            break;
+        }
+        let mut acc = W::zero();
+        for &(class, faces) in &classes_used {
+            let mut up = *st;
+            up[class] += 1;
+            acc.add_assign_ref(&prev[above.rank_k::<K>(&up)].mul_u64(faces));
+        }
+        out.push(acc);
+    }
+    out
 }
 
 /// Every state of `n` dice in 4 classes, in rank order (with its rank),
@@ -324,6 +330,12 @@ fn reroll_one_4<W: Weight>(classes: &FaceClasses, n: u32, above: &Simplex, prev:
     let s3 = |v: u32| states_of(v, 3);
     let mut out = Vec::with_capacity(states_of(n, 4));
     for a in 0..=n {
+        if crate::cancel::expired() {
+            // Past the deadline: the caller reports it; the values left
+            // are never read.
+            out.resize(states_of(n, 4), W::zero());
+            break;
+        }
         let (first, next) = (above.first[a as usize], above.first[a as usize + 1]);
         let (t1, t0) = (s3(n + 1 - a), s3(n - a));
         for b in 0..=n - a {
@@ -627,7 +639,11 @@ pub(super) fn evaluate(
     node: &Node,
     lucky: LuckyPolicy,
     finals: &[Num],
-) -> Evaluated {
+) -> Result<Evaluated> {
+    // A stopped solve (past its deadline, or Ctrl-C) returns here, at the
+    // next node, not after the stages left: each lists and fills vectors
+    // of every state (millions at power 140).
+    crate::cancel::check()?;
     let Node::Decide {
         side,
         x,
@@ -635,19 +651,21 @@ pub(super) fn evaluate(
         used,
     } = node
     else {
-        return Evaluated {
+        return Ok(Evaluated {
             value: finals.to_vec(),
             exp: 0,
             decide: None,
-        };
+        });
     };
-    let p = Arc::new(evaluate(classes, m, pass, lucky, finals));
+    let p = Arc::new(evaluate(classes, m, pass, lucky, finals)?);
     let u = if pass == used {
         Arc::clone(&p)
     } else {
-        Arc::new(evaluate(classes, m, used, lucky, finals))
+        Arc::new(evaluate(classes, m, used, lucky, finals)?)
     };
     let stage = lucky_stage(classes, m, *x, *side, lucky, &u.value);
+    // Its loops stop early once stopped: their values are never read.
+    crate::cancel::check()?;
     let exp = p.exp.max(u.exp + x);
     let up_p = Num::pow(6, exp - p.exp);
     let up_u = Num::pow(6, exp - u.exp - x);
@@ -679,7 +697,7 @@ pub(super) fn evaluate(
             choice.push(None);
         }
     }
-    Evaluated {
+    Ok(Evaluated {
         value,
         exp,
         decide: Some(Decided {
@@ -689,7 +707,7 @@ pub(super) fn evaluate(
             pass: p,
             used: u,
         }),
-    }
+    })
 }
 
 /// Pushes a law of states (weights over some `D`) through a solved POP:
@@ -700,9 +718,10 @@ pub(super) fn forward_pop(
     m: u32,
     e: &Evaluated,
     dist: Vec<Num>,
-) -> (Vec<Num>, [Num; 2]) {
+) -> Result<(Vec<Num>, [Num; 2])> {
+    crate::cancel::check()?;
     let Some(d) = &e.decide else {
-        return (dist, [Num::zero(), Num::zero()]);
+        return Ok((dist, [Num::zero(), Num::zero()]));
     };
     let n = dist.len();
     let mut pass = vec![Num::zero(); n];
@@ -718,8 +737,10 @@ pub(super) fn forward_pop(
         }
     }
     let (after, used_here) = forward(classes, m, d.x, &rolled, &choices);
-    let (fp, mut up) = forward_pop(classes, m, &d.pass, pass);
-    let (fu, uu) = forward_pop(classes, m, &d.used, after);
+    // Its loop stops early once stopped: the law is never read.
+    crate::cancel::check()?;
+    let (fp, mut up) = forward_pop(classes, m, &d.pass, pass)?;
+    let (fu, uu) = forward_pop(classes, m, &d.used, after)?;
     let sp = Num::pow(6, e.exp - d.pass.exp);
     let su = Num::pow(6, e.exp - d.x - d.used.exp);
     // Both over 6^exp, summed in place (a factor of 1 left out).
@@ -740,7 +761,7 @@ pub(super) fn forward_pop(
         s.add_assign_ref(&u.mul_ref(&su));
     }
     up[crate::attack::side_index(d.side)].add_assign_ref(&used_here.mul_ref(&Num::pow(6, e.exp)));
-    (out, up)
+    Ok((out, up))
 }
 
 /// The laws of the states right after the roll (Fury's dice included),
@@ -844,7 +865,10 @@ impl Reroll {
     /// The value of the POP with `value_of` each final roll's value, and
     /// the solved trees (one per start), with the value's denominator
     /// exponent.
-    pub(super) fn solve(&self, value_of: impl Fn(Roll) -> Num) -> (Num, Vec<Evaluated>, u32) {
+    pub(super) fn solve(
+        &self,
+        value_of: impl Fn(Roll) -> Num,
+    ) -> Result<(Num, Vec<Evaluated>, u32)> {
         self.solve_finals(|j| {
             let s = &self.starts[j];
             let states = Simplex::new(s.m, self.classes.k).states();
@@ -857,20 +881,20 @@ impl Reroll {
     pub(super) fn solve_finals(
         &self,
         finals: impl Fn(usize) -> Vec<Num>,
-    ) -> (Num, Vec<Evaluated>, u32) {
+    ) -> Result<(Num, Vec<Evaluated>, u32)> {
         let mut value = Num::zero();
         let mut trees = Vec::new();
         let mut exp = 0;
         for (j, s) in self.starts.iter().enumerate() {
             let finals = finals(j);
-            let e = evaluate(&self.classes, s.m, &self.node, self.lucky, &finals);
+            let e = evaluate(&self.classes, s.m, &self.node, self.lucky, &finals)?;
             for (w, v) in s.weights.iter().zip(&e.value) {
                 value.add_assign_ref(&w.mul_ref(v));
             }
             exp = e.exp;
             trees.push(e);
         }
-        (value, trees, self.dice + exp)
+        Ok((value, trees, self.dice + exp))
     }
 }
 

@@ -299,14 +299,14 @@ pub(crate) fn solve_attack(arena: &Fight, policy: &Policy) -> Result<AttackSolut
                         .iter()
                         .map(|&k| resolved[place[k] as usize].value.clone())
                         .collect()
-                });
+                })?;
                 // The final states' weights summed by their roll, in the
                 // rolls' order (their places): no sort of the states.
                 let mut by_place = vec![Num::zero(); rolls.len()];
                 let mut used = [Num::zero(), Num::zero()];
                 for ((start, tree), keys) in reroll.starts.iter().zip(trees).zip(&state_keys) {
                     let (end, u) =
-                        forward_pop(&reroll.classes, start.m, &tree, start.weights.clone());
+                        forward_pop(&reroll.classes, start.m, &tree, start.weights.clone())?;
                     for (s, x) in used.iter_mut().zip(u) {
                         s.add_assign_ref(&x);
                     }
@@ -373,7 +373,7 @@ pub(crate) fn aimed_guess(
             } else {
                 Num::zero()
             }
-        });
+        })?;
         let mut p = ratio(&v, &Num::pow(6, exp));
         if !right {
             p = BigRational::from_integer(1.into()) - p;
