@@ -93,6 +93,10 @@ struct Defense {
 /// first, starting with `(0, 0)`. An X ability buys any X up to what is
 /// left (all that is needed, when Force is unlimited).
 pub(crate) fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32, u32)> {
+    if paid.is_empty() {
+        // Nothing to buy: buying nothing, for nothing.
+        return vec![(0, 0)];
+    }
     let mut all: Vec<(u32, u32)> = vec![(0, 0)];
     for p in paid {
         let mut next = all.clone();
