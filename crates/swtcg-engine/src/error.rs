@@ -569,9 +569,7 @@ pub fn nearest<'a>(
     most: usize,
 ) -> Vec<&'a str> {
     let w: Vec<char> = word.to_lowercase().chars().collect();
-    // Bounded: no name or keyword is that long, and the cost is the
-    // word's length times each candidate's.
-    if w.len() > 64 {
+    if w.len() > MAX_NEAR_WORD {
         return Vec::new();
     }
     let mut rows = Rows::default();
@@ -617,12 +615,12 @@ impl Letters {
 /// below the distance, found before any alignment is computed.
 pub(crate) fn is_near(word: &Letters, candidate: &Letters, rows: &mut Rows) -> bool {
     let (a, b) = (&word.chars, &candidate.chars);
-    if a.len() > 64 {
+    if a.len() > MAX_NEAR_WORD {
         return false;
     }
     // (A count saturates only past 255 letters.)
     if b.len() <= 255 {
-        let bound = (a.len().max(b.len()) / 3).max(1);
+        let bound = near_bound(a, b);
         let apart: usize = word
             .counts
             .iter()
@@ -639,10 +637,20 @@ pub(crate) fn is_near(word: &Letters, candidate: &Letters, rows: &mut Rows) -> b
 /// The edit distance of two lowered words when they are near (above 0,
 /// and at most a third of the longer one's length, at least 1), else None.
 fn near_distance(a: &[char], b: &[char], rows: &mut Rows) -> Option<usize> {
-    let bound = (a.len().max(b.len()) / 3).max(1);
+    let bound = near_bound(a, b);
     let d = edit_distance_within(a, b, bound, rows)?;
     (d > 0).then_some(d)
 }
+
+/// The most edits for two words to be near: a third of the longer one's
+/// length, at least 1.
+fn near_bound(a: &[char], b: &[char]) -> usize {
+    (a.len().max(b.len()) / 3).max(1)
+}
+
+/// The longest word given a nearest name (bounded: no name or keyword is
+/// that long, and the cost is the word's length times each candidate's).
+const MAX_NEAR_WORD: usize = 64;
 
 /// The rows [`edit_distance_within`] works in, kept between calls.
 #[derive(Default)]
