@@ -132,6 +132,9 @@ fn param_args(cmd: clap::Command, ranges: bool) -> clap::Command {
             } else {
                 "Units"
             });
+        if let Some(a) = p.alias() {
+            arg = arg.alias(a);
+        }
         arg = match p.kind() {
             ValueKind::Switch => arg
                 .num_args(0..=1)

@@ -631,6 +631,17 @@ fn params() -> Vec<(String, &'static str, &'static str, &'static str)> {
     out
 }
 
+/// Each unit parameter's other name, with whose it is spelled out, and
+/// the name it stands for: `("defender-armor", "armor")`, ...
+/// ([`Param::alias`]).
+#[pyfunction]
+fn aliases() -> Vec<(&'static str, &'static str)> {
+    Param::ALL
+        .iter()
+        .filter_map(|p| p.alias().map(|a| (a, p.name())))
+        .collect()
+}
+
 /// A scenario file's JSON, solved (units `{"card": ...}` from `cards`).
 #[pyfunction]
 #[pyo3(signature = (text, cards=None))]
@@ -1193,6 +1204,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MatchupRows>()?;
     m.add_function(wrap_pyfunction!(attack, m)?)?;
     m.add_function(wrap_pyfunction!(params, m)?)?;
+    m.add_function(wrap_pyfunction!(aliases, m)?)?;
     m.add_function(wrap_pyfunction!(scenario, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(battle, m)?)?;

@@ -74,6 +74,10 @@ PARAMETERS: list[tuple[str, str, str, str]] = [
     (name.replace("-", "_"), kind, side, doc) for name, kind, side, doc in _native.params()
 ]
 _NAMES = {p[0] for p in PARAMETERS}
+#: Each unit parameter's other name, with whose it is spelled out
+#: (``defender_armor`` for ``armor``, ``attacker_power`` for ``power``),
+#: and the name it stands for.
+_ALIASES = {a.replace("-", "_"): n.replace("-", "_") for a, n in _native.aliases()}
 
 #: Every parameter of an attack as a ``TypedDict`` (all optional): the
 #: keyword arguments ``attack``, ``table``, ``verify`` and ``sample`` take,
@@ -110,10 +114,23 @@ def _text(param: str, value: Any) -> str:
         raise _bad(param, f"expected a whole number, a bool or a word, got {type(value).__name__}", value) from None
 
 
+def _named(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Keyword arguments under their parameters' names (an alias such as
+    ``defender_armor`` under ``armor``); one given under both is an error."""
+    out: dict[str, Any] = {}
+    for k, v in params.items():
+        name = _ALIASES.get(k, k)
+        if out.get(name) is not None and v is not None:
+            raise _bad(k, f"given twice (as {name} and as {k})", kind="conflict")
+        if out.get(name) is None:
+            out[name] = v
+    return out
+
+
 def _pairs(params: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Keyword arguments as the engine's (name, value) pairs; None means not given."""
     out = []
-    for k, v in params.items():
+    for k, v in _named(params).items():
         if k not in _NAMES:
             raise _bad(k, "is not a parameter of an attack (see swtcg_odds.PARAMETERS)", kind="unknown")
         if v is None:
@@ -286,7 +303,7 @@ def table(*, as_frame: bool = False, pmfs: bool = False, **params: Any) -> list[
     """
     axes = []
     choices = {}
-    for k, v in params.items():
+    for k, v in _named(params).items():
         if k not in _NAMES:
             raise _bad(k, "is not a parameter of a table (see swtcg_odds.PARAMETERS)", kind="unknown")
         if v is None:

@@ -194,3 +194,26 @@ def test_battle_is_the_commands_answer_with_fractions(fixtures, cli):
     assert swtcg_odds.battle(battle_json=path.read_text())["value"] == b["value"]
     with pytest.raises(swtcg_odds.Error):
         swtcg_odds.battle({"units": []})
+
+
+def test_a_parameter_answers_to_its_side_spelled_out():
+    """``defender_armor`` is ``armor`` and ``attacker_power`` is ``power``
+    (as ``defender_stun`` and ``attacker_health`` are names), in an attack
+    and a table; under both names it is given twice."""
+    plain = swtcg_odds.attack(power=4, crit=1, armor=True, health=3)
+    spelled = swtcg_odds.attack(attacker_power=4, attacker_crit=1, defender_armor=True, defender_health=3)
+    assert spelled.pmf == plain.pmf
+    assert spelled.p_discard == plain.p_discard is not None
+    assert plain.pmf[0] != 1
+    rows = swtcg_odds.table(attacker_power=range(1, 4), defender_armor=[False, True])
+    assert rows == swtcg_odds.table(power=range(1, 4), armor=[False, True])
+    assert len(rows) == 6 and {"power", "armor"} <= set(rows[0])
+    # None is not given, under either name.
+    assert swtcg_odds.attack(power=None, attacker_power=4, crit=1, defender_armor=True, health=3).pmf == plain.pmf
+    for call in (
+        lambda: swtcg_odds.attack(power=4, armor=True, defender_armor=False),
+        lambda: swtcg_odds.table(power=range(1, 3), attacker_power=[2]),
+    ):
+        with pytest.raises(swtcg_odds.ParameterError) as e:
+            call()
+        assert e.value.kind == "conflict"

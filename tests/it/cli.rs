@@ -1010,6 +1010,87 @@ fn closed_pipes_full_disks_and_special_files() {
     );
 }
 
+/// A flag that leaves its side implied answers to its side's name too
+/// (`--defender-armor` is `--armor`, `--attacker-power` is `--power`), as
+/// `--defender-stun` and `--attacker-health` are names: the same answer
+/// byte for byte, in an attack and a table; the flag under both names is
+/// given twice; a side's name in front of one that says it already is no
+/// flag.
+#[test]
+fn flags_answer_to_their_side_spelled_out() {
+    use swtcg_engine::attack::Side;
+    use swtcg_engine::table::Param;
+    let plain = [
+        "attack", "--power", "4", "--crit", "1", "--lucky", "1", "--armor", "--health", "3",
+        "--parry", "1", "--json",
+    ];
+    let spelled = [
+        "attack",
+        "--attacker-power",
+        "4",
+        "--attacker-crit",
+        "1",
+        "--attacker-lucky",
+        "1",
+        "--defender-armor",
+        "--defender-health",
+        "3",
+        "--defender-parry",
+        "1",
+        "--json",
+    ];
+    let (a, b) = (bin(&plain), bin(&spelled));
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert!(!a.stdout.is_empty());
+    assert_eq!(a.stdout, b.stdout);
+    let t =
+        |power: &str, armor: &str| bin(&["table", power, "1..3", armor, "both", "--format", "csv"]);
+    let (a, b) = (
+        t("--power", "--armor"),
+        t("--attacker-power", "--defender-armor"),
+    );
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(String::from_utf8_lossy(&a.stdout).lines().count(), 7);
+    assert_eq!(a.stdout, b.stdout);
+    fails(
+        &["attack", "--armor", "--defender-armor"],
+        ErrorKind::Conflict,
+        "param:armor",
+    );
+    fails(
+        &["attack", "--power", "2", "--attacker-power", "3"],
+        ErrorKind::Conflict,
+        "param:power",
+    );
+    fails(
+        &["attack", "--defender-defender-stun", "1"],
+        ErrorKind::Unknown,
+        "param:defender-defender-stun",
+    );
+    // The registry: every name without a side's word has exactly the alias
+    // with its own side's word, which names no other parameter; a name
+    // with one has none.
+    let mut aliases = 0;
+    for p in Param::ALL {
+        let word = match p.side() {
+            Side::Attacking => "attacker-",
+            Side::Defending => "defender-",
+        };
+        let said = p.name().starts_with("attacker-") || p.name().starts_with("defender-");
+        match p.alias() {
+            None => assert!(said, "{p:?}"),
+            Some(a) => {
+                assert!(!said, "{p:?}");
+                assert_eq!(a, format!("{word}{}", p.name()));
+                assert!(Param::ALL.iter().all(|q| q.name() != a), "{a}");
+                assert_eq!(Param::from_name(a), Some(*p));
+                aliases += 1;
+            }
+        }
+    }
+    assert_eq!(aliases, Param::ALL.len() - 9);
+}
+
 /// The command line a newcomer meets (issue 18): a misspelled flag keeps
 /// clap's suggestion in its one line; `--db` works before or after the
 /// command; a card name not found gets the nearest names; apostrophes and

@@ -21,12 +21,8 @@ fn state() -> State {
 #[test]
 fn attack_api_answers_what_the_cli_prints() {
     let s = state();
-    let r = handle(
-        &s,
-        "GET",
-        "/api/attack?power=5&crit=2&armor=true&parry=1&health=4",
-        b"",
-    );
+    let get = |url: &str| handle(&s, "GET", url, b"");
+    let r = get("/api/attack?power=5&crit=2&armor=true&parry=1&health=4");
     assert_eq!(r.status, 200);
     let cli = run_args([
         "swtcg-odds",
@@ -43,8 +39,26 @@ fn attack_api_answers_what_the_cli_prints() {
         "--json",
     ]);
     assert_eq!(String::from_utf8(r.body).unwrap(), cli.stdout);
+    // A parameter under its side's name (`defender-armor` for `armor`) is
+    // the same parameter: the same answer, and under both names it is
+    // given twice.
+    let spelled = get(
+        "/api/attack?attacker-power=5&attacker-crit=2&defender-armor=true&defender-parry=1&defender-health=4",
+    );
+    assert_eq!(spelled.status, 200);
+    assert_eq!(String::from_utf8(spelled.body).unwrap(), cli.stdout);
+    let twice = get("/api/attack?power=5&armor=true&defender-armor=false");
+    assert_eq!(
+        twice.status,
+        400,
+        "{}",
+        String::from_utf8_lossy(&twice.body)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&twice.body).unwrap();
+    assert_eq!(v["kind"], "conflict", "{v}");
+    assert_eq!(v["origin"]["param"], "defender-armor", "{v}");
     // With choices: the scenario's keys.
-    let r = handle(&s, "GET", "/api/attack?power=2&lucky=1&objective=net", b"");
+    let r = get("/api/attack?power=2&lucky=1&objective=net");
     assert_eq!(r.status, 200);
     let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
     assert_eq!(v["objective"]["name"], "net");

@@ -204,10 +204,12 @@ impl AttackRequest {
 
     /// Reads one `name=value` pair into the request.
     fn read_pair(&mut self, k: &str, v: &str, seen: &mut Vec<String>) -> Result<()> {
-        if seen.iter().any(|s| s == k) {
+        // A parameter given by its name and by its alias is given twice.
+        let name = Param::from_name(k).map_or(k, |p| p.name());
+        if seen.iter().any(|s| s == name) {
             return Err(Error::conflict("given twice"));
         }
-        seen.push(k.to_string());
+        seen.push(name.to_string());
         let switch = |v: &str| match v {
             "true" | "on" | "1" | "" => Ok(true),
             "false" | "off" | "0" => Ok(false),

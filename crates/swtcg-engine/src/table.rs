@@ -94,7 +94,39 @@ macro_rules! params {
                     $(Param::$variant => $doc,)*
                 }
             }
+
+            /// Its name with whose it is spelled out, when its own name
+            /// leaves that implied: `defender-armor` for `armor`,
+            /// `attacker-power` for `power` (a newcomer's first guess, since
+            /// `defender-stun` and `attacker-health` are names). `None` for
+            /// a name that already says its side. Every front-end takes
+            /// it wherever it takes the name ([`Param::from_name`]).
+            ///
+            /// ```
+            /// use swtcg_engine::table::Param;
+            /// assert_eq!(Param::Armor.alias(), Some("defender-armor"));
+            /// assert_eq!(Param::Power.alias(), Some("attacker-power"));
+            /// assert_eq!(Param::DefenderStun.alias(), None);
+            /// assert_eq!(Param::from_name("defender-armor"), Some(Param::Armor));
+            /// ```
+            pub fn alias(self) -> Option<&'static str> {
+                let (long, plain) = match self {
+                    $(Param::$variant => (side_named!($side, $name), $name),)*
+                };
+                let named = ["attacker-", "defender-"].iter().any(|s| plain.starts_with(s));
+                (!named).then_some(long)
+            }
         }
+    };
+}
+
+/// A parameter's name with its side's word in front (see [`Param::alias`]).
+macro_rules! side_named {
+    (Attacking, $name:literal) => {
+        concat!("attacker-", $name)
+    };
+    (Defending, $name:literal) => {
+        concat!("defender-", $name)
     };
 }
 
@@ -151,7 +183,10 @@ pub const CORE: [Param; 10] = [
 impl Param {
     /// The parameter named `name` (a flag without `--`).
     pub fn from_name(name: &str) -> Option<Param> {
-        Param::ALL.iter().copied().find(|p| p.name() == name)
+        Param::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name() == name || p.alias() == Some(name))
     }
 
     /// Its value when not given: power 1, everything else 0 (off, health
