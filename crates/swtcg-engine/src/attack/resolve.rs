@@ -92,11 +92,36 @@ struct Defense {
 /// cost)` pairs, none dominated by another (as much for less), cheapest
 /// first, starting with `(0, 0)`. An X ability buys any X up to what is
 /// left (all that is needed, when Force is unlimited).
-pub(crate) fn purchases(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32, u32)> {
-    if paid.is_empty() {
-        // Nothing to buy: buying nothing, for nothing.
-        return vec![(0, 0)];
+pub(crate) fn purchases(
+    paid: &[Paid],
+    cap: u32,
+    left: Option<u32>,
+) -> std::borrow::Cow<'static, [(u32, u32)]> {
+    use std::borrow::Cow;
+    match paid {
+        // Nothing to buy: buying nothing, for nothing (not allocated: most
+        // units at most nodes of a search).
+        [] => Cow::Borrowed(&[(0, 0)]),
+        // One ability of a fixed number, the usual case: its prevention
+        // (up to `cap`) when it buys any and can be paid; at no cost, only
+        // that.
+        [p] if !p.x => {
+            let amount = p.amount.min(cap);
+            if amount == 0 || left.is_some_and(|l| p.cost > l) {
+                Cow::Borrowed(&[(0, 0)])
+            } else if p.cost == 0 {
+                Cow::Owned(vec![(amount, 0)])
+            } else {
+                Cow::Owned(vec![(0, 0), (amount, p.cost)])
+            }
+        }
+        _ => Cow::Owned(every_purchase(paid, cap, left)),
     }
+}
+
+/// [`purchases`] of any abilities: every combination bought, then those
+/// no cheaper one matches.
+fn every_purchase(paid: &[Paid], cap: u32, left: Option<u32>) -> Vec<(u32, u32)> {
     let mut all: Vec<(u32, u32)> = vec![(0, 0)];
     for p in paid {
         let mut next = all.clone();
@@ -983,7 +1008,7 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 self.apply(&mut pop, p, &defenses[0]);
                 continue;
             }
-            return self.defend(pop, p, phase);
+            return self.defend_with(pop, p, phase, &defenses);
         }
     }
 
@@ -1000,16 +1025,18 @@ impl<W: Weight> Resolver<'_, '_, W> {
     /// The best of the decisions of `p`'s target's owner, then the rest of
     /// the POP.
     fn defend(&self, pop: Pop, p: Packet, phase: Phase) -> Solved<W> {
-        let options: Vec<Pop> = self
-            .defenses(&pop.tally, &p, pop.natural_one)
-            .iter()
-            .map(|d| {
-                let mut child = pop;
-                self.apply(&mut child, p, d);
-                child
-            })
-            .collect();
-        self.best(self.arena.sides[p.target], options, phase)
+        let defenses = self.defenses(&pop.tally, &p, pop.natural_one);
+        self.defend_with(pop, p, phase, &defenses)
+    }
+
+    /// [`Self::defend`] with `p`'s defenses already listed.
+    fn defend_with(&self, pop: Pop, p: Packet, phase: Phase, defenses: &[Defense]) -> Solved<W> {
+        let options = defenses.iter().map(|d| {
+            let mut child = pop;
+            self.apply(&mut child, p, d);
+            self.run(child, phase)
+        });
+        self.best_of(self.arena.sides[p.target], options)
     }
 
     /// Places the POP's damage at once: a unit already discarded before
@@ -1067,14 +1094,20 @@ impl<W: Weight> Resolver<'_, '_, W> {
                 next.1.iter().map(|(t, w)| (*t, w.mul_ref(denom))).collect(),
             ));
         }
+        // Every roll's subtree first, then their tallies in one vector of
+        // the right size (grown roll by roll, it was copied at each).
+        let children: Vec<(&W, Solved<W>)> = weights
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(hits, w)| {
+                let pop = Pop::new(tally, &[self.ending_packet(k, hits as u32)], false);
+                (w, self.run(pop, k + 1))
+            })
+            .collect();
         let mut value = Num::zero();
-        let mut tallies = Vec::new();
-        for (hits, w) in weights.iter().enumerate() {
-            if w.is_zero() {
-                continue;
-            }
-            let pop = Pop::new(tally, &[self.ending_packet(k, hits as u32)], false);
-            let child = self.run(pop, k + 1);
+        let mut tallies = Vec::with_capacity(children.iter().map(|(_, c)| c.1.len()).sum());
+        for (w, child) in &children {
             value.add_assign_ref(&child.0.mul_ref(&w.to_num()));
             tallies.extend(child.1.iter().map(|(t, wt)| (*t, wt.mul_ref(w))));
         }
@@ -1090,4 +1123,50 @@ enum Gate {
     Gone,
     Toll(u32),
     Open,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One ability of a fixed number: the short path gives what every
+    /// combination, weighed, gives; and both what a player weighs by hand
+    /// (buy it or not, keep what no cheaper choice matches), for every
+    /// amount, cost, need and Force left.
+    #[test]
+    fn one_fixed_ability_is_bought_as_every_combination_says() {
+        let mut checked = 0;
+        for (amount, cost, cap) in amounts_costs_and_needs() {
+            for left in std::iter::once(None).chain((0..5).map(Some)) {
+                let paid = [Paid {
+                    amount,
+                    cost,
+                    x: false,
+                    from: None,
+                }];
+                let short = purchases(&paid, cap, left).into_owned();
+                assert_eq!(
+                    short,
+                    every_purchase(&paid, cap, left),
+                    "{paid:?} {cap} {left:?}"
+                );
+                // By hand: nothing, for nothing; the ability, if it is paid
+                // for and buys more than nothing. At no cost it is all.
+                let got = amount.min(cap);
+                let affordable = left.is_none_or(|l| cost <= l);
+                let by_hand = match (affordable && got > 0, cost) {
+                    (false, _) => vec![(0, 0)],
+                    (true, 0) => vec![(got, 0)],
+                    (true, c) => vec![(0, 0), (got, c)],
+                };
+                assert_eq!(short, by_hand, "{paid:?} {cap} {left:?}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 5 * 4 * 6 * 6);
+    }
+
+    fn amounts_costs_and_needs() -> impl Iterator<Item = (u32, u32, u32)> {
+        (0..5).flat_map(|a| (0..4).flat_map(move |c| (0..6).map(move |cap| (a, c, cap))))
+    }
 }

@@ -820,7 +820,7 @@ impl Game {
         };
         let mut deflects: Vec<CommittedDeflect> = vec![(None, 0)];
         if k.deflect > 0 || !k.paid_deflects.is_empty() {
-            for (extra, cost) in buy(&k.paid_deflects, left) {
+            for &(extra, cost) in buy(&k.paid_deflects, left).iter() {
                 let amount = k.deflect.saturating_add(extra);
                 if amount == 0 {
                     continue;
@@ -838,7 +838,7 @@ impl Game {
         }
         let mut out = Vec::new();
         for (deflect, dc) in deflects {
-            for (evade, ec) in buy(&k.paid_evades, left.map(|l| l - dc)) {
+            for &(evade, ec) in buy(&k.paid_evades, left.map(|l| l - dc)).iter() {
                 out.push((crate::attack::Committed { deflect, evade }, dc + ec));
             }
         }
