@@ -439,13 +439,23 @@ fn the_reader_is_bounded_and_linear_in_its_input() {
         "he gets +1 power and ",
     ] {
         let reps = (1800 / phrase.len()) / 16;
-        let [four, sixteen, more] = times([
-            &file(phrase, 4 * reps, 40),
-            &file(phrase, 16 * reps, 40),
-            &file(phrase, 16 * reps, 80),
-        ]);
-        let (text, cards) = (sixteen / four, more / sixteen);
-        eprintln!("{phrase:?}: 4x the text: {text:.2}x the time, 2x the cards: {cards:.2}x");
+        let texts = [
+            file(phrase, 4 * reps, 40),
+            file(phrase, 16 * reps, 40),
+            file(phrase, 16 * reps, 80),
+        ];
+        // Timed again (up to three times in all) while a ratio is past its
+        // bound: a busy spell of the machine passes, a reading that grows
+        // faster than its input is past the bound every time.
+        let (mut text, mut cards) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..3 {
+            let [four, sixteen, more] = times([&texts[0], &texts[1], &texts[2]]);
+            (text, cards) = (sixteen / four, more / sixteen);
+            eprintln!("{phrase:?}: 4x the text: {text:.2}x the time, 2x the cards: {cards:.2}x");
+            if text < 5.0 && cards < 3.3 {
+                break;
+            }
+        }
         assert!(
             text < 5.0,
             "{phrase:?}: 4x the text took {text:.2}x the time"
