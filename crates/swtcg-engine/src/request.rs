@@ -207,7 +207,11 @@ impl AttackRequest {
         // A parameter given by its name and by its alias is given twice.
         let name = Param::from_name(k).map_or(k, |p| p.name());
         if seen.iter().any(|s| s == name) {
-            return Err(Error::conflict("given twice"));
+            return Err(Error::conflict(if name == k {
+                "given twice".to_string()
+            } else {
+                format!("given twice ({k} is {name})")
+            }));
         }
         seen.push(name.to_string());
         let switch = |v: &str| match v {
@@ -245,6 +249,7 @@ impl AttackRequest {
                 let names = Param::ALL
                     .iter()
                     .map(|p| p.name())
+                    .chain(Param::ALL.iter().filter_map(|p| p.alias()))
                     .chain(CHOICE_PARAMS.iter().map(|o| o.name));
                 return Err(Error::unknown(format!(
                     "'{}' is not a parameter of an attack (power, crit, parry, ...){}",
