@@ -349,7 +349,14 @@ pub fn tokens(text: &str, names: &Names) -> Vec<Token> {
     let raw = scan(text);
     // Positions of word tokens, for matching names word by word.
     let words: Vec<&str> = raw.iter().map(|t| &text[t.span.clone()]).collect();
-    let own: Vec<Vec<String>> = names.own.iter().map(|n| word_texts(n)).collect();
+    // A name of no words (one of letters the text can't hold, `ÓÓÓ`
+    // folded to nothing) names nothing.
+    let own: Vec<Vec<String>> = names
+        .own
+        .iter()
+        .map(|n| word_texts(n))
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut out: Vec<Token> = Vec::with_capacity(raw.len());
     let mut i = 0;
     while i < raw.len() {
@@ -364,7 +371,7 @@ pub fn tokens(text: &str, names: &Names) -> Vec<Token> {
                 .bytes()
                 .all(|c| c == b' ')
         };
-        let run_ok = |len: usize| (i..i + len - 1).all(|k| joined(k, k + 1));
+        let run_ok = |len: usize| (i..(i + len).saturating_sub(1)).all(|k| joined(k, k + 1));
         // `this unit`, `this Starfighter`.
         if words[i].eq_ignore_ascii_case("this")
             && let Some(len) = THIS_KINDS.iter().find_map(|k| {
@@ -556,6 +563,29 @@ mod tests {
                 others: &lx,
             },
         )
+    }
+
+    /// A name the text can't hold (letters folded to nothing) names
+    /// nothing, and reading goes on (the set-file fuzz target's first
+    /// crash: an empty name matched at the first word, and its length
+    /// less one overflowed).
+    #[test]
+    fn a_name_of_no_words_names_nothing() {
+        let lx = Lexicon::of_names(std::iter::empty::<&str>());
+        for own in [
+            vec![String::new()],
+            vec![" ".to_string(), "Bob".to_string()],
+        ] {
+            let names = Names {
+                own: &own,
+                others: &lx,
+            };
+            assert_eq!(mark("Evade 1", &names), "Evade 1");
+            assert_eq!(
+                mark("Bob gets +1 power", &names).starts_with("THIS"),
+                own.len() > 1
+            );
+        }
     }
 
     #[test]
