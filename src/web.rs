@@ -296,6 +296,10 @@ fn units_of_query(
                 swtcg_engine::error::quote(k)
             ))
         })?;
+        // Under its name twice, or under its name and its alias.
+        if values.iter().any(|(q, _)| *q == p) {
+            return Err(Error::conflict("given twice").at_param(k, Some(v)));
+        }
         let v = if p.kind() == ValueKind::Switch && (v == "true" || v.is_empty()) {
             "on"
         } else {

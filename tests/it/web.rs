@@ -152,6 +152,27 @@ fn combining_attacks_is_exact() {
     let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
     // 3/2 + 47/36 = 101/36.
     assert_eq!(v["total"]["mean"], "101/36");
+    // The parameters under their sides' names: the same; a parameter
+    // under both names is given twice.
+    let combine = |body: &[u8]| handle(&s, "POST", "/api/combine", body);
+    let spelled =
+        combine(br#"{"attacks": [{"attacker-power": "3"}, {"power": "2", "attacker-crit": "1"}]}"#);
+    assert_eq!(
+        spelled.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&spelled.body)
+    );
+    assert_eq!(spelled.body, r.body);
+    let twice = combine(br#"{"attacks": [{"power": "3", "attacker-power": "2"}]}"#);
+    assert_eq!(
+        twice.status,
+        400,
+        "{}",
+        String::from_utf8_lossy(&twice.body)
+    );
+    let t: serde_json::Value = serde_json::from_slice(&twice.body).unwrap();
+    assert_eq!(t["kind"], "conflict", "{t}");
     // The whole law, against every face of the five dice: 4+ hits, and
     // Critical Hit 1 on a natural 6 among the second attack's two dice.
     let mut counts = [0u64; 7];
