@@ -18,6 +18,16 @@ fn state() -> State {
     ))
 }
 
+/// An answer refused with 400 as a conflict (a parameter given twice):
+/// its JSON, for what else it says.
+#[track_caller]
+fn refused_as_conflict(r: swtcg_odds::web::Response) -> serde_json::Value {
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(v["kind"], "conflict", "{v}");
+    v
+}
+
 #[test]
 fn attack_api_answers_what_the_cli_prints() {
     let s = state();
@@ -47,15 +57,7 @@ fn attack_api_answers_what_the_cli_prints() {
     );
     assert_eq!(spelled.status, 200);
     assert_eq!(String::from_utf8(spelled.body).unwrap(), cli.stdout);
-    let twice = get("/api/attack?power=5&armor=true&defender-armor=false");
-    assert_eq!(
-        twice.status,
-        400,
-        "{}",
-        String::from_utf8_lossy(&twice.body)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&twice.body).unwrap();
-    assert_eq!(v["kind"], "conflict", "{v}");
+    let v = refused_as_conflict(get("/api/attack?power=5&armor=true&defender-armor=false"));
     assert_eq!(v["origin"]["param"], "defender-armor", "{v}");
     // With choices: the scenario's keys.
     let r = get("/api/attack?power=2&lucky=1&objective=net");
@@ -164,15 +166,9 @@ fn combining_attacks_is_exact() {
         String::from_utf8_lossy(&spelled.body)
     );
     assert_eq!(spelled.body, r.body);
-    let twice = combine(br#"{"attacks": [{"power": "3", "attacker-power": "2"}]}"#);
-    assert_eq!(
-        twice.status,
-        400,
-        "{}",
-        String::from_utf8_lossy(&twice.body)
-    );
-    let t: serde_json::Value = serde_json::from_slice(&twice.body).unwrap();
-    assert_eq!(t["kind"], "conflict", "{t}");
+    refused_as_conflict(combine(
+        br#"{"attacks": [{"power": "3", "attacker-power": "2"}]}"#,
+    ));
     // The whole law, against every face of the five dice: 4+ hits, and
     // Critical Hit 1 on a natural 6 among the second attack's two dice.
     let mut counts = [0u64; 7];

@@ -205,7 +205,8 @@ impl AttackRequest {
     /// Reads one `name=value` pair into the request.
     fn read_pair(&mut self, k: &str, v: &str, seen: &mut Vec<String>) -> Result<()> {
         // A parameter given by its name and by its alias is given twice.
-        let name = Param::from_name(k).map_or(k, |p| p.name());
+        let param = Param::from_name(k);
+        let name = param.map_or(k, |p| p.name());
         if seen.iter().any(|s| s == name) {
             return Err(Error::conflict(if name == k {
                 "given twice".to_string()
@@ -219,7 +220,7 @@ impl AttackRequest {
             "false" | "off" | "0" => Ok(false),
             _ => Err(Error::syntax("give true or false")),
         };
-        if let Some(p) = Param::from_name(k) {
+        if let Some(p) = param {
             let value = if p.kind() == ValueKind::Switch {
                 switch(v)? as i64
             } else {

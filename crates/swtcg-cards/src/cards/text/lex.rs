@@ -371,7 +371,7 @@ pub fn tokens(text: &str, names: &Names) -> Vec<Token> {
                 .bytes()
                 .all(|c| c == b' ')
         };
-        let run_ok = |len: usize| (i..(i + len).saturating_sub(1)).all(|k| joined(k, k + 1));
+        let run_ok = |len: usize| (i..i + len - 1).all(|k| joined(k, k + 1));
         // `this unit`, `this Starfighter`.
         if words[i].eq_ignore_ascii_case("this")
             && let Some(len) = THIS_KINDS.iter().find_map(|k| {
