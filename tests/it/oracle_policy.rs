@@ -590,8 +590,20 @@ fn random_glossary_scenarios() {
             d.keywords
                 .add(&[parse(def_pool[pick(def_pool.len() as u64)]).unwrap()]);
         }
+        // Adapt's texts: one keyword each, a list of keywords, or `None`
+        // (a text that changes nothing in an attack).
         if pick(5) == 0 {
-            d.keywords.adapt = vec!["Evade 1".into(), "Retaliate 1".into()];
+            d.keywords.adapt = match pick(3) {
+                0 => vec!["Evade 1", "Retaliate 1"],
+                1 => vec!["Evade 1, Retaliate 1", "None"],
+                _ => vec!["None", "Parry 1, Armor"],
+            }
+            .into_iter()
+            .map(String::from)
+            .collect();
+        }
+        if pick(6) == 0 {
+            a.keywords.adapt = vec!["Critical Hit 1, Accuracy 1".into(), "None".into()];
         }
         // An attack from another arena (Bombard and its kin): no Retaliate,
         // no Deflect back at the attacker.

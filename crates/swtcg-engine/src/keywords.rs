@@ -658,7 +658,10 @@ impl Cost {
 }
 
 /// Splits `COST -> EFFECT` at the first arrow outside parentheses and
-/// quotes: `->`, `-->`, `- >` (as the plugin writes them) or `→`.
+/// quotes: `->`, `-->`, `- >` (as the plugin writes them) or `→`. An
+/// arrow after a colon is not the text's: a cost has no colon, so it is an
+/// item's of a list after a keyword (`Adapt: Fury 4/Pay 1 Force -> Evade
+/// 2`, `Switch: ...`, `Reserves: Tap -> ...`).
 ///
 /// ```
 /// use swtcg_engine::keywords::split_cost;
@@ -666,6 +669,8 @@ impl Cost {
 /// assert_eq!(split_cost("Tap → Protect 1"), (Some("Tap"), "Protect 1"));
 /// assert_eq!(split_cost("Pay 1 - > Evade 1"), (Some("Pay 1"), "Evade 1"));
 /// assert_eq!(split_cost("Parry 1"), (None, "Parry 1"));
+/// let adapt = "Adapt: Fury 4/Pay 1 Force -> Evade 2";
+/// assert_eq!(split_cost(adapt), (None, adapt));
 /// ```
 pub fn split_cost(text: &str) -> (Option<&str>, &str) {
     let mut depth = 0i32;
@@ -675,6 +680,7 @@ pub fn split_cost(text: &str) -> (Option<&str>, &str) {
             '"' => quoted = !quoted,
             '(' => depth += 1,
             ')' => depth -= 1,
+            ':' if depth == 0 && !quoted => return (None, text),
             '-' | '→' if depth == 0 && !quoted => {
                 let rest = &text[i..];
                 for arrow in ["-->", "->", "- >", "→"] {
@@ -687,6 +693,24 @@ pub fn split_cost(text: &str) -> (Option<&str>, &str) {
         }
     }
     (None, text)
+}
+
+/// The keywords one Adapt text gives: a keyword (`Evade 1`), a list of
+/// them (`Lucky 1, Parry 1`), or none (`None`: an option that changes
+/// nothing in an attack). A text that is neither is the whole text's
+/// error.
+pub(crate) fn adapt_abilities(text: &str) -> Result<Vec<Ability>> {
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(Vec::new());
+    }
+    match parse(text) {
+        Ok(a) => Ok(vec![a]),
+        Err(e) => text
+            .split(", ")
+            .map(parse)
+            .collect::<Result<Vec<_>>>()
+            .map_err(|_| e),
+    }
 }
 
 /// A keyword, with its cost if it has one (then it is optional).
@@ -1267,6 +1291,30 @@ impl Keywords {
             "behind a Force cost (paid after the roll, or read after the attack)"
         };
         Some((a, why))
+    }
+
+    /// The first Adapt text the solver can't offer as an option, and why
+    /// (written to follow the text: ` is not modelled: ...`, `: Evade
+    /// behind a Force cost ...`): one that is not a keyword (`Lucky 1, Parry 1`),
+    /// or a keyword its table keeps apart rather than adding as printed (a
+    /// paid Evade: options are chosen before Adapt applies, so it would be
+    /// an option never offered).
+    ///
+    /// `None` is an option that changes nothing (a text that acts outside
+    /// attacks, as the card reader writes it).
+    pub fn adapt_refused(&self) -> Option<(&str, String)> {
+        self.adapt.iter().find_map(|t| match adapt_abilities(t) {
+            Err(e) => Some((t.as_str(), format!(" is not modelled: {e}"))),
+            Ok(list) => list.iter().find(|a| !a.adds_as_printed()).map(|a| {
+                (
+                    t.as_str(),
+                    format!(
+                        ": {} behind a Force cost is not modelled (when it is paid)",
+                        a.keyword.name()
+                    ),
+                )
+            }),
+        })
     }
 
     /// Adds abilities to the sums, each as the keyword table adds it

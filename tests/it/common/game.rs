@@ -354,10 +354,16 @@ impl Brute {
         }
         for &(u, o) in adapt {
             if let Some(o) = o {
+                // A text is a keyword, keywords listed with commas, or
+                // `None` (no keyword).
                 let text = &self.units[u].keywords.adapt[o];
-                units[u]
-                    .keywords
-                    .add(&[swtcg_engine::keywords::parse(text).unwrap()]);
+                if text != "None" {
+                    for part in text.split(", ") {
+                        units[u]
+                            .keywords
+                            .add(&[swtcg_engine::keywords::parse(part).unwrap()]);
+                    }
+                }
             }
         }
         let mut force = self.force;

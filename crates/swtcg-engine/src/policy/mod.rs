@@ -643,13 +643,14 @@ impl Game {
             }
         }
         for &(i, o) in &declared.adapt {
-            if let Some(a) = self.units[i]
+            // Refused in `check` unless every text is keywords or `None`.
+            if let Some(list) = self.units[i]
                 .keywords
                 .adapt
                 .get(o)
-                .and_then(|t| crate::keywords::parse(t).ok())
+                .and_then(|t| crate::keywords::adapt_abilities(t).ok())
             {
-                units[i].keywords.add(&[a]);
+                units[i].keywords.add(&list);
             }
         }
         let mut force = self.force;
@@ -744,24 +745,12 @@ impl Game {
             u.validate()?;
         }
         for (i, u) in self.units.iter().enumerate() {
-            for t in &u.keywords.adapt {
-                let a = crate::keywords::parse(t).map_err(|e| {
-                    Error::not_modelled(format!(
-                        "{}: Adapt text '{}' is not modelled: {e}",
-                        u.name,
-                        crate::error::quote(t)
-                    ))
-                })?;
-                // One its table doesn't add as printed would be an option
-                // never offered (options are chosen before Adapt applies).
-                if !a.adds_as_printed() {
-                    return Err(Error::not_modelled(format!(
-                        "{}: Adapt text '{}': {} behind a Force cost is not modelled (when it is paid)",
-                        u.name,
-                        crate::error::quote(t),
-                        a.keyword.name()
-                    )));
-                }
+            if let Some((t, why)) = u.keywords.adapt_refused() {
+                return Err(Error::not_modelled(format!(
+                    "{}: Adapt text '{}'{why}",
+                    u.name,
+                    crate::error::quote(t)
+                )));
             }
             let k = &u.keywords;
             let others_of_its_side =

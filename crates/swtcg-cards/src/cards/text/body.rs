@@ -14,6 +14,7 @@ use super::{
     non_attack_clause, prevention, quote_short, read_descriptor, read_grants, read_losses, repeats,
     split_top, strip_leads, taps, top_level_find, uncharged, unmodelled_family,
 };
+use std::ops::ControlFlow;
 
 /// Reads an ability's body (reminders removed, see [`classify_as`]).
 pub(super) fn classify_body(printed: &str, clean: &str, who: &Who) -> Draft {
@@ -68,6 +69,7 @@ fn charged(c: &Ctx, a: Draft) -> Draft {
     if !matches!(a.class, Class::Keyword | Class::Condition) {
         return a;
     }
+    let a = adapt_outside_attacks(a);
     // A keyword behind a Force cost the engine refuses (a paid Lucky):
     // unmodelled, so that the card is still read without it.
     let refused = a
@@ -83,6 +85,19 @@ fn charged(c: &Ctx, a: Draft) -> Draft {
             }
             _ => None,
         });
+    // An Adapt whose texts the solver can't offer (`Adapt: Lucky 1, Parry
+    // 1/...`, a paid Evade among them): unmodelled, as the engine says.
+    let refused = refused.or_else(|| {
+        a.effects.iter().find_map(|e| match e {
+            Effect::Keyword { ability, .. } => {
+                let k =
+                    swtcg_engine::keywords::Keywords::from_abilities(std::slice::from_ref(ability));
+                k.adapt_refused()
+                    .map(|(t, why)| format!("Adapt text '{t}'{why}"))
+            }
+            _ => None,
+        })
+    });
     if let Some(why) = refused {
         let mut u = Draft::unmodelled(&c.printed, &why);
         u.cost = a.cost.clone();
@@ -90,32 +105,19 @@ fn charged(c: &Ctx, a: Draft) -> Draft {
         u.clauses = a.clauses;
         return u;
     }
-    let Some(cost) = a.cost.clone().or_else(|| c.cost.clone()) else {
-        return a;
+    // A Switch's modes carry their own costs: an arrow in its text is a
+    // mode's, not the ability's.
+    let whole = Some(&c.cost)
+        .filter(|_| a.switch.is_empty())
+        .cloned()
+        .flatten();
+    let Some(cost) = a.cost.clone().or(whole) else {
+        return charge_effects(a);
     };
-    let mut a = a;
-    match uncharged(&cost) {
-        Some(Uncharged::Never(part)) => {
-            let mut u = Draft::unmodelled(
-                &c.printed,
-                &format!("a cost the engine can't charge ({part})"),
-            );
-            u.cost = Some(cost);
-            u.rule = a.rule;
-            u.clauses = a.clauses;
-            return u;
-        }
-        Some(Uncharged::User) if a.class == Class::Keyword => {
-            // Never free: the user says it was paid.
-            let paid = Situation::Other {
-                text: format!("its cost is paid: {}", cost.text),
-            };
-            a.situation = add_situation(a.situation.take(), paid);
-            a.class = Class::Condition;
-            a.decidable = Some(false);
-        }
-        _ => {}
-    }
+    let a = match charge(a, &cost, false) {
+        ControlFlow::Continue(a) => a,
+        ControlFlow::Break(u) => return u,
+    };
     if taps(&cost) && a.when == Some(When::Attacking) {
         let mut n = Draft::not_attack(
             &c.printed,
@@ -126,6 +128,119 @@ fn charged(c: &Ctx, a: Draft) -> Draft {
         return n;
     }
     a
+}
+
+/// An Adapt's texts that act outside attacks (`Adapt: Accuracy 1/Bounty:
+/// Gain 2 build points`) are options that change nothing in an attack:
+/// written `None`, which the engine offers as such, as a Switch's mode
+/// outside attacks has no effects. Other texts stay as printed, for the
+/// engine to take or refuse.
+fn adapt_outside_attacks(mut a: Draft) -> Draft {
+    use swtcg_engine::keywords::{Ability, Keyword, Keywords};
+    for e in &mut a.effects {
+        let Effect::Keyword { ability, text } = e else {
+            continue;
+        };
+        let Keyword::Adapt(texts) = &ability.keyword else {
+            continue;
+        };
+        let refused = |t: &str| {
+            let k = Keywords::from_abilities(&[Ability {
+                keyword: Keyword::Adapt(vec![t.to_string()]),
+                cost: None,
+                x: false,
+            }]);
+            k.adapt_refused().is_some()
+        };
+        let texts: Vec<String> = texts
+            .iter()
+            .map(|t| {
+                let outside = refused(t)
+                    && super::classify_draft(t, &Who::named("this unit")).class == Class::NotAttack;
+                if outside {
+                    "None".to_string()
+                } else {
+                    t.clone()
+                }
+            })
+            .collect();
+        ability.keyword = Keyword::Adapt(texts);
+        *text = ability.to_string();
+    }
+    a
+}
+
+/// A reading without a cost of its own whose effects carry costs (a quoted
+/// ability, a Switch mode, a pilot's grant: `gets "Put 1 damage counter on
+/// one of your Soldiers -> Evade 2"`): each cost is charged as the
+/// ability's own would be. One whose payment changes the attack makes the
+/// reading unmodelled, naming it; one the user pays makes a keyword a
+/// condition that waits for the user, or, in one mode of several (a Switch,
+/// a choice), the reading unmodelled. Otherwise an effect whose cost the
+/// engine can't charge would act as if free.
+pub(super) fn charge_effects(a: Draft) -> Draft {
+    let modes = !a.switch.is_empty() || !a.choices.is_empty();
+    let costs: Vec<Cost> = a
+        .effects
+        .iter()
+        .chain(a.switch.iter().flat_map(|(_, e)| e))
+        .chain(a.choices.iter().flatten())
+        .filter_map(|e| match e {
+            Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
+                ability.cost.clone()
+            }
+            _ => None,
+        })
+        .collect();
+    let mut a = a;
+    for cost in costs {
+        a = match charge(a, &cost, modes) {
+            ControlFlow::Continue(a) => a,
+            ControlFlow::Break(u) => return u,
+        };
+    }
+    a
+}
+
+/// Charges `cost` on a reading: unchanged when the engine charges it
+/// (Force, tapping the unit itself); a keyword made a condition that waits
+/// for the user when a player's resources outside the attack pay it (or,
+/// in one mode of several, `modes`, unmodelled); unmodelled (`Break`),
+/// with the part named, when paying it changes the attack.
+fn charge(mut a: Draft, cost: &Cost, modes: bool) -> ControlFlow<Draft, Draft> {
+    let unmodelled = |a: Draft, why: &str| {
+        let mut u = Draft::unmodelled(&a.text, why);
+        u.cost = Some(cost.clone());
+        u.rule = a.rule;
+        u.clauses = a.clauses;
+        u
+    };
+    match uncharged(cost) {
+        None => {}
+        Some(Uncharged::Never(part)) => {
+            return ControlFlow::Break(unmodelled(
+                a,
+                &format!("a cost the engine can't charge ({part})"),
+            ));
+        }
+        Some(Uncharged::User) if modes => {
+            return ControlFlow::Break(unmodelled(
+                a,
+                &format!("a cost the user pays, in one of its modes ({})", cost.text),
+            ));
+        }
+        Some(Uncharged::User) if a.class == Class::Keyword => {
+            // Never free: the user says it was paid.
+            let paid = Situation::Other {
+                text: format!("its cost is paid: {}", cost.text),
+            };
+            a.situation = add_situation(a.situation.take(), paid);
+            a.class = Class::Condition;
+            a.decidable = Some(false);
+        }
+        Some(Uncharged::User) => {}
+    }
+    ControlFlow::Continue(a)
 }
 
 /// The role a restriction after the first sentence allows the unit in:

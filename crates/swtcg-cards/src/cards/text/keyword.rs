@@ -73,7 +73,17 @@ pub(super) fn uncharged(cost: &Cost) -> Option<Uncharged> {
             }
             CostPart::Other(t) => {
                 let l = t.to_ascii_lowercase();
-                let resource = (l.starts_with("remove ") && !l.contains("damage counter"))
+                // Damage counters removed change the unit's health; other
+                // counters ("non-damage", corruption) are resources.
+                let damage = l
+                    .match_indices("damage counter")
+                    .any(|(i, _)| !l[..i].ends_with("non-"));
+                // Another unit of the player's tapped (`Tap one of your
+                // Soldiers`, `Tap Princess Leia`): not a unit of the attack
+                // (the unit itself tapping is `Tap`).
+                let other_unit = l.starts_with("tap ") && !l.contains("this");
+                let resource = (l.starts_with("remove ") && !damage)
+                    || other_unit
                     || l.starts_with("discard ")
                     || l.starts_with("reveal ")
                     || l.starts_with("return ");
@@ -368,8 +378,16 @@ pub(super) fn switch(printed: &str, rest: &str) -> Draft {
                 let m = classify_draft(mode, &Who::named("this unit"));
                 match m.class {
                     Class::NotAttack => a.switch.push((format!("{}", i + 1), Vec::new())),
-                    Class::Keyword if m.subject == Some(Subject::This) && m.cost.is_none() => {
+                    // A mode with its own cost (`Switch: Riposte 2/Pay 1
+                    // Force -> Retaliate 3`): the arrow is the mode's, and
+                    // its keyword carries the cost (charged with the
+                    // Switch's reading, `body::charge_effects`).
+                    Class::Keyword if m.subject == Some(Subject::This) => {
                         a.switch.push((format!("{}", i + 1), m.effects))
+                    }
+                    Class::Unmodelled => {
+                        let why = m.keyword.unwrap_or_default();
+                        return Draft::unmodelled(printed, &why);
                     }
                     _ => return Draft::not_understood(printed, &why),
                 }

@@ -87,7 +87,9 @@ fn pilot_grant(item: &str, g: &str) -> Draft {
         );
         a.effects = effects.clone();
         a.rule = "pilot";
-        return a;
+        // A grant with its own cost (`Put 1 damage counter on one of your
+        // Imperial Space units -> Evade 2`) is charged as an ability's.
+        return super::body::charge_effects(a);
     }
     let mut read = classify_draft(g, &Who::named("this unit"));
     read.text = item.to_string();

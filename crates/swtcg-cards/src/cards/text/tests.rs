@@ -501,3 +501,160 @@ fn each_is_the_group_named_before_it() {
     assert!(said.contains("Words(\"Spy\")"), "{said}");
     assert!(said.contains("Cunning"), "{said}");
 }
+
+/// A Switch mode with its own cost (`Switch: Riposte 2/Pay 1 Force ->
+/// Retaliate 3`): the arrow is the mode's. The mode's keyword carries its
+/// Force cost, the other mode has none, and the Switch is a condition of
+/// the arena, not a keyword behind the cost "Switch: Riposte 2/Pay 1
+/// Force". A mode whose cost changes the attack makes the Switch
+/// unmodelled, naming that cost.
+#[test]
+fn a_switch_mode_has_its_own_cost() {
+    let read = read_abilities_in(
+        "Switch: Riposte 2/Pay 1 Force -> Retaliate 3",
+        &["Rex"],
+        true,
+    );
+    let Reading::Condition(c) = &read[0].reading else {
+        panic!("{read:?}")
+    };
+    assert_eq!(c.grant.cost, None, "{c:?}");
+    assert_eq!(c.grant.switch.len(), 2, "{c:?}");
+    let ability = |mode: &[Effect]| match mode {
+        [Effect::Keyword { ability, .. }] => ability.clone(),
+        other => panic!("{other:?}"),
+    };
+    let first = ability(&c.grant.switch[0].1);
+    assert_eq!(first.keyword, Keyword::Riposte(2));
+    assert_eq!(first.force().unwrap_or(0), 0, "{first:?}");
+    let second = ability(&c.grant.switch[1].1);
+    assert_eq!(second.keyword, Keyword::Retaliate(3));
+    assert_eq!(second.force(), Some(1));
+    // Tapping itself is charged: a mode of its own too.
+    let read = read_abilities_in("Switch: Riposte 3/Tap -> Protect 5", &["Rex"], true);
+    assert_eq!(read[0].class(), Class::Condition, "{read:?}");
+    // Damage counters on itself change the attack: unmodelled, named.
+    let read = read_abilities_in(
+        "Switch: Fury 1/Put 1 damage counter on Rex -> Evade 2",
+        &["Rex"],
+        true,
+    );
+    let Reading::Unmodelled { keyword } = &read[0].reading else {
+        panic!("{read:?}")
+    };
+    assert!(keyword.contains("damage counter"), "{keyword}");
+    // A Switch without costs is as before.
+    let read = read_abilities_in("Switch: Shields 1/Fury 2", &["Rex"], true);
+    let Reading::Condition(c) = &read[0].reading else {
+        panic!("{read:?}")
+    };
+    assert_eq!(c.grant.switch.len(), 2);
+}
+
+/// Costs paid from a player's resources outside the attack wait for the
+/// user (`--condition`): counters other than damage counters removed
+/// ("non-damage", corruption), another unit of the player's tapped.
+/// Damage counters removed from the unit itself change its health, so
+/// that stays unmodelled.
+#[test]
+fn resources_outside_the_attack_are_the_users_to_pay() {
+    for text in [
+        "Remove 1 non-damage counter from Rex -> Deflect 1",
+        "Remove 2 corruption counters from Rex -> Evade 2",
+        "Tap one of your Soldiers -> Absorb 2",
+        "Tap Princess Leia -> Evade 2",
+    ] {
+        let read = read_abilities_in(text, &["Rex"], true);
+        let Reading::Condition(c) = &read[0].reading else {
+            panic!("{text}: {read:?}")
+        };
+        assert!(!c.decidable, "{text}: {c:?}");
+        assert!(
+            matches!(&c.situation, Some(Situation::Other { text }) if text.starts_with("its cost is paid")),
+            "{text}: {c:?}"
+        );
+    }
+    for text in [
+        "Remove 1 damage counter from Rex -> Evade 2",
+        "Remove 1 non-damage counter and 1 damage counter from Rex -> Evade 2",
+    ] {
+        let read = read_abilities_in(text, &["Rex"], true);
+        assert_eq!(read[0].class(), Class::Unmodelled, "{text}: {read:?}");
+    }
+}
+
+/// Adapt's texts: an arrow in one is the text's (`Adapt: Fury 4/Pay 1
+/// Force -> Evade 2` is not Evade 2 behind the cost "Adapt: Fury 4/Pay 1
+/// Force"); a text that acts outside attacks is the option `None`; a list
+/// of keywords is one option; a text the engine can't offer makes the
+/// ability unmodelled, so that the card is read without it (never a
+/// keyword that the solver refuses at the attack).
+#[test]
+fn adapts_texts_are_options() {
+    let adapt = |text: &str| -> Vec<String> {
+        let read = read_abilities_in(text, &["Rex"], true);
+        let [Effect::Keyword { ability, .. }] = read[0].effects() else {
+            panic!("{text}: {read:?}")
+        };
+        let Keyword::Adapt(texts) = &ability.keyword else {
+            panic!("{text}: {ability:?}")
+        };
+        texts.clone()
+    };
+    assert_eq!(
+        adapt("Adapt: Accuracy 1/Bounty: Gain 2 build points."),
+        ["Accuracy 1", "None"]
+    );
+    assert_eq!(
+        adapt("Adapt: Lucky 1, Parry 1/Pay 0 Force -> Evade 1"),
+        ["Lucky 1, Parry 1", "Pay 0 Force -> Evade 1"]
+    );
+    // A paid Evade is offered: bought when it is needed, as printed.
+    assert_eq!(
+        adapt("Adapt: Fury 4/Pay 1 Force -> Evade 2"),
+        ["Fury 4", "Pay 1 Force -> Evade 2"]
+    );
+    for text in [
+        // A paid Protect would be an option never offered.
+        "Adapt: Fury 4/Pay 1 Force -> Protect 2",
+        // A power change is not a keyword.
+        "Adapt: +1 power, Critical Hit 1/Armor",
+    ] {
+        let read = read_abilities_in(text, &["Rex"], true);
+        let Reading::Unmodelled { keyword } = &read[0].reading else {
+            panic!("{text}: {read:?}")
+        };
+        assert!(keyword.starts_with("Adapt text"), "{text}: {keyword}");
+    }
+}
+
+/// A pilot's grant with its own cost is charged as an ability's: one the
+/// user pays (damage counters on another of the player's units) waits for
+/// the user, never acts as if free; one that changes the attack is
+/// unmodelled.
+#[test]
+fn a_pilots_grant_pays_its_cost() {
+    let read = read_abilities_in(
+        "Squadron Pilot. The Squadron gets: > Fury 2 > Put 1 damage counter on one of your Imperial Space units -> Evade 2",
+        &["Sith Fury Pilots"],
+        true,
+    );
+    let Reading::Pilot(p) = &read[0].reading else {
+        panic!("{read:?}")
+    };
+    assert_eq!(p.grants.len(), 2, "{p:?}");
+    assert_eq!(p.grants[0].class(), Class::Keyword);
+    let Reading::Condition(c) = &p.grants[1].reading else {
+        panic!("{p:?}")
+    };
+    assert!(!c.decidable, "{c:?}");
+    let read = read_abilities_in(
+        "Squadron Pilot. The Squadron gets: > Fury 2 > Put 1 damage counter on this unit -> Evade 2",
+        &["Sith Fury Pilots"],
+        true,
+    );
+    let Reading::Pilot(p) = &read[0].reading else {
+        panic!("{read:?}")
+    };
+    assert_eq!(p.grants[1].class(), Class::Unmodelled, "{p:?}");
+}
