@@ -194,6 +194,52 @@ fn conditions_read_their_unit_and_timing() {
     assert_eq!(a.when(), Some(When::Any), "{a:?}");
 }
 
+/// Attacking taps the unit: an ability it pays by tapping itself (`Tap ->
+/// Evade 2`, `[tap], Pay 1 Force -> Deflect 1`, a Switch's mode `Tap ->
+/// Deflect 1`) is not had in its own attack, and is had when it defends.
+/// One paid otherwise is had in both.
+#[test]
+fn a_unit_that_taps_to_pay_has_none_of_it_in_its_own_attack() {
+    let db = db(&[
+        "Tapper#Ground#Trooper#3#4#Tap -> Evade 2",
+        "Tap Payer#Ground#Trooper#3#4#[tap], Pay 1 Force -> Deflect 1",
+        "Switcher#Ground/Space#Trooper#3#4#Switch: Tap -> Deflect 1/Armor",
+        "Payer#Ground#Trooper#3#4#Pay 1 Force -> Evade 2",
+        "Plain#Ground#Trooper#3#4#",
+    ]);
+    let plain = db.piece("Plain").unwrap();
+    let prevention = |u: &swtcg_engine::unit::Unit| {
+        let k = &u.keywords;
+        let paid: u32 = k
+            .paid_evades
+            .iter()
+            .chain(k.paid_deflects.iter())
+            .map(|p| p.amount)
+            .sum();
+        k.evade + k.deflect + paid
+    };
+    for (name, has) in [("Tapper", 2), ("Tap Payer", 1), ("Switcher", 1)] {
+        let unit = db.piece(name).unwrap();
+        let attacking = fight(&unit, &plain, Arena::Ground);
+        assert_eq!(prevention(&attacking.attacker), 0, "{name}: {attacking:?}");
+        let defending = fight(&plain, &unit, Arena::Ground);
+        assert_eq!(
+            prevention(&defending.defender),
+            has,
+            "{name}: {defending:?}"
+        );
+    }
+    let payer = db.piece("Payer").unwrap();
+    assert_eq!(
+        prevention(&fight(&payer, &plain, Arena::Ground).attacker),
+        2
+    );
+    assert_eq!(
+        prevention(&fight(&plain, &payer, Arena::Ground).defender),
+        2
+    );
+}
+
 /// `each of your units with a Pilot` means a piloted unit, decided by
 /// whether the piece has a pilot.
 #[test]

@@ -99,8 +99,9 @@ pub(super) fn uncharged(cost: &Cost) -> Option<Uncharged> {
     user
 }
 
-/// Whether a cost taps the unit.
-pub(super) fn taps(cost: &Cost) -> bool {
+/// Whether a cost taps the unit itself (`Tap`, `[tap], Pay 2 Force`):
+/// attacking taps it, so it can't pay such a cost in its own attack.
+pub fn taps(cost: &Cost) -> bool {
     super::cost::cost_parts(&cost.text)
         .iter()
         .any(|p| p.part == super::cost::CostPart::Tap)
