@@ -360,6 +360,14 @@ pub fn tokens(text: &str, names: &Names) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::with_capacity(raw.len());
     let mut i = 0;
     while i < raw.len() {
+        if let Some(end) = quoted_own_at(text, &raw, &words, &own, i) {
+            out.push(Token {
+                kind: Kind::This,
+                span: raw[i].span.start..raw[end].span.end,
+            });
+            i = end + 1;
+            continue;
+        }
         if raw[i].kind != Kind::Word {
             out.push(raw[i].clone());
             i += 1;
@@ -424,6 +432,50 @@ pub fn tokens(text: &str, names: &Names) -> Vec<Token> {
         i += len;
     }
     out
+}
+
+/// One of the unit's own names written with a word or two of it between
+/// quotes, as a nickname (`"Reb" Squadron` for Reb Squadron): the last
+/// token of the longest such name starting at the quote at `i`. The
+/// quoted words must be followed by the rest of the name (a name quoted
+/// whole, `with "Skywalker" in its name`, is a word to look for in names,
+/// not the unit), each word of it a word token, separated by spaces only.
+fn quoted_own_at(
+    text: &str,
+    raw: &[Token],
+    words: &[&str],
+    own: &[Vec<String>],
+    i: usize,
+) -> Option<usize> {
+    if raw[i].kind != Kind::Quote {
+        return None;
+    }
+    // The closing quote, after one to three words.
+    let close = (i + 2..raw.len().min(i + 5)).find(|&k| raw[k].kind == Kind::Quote)?;
+    if raw[i + 1..close].iter().any(|t| t.kind != Kind::Word) {
+        return None;
+    }
+    let quoted = &words[i + 1..close];
+    let spaces = |a: usize, b: usize| {
+        text[raw[a].span.end..raw[b].span.start]
+            .bytes()
+            .all(|c| c == b' ')
+    };
+    own.iter()
+        .filter(|name| name.len() > quoted.len())
+        .filter_map(|name| {
+            let (head, rest) = name.split_at(quoted.len());
+            let after = close + 1;
+            let end = after + rest.len() - 1;
+            let fits = head.iter().zip(quoted).all(|(n, w)| n == w)
+                && end < raw.len()
+                && raw[after..=end].iter().all(|t| t.kind == Kind::Word)
+                && rest.iter().zip(&words[after..=end]).all(|(n, w)| n == w)
+                && (close..end).all(|k| spaces(k, k + 1))
+                && (i + 1..close - 1).all(|k| spaces(k, k + 1));
+            fits.then_some(end)
+        })
+        .max()
 }
 
 /// The longest of the unit's own names at word `i` that names it there
@@ -585,6 +637,39 @@ mod tests {
                 mark("Bob gets +1 power", &names).starts_with("THIS"),
                 own.len() > 1
             );
+        }
+    }
+
+    /// A name written with a nickname between quotes is the unit; a name
+    /// quoted whole, or quoted words followed by anything but the rest of
+    /// the name, is not.
+    #[test]
+    fn a_name_with_a_quoted_nickname_is_the_unit() {
+        let lx = Lexicon::of_names(std::iter::empty::<&str>());
+        let own = vec!["Reb Squadron".to_string(), "Skywalker".to_string()];
+        let names = Names {
+            own: &own,
+            others: &lx,
+        };
+        for (text, marked) in [
+            (
+                "As long as \"Reb\" Squadron has a Pilot, \u{201c}Reb\u{201d} Squadron gets Lucky 1.",
+                "As long as THIS has a Pilot, THIS gets Lucky 1.",
+            ),
+            ("\"Reb\" Squadron's attack", "THIS's attack"),
+            // Not the rest of the name after the quote.
+            ("\"Reb\" Jedi gets +1 power", "\"Reb\" Jedi gets +1 power"),
+            ("\"Reb\", Squadron", "\"Reb\", Squadron"),
+            // A name quoted whole is a word to look for.
+            (
+                "a unit with \"Skywalker\" in its name",
+                "a unit with \"Skywalker\" in its name",
+            ),
+            ("\"Reb Squadron\" gets", "\"Reb Squadron\" gets"),
+            // An unclosed quote.
+            ("\"Reb Squadron gets", "\"THIS gets"),
+        ] {
+            assert_eq!(mark(text, &names), marked, "{text}");
         }
     }
 
