@@ -252,11 +252,12 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "keyword-x",
         stage: Stage::Whole,
-        reads: "a keyword with X and `where X is ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`)",
+        reads: "a keyword with X and `where X is ...` or `where X equals ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`); the X may be left out after the keyword (`Retaliate, where X equals ...`)",
         gives: "the keyword, X counted by the cards or given by the user",
         examples: &[
             "Evade X, where X is the number of damage counters on Rex.",
             "Pay 2 Force -> Critical Hit X, where X is the number of cards in your hand.",
+            "Pay 2 Force -> Retaliate, where X equals the number of Wookiees in the Ground arena.",
         ],
         read: Some(keyword_x),
     },
@@ -586,14 +587,31 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
         return None;
     }
     let text = c.keyword_text();
-    let parts = split_top(&text, &[", where x is ", " where x is "]);
+    let parts = split_top(
+        &text,
+        &[
+            ", where x is equal to ",
+            ", where x equals ",
+            ", where x is ",
+            " where x is equal to ",
+            " where x equals ",
+            " where x is ",
+        ],
+    );
     let (k, x) = parts.split_first()?;
     if x.len() != 1 {
         return None;
     }
+    // The X may be left out after the keyword it is the number of
+    // (`Retaliate, where X equals ...`).
     let ab = swtcg_engine::keywords::parse_with_x(k)
         .ok()
-        .filter(|ab| ab.x)?;
+        .filter(|ab| ab.x)
+        .or_else(|| {
+            swtcg_engine::keywords::parse_with_x(&format!("{k} X"))
+                .ok()
+                .filter(|ab| ab.x)
+        })?;
     let mut a = keyword(&c.printed, ab, c.cost.clone());
     match read_count(x[0]) {
         Some(per) => a.x = Some(XSource::Count { per }),
