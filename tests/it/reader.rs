@@ -240,6 +240,58 @@ fn a_unit_that_taps_to_pay_has_none_of_it_in_its_own_attack() {
     );
 }
 
+/// `Pay X Force -> Evade X+1` is read as Evade 1 beside `Pay X Force ->
+/// Evade X`, which prevent together what Evade X+1 does for X Force. Checked
+/// against a brute force over every face of the attack dice: with `f`
+/// Force, the defender prevents up to f + 1 of the one instance of attack
+/// damage (each die hits on 4 or more), so the expected damage is
+/// E[max(0, hits - 1 - f)].
+#[test]
+fn x_plus_a_number_prevents_as_printed() {
+    let db = db(&[
+        "Evader#Ground#Trooper#1#30#Pay X Force -> Evade X+1",
+        "Attacker One#Ground#Trooper#1#4#",
+        "Attacker Two#Ground#Trooper#2#4#",
+        "Attacker Three#Ground#Trooper#3#4#",
+        "Attacker Four#Ground#Trooper#4#4#",
+    ]);
+    let evader = db.piece("Evader").unwrap();
+    let mut checked = 0;
+    for (p, name) in ["One", "Two", "Three", "Four"].iter().enumerate() {
+        let power = p as u32 + 1;
+        let attacker = db.piece(&format!("Attacker {name}")).unwrap();
+        let pairing = fight(&attacker, &evader, Arena::Ground);
+        for f in 0..=3u32 {
+            let out = swtcg_engine::policy::solve(&swtcg_engine::policy::Game {
+                units: vec![pairing.attacker.clone(), pairing.defender.clone()],
+                sides: vec![
+                    swtcg_engine::attack::Side::Attacking,
+                    swtcg_engine::attack::Side::Defending,
+                ],
+                policy: swtcg_engine::policy::Policy::default(),
+                force: [None, Some(f)],
+            })
+            .unwrap();
+            // Brute force: every face of every die.
+            let faces = 6u64.pow(power);
+            let mut total = 0u64;
+            for code in 0..faces {
+                let mut c = code;
+                let mut hits = 0u32;
+                for _ in 0..power {
+                    hits += u32::from(c % 6 + 1 >= 4);
+                    c /= 6;
+                }
+                total += u64::from(hits.saturating_sub(1 + f));
+            }
+            let expected = num_rational::BigRational::new(total.into(), faces.into());
+            assert_eq!(out.solution.value, expected, "power {power}, Force {f}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 16);
+}
+
 /// `each of your units with a Pilot` means a piloted unit, decided by
 /// whether the piece has a pilot.
 #[test]

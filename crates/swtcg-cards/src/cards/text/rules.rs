@@ -252,12 +252,14 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "keyword-x",
         stage: Stage::Whole,
-        reads: "a keyword with X and `where X is ...` or `where X equals ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`); the X may be left out after the keyword (`Retaliate, where X equals ...`)",
-        gives: "the keyword, X counted by the cards or given by the user",
+        reads: "a keyword with X and `where X is ...` or `where X equals ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`); the X may be left out after the keyword (`Retaliate, where X equals ...`); a cumulative keyword's X plus a number, without a cost or with a cost of X (`Pay X Force -> Evade X+1`)",
+        gives: "the keyword, X counted by the cards, given by the user or paid; X plus a number as the keyword with that number beside the keyword with X",
         examples: &[
             "Evade X, where X is the number of damage counters on Rex.",
             "Pay 2 Force -> Critical Hit X, where X is the number of cards in your hand.",
             "Pay 2 Force -> Retaliate, where X equals the number of Wookiees in the Ground arena.",
+            "Pay X Force -> Evade X+1",
+            "Tenacity X +1, where X is the number of damage counters on Rex.",
         ],
         read: Some(keyword_x),
     },
@@ -514,7 +516,7 @@ pub static RULES: &[Rule] = &[
         examples: &[
             "Whenever Rex attacks, roll a die. If you roll a 6, Rex gets Double Strike until the second attack ends.",
             "Whenever one of your Jedi is attacked, you may pay 1 Force. If you do, have the attacking unit attack Rex instead.",
-            "Pay X Force -> Evade X+1",
+            "Pay 1 Force -> Evade X+1, where X is the number of times Rex attacked this turn.",
         ],
         read: None,
     },
@@ -581,7 +583,8 @@ fn keyword_with_rider(c: &Ctx) -> Option<Draft> {
     None
 }
 
-/// `Pay 2 Force -> Evade X, where X is ...`.
+/// `Pay 2 Force -> Evade X, where X is ...`; a cumulative keyword's X plus
+/// a number (`Pay X Force -> Evade X+1`, `Tenacity X+1, where X is ...`).
 fn keyword_x(c: &Ctx) -> Option<Draft> {
     if !c.one_sentence() {
         return None;
@@ -599,12 +602,17 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
         ],
     );
     let (k, x) = parts.split_first()?;
-    if x.len() != 1 {
+    if x.len() > 1 {
+        return None;
+    }
+    let (k, plus) = x_plus(k).unwrap_or((k.to_string(), 0));
+    if x.is_empty() && plus == 0 {
+        // `Pay X Force -> Evade X`: the keyword rule's.
         return None;
     }
     // The X may be left out after the keyword it is the number of
     // (`Retaliate, where X equals ...`).
-    let ab = swtcg_engine::keywords::parse_with_x(k)
+    let ab = swtcg_engine::keywords::parse_with_x(&k)
         .ok()
         .filter(|ab| ab.x)
         .or_else(|| {
@@ -612,8 +620,39 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
                 .ok()
                 .filter(|ab| ab.x)
         })?;
+    // X plus a number: the keyword with the number beside the keyword
+    // with X, which add up as two printed copies of a cumulative keyword
+    // do (Evade 1 and `Pay X Force -> Evade X` prevent together what
+    // `Evade X+1` does, for X Force). Only without a cost or with a cost
+    // of X: a fixed cost would be charged for both.
+    let fixed = if plus > 0 {
+        let x_cost = ab.cost.as_ref().is_some_and(|c| c.x);
+        if !ab.keyword.cumulative() || (ab.cost.is_some() && !x_cost) {
+            return None;
+        }
+        Some(swtcg_engine::keywords::Ability {
+            keyword: ab.keyword.with_number(plus),
+            cost: None,
+            x: false,
+        })
+    } else {
+        None
+    };
     let mut a = keyword(&c.printed, ab, c.cost.clone());
-    match read_count(x[0]) {
+    if let Some(fixed) = fixed {
+        a.effects.insert(
+            0,
+            Effect::Keyword {
+                text: fixed.to_string(),
+                ability: fixed,
+            },
+        );
+    }
+    let Some(x) = x.first() else {
+        // X is the Force paid.
+        return Some(a);
+    };
+    match read_count(x) {
         Some(per) => a.x = Some(XSource::Count { per }),
         None => {
             a.class = Class::Condition;
@@ -625,6 +664,19 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
         }
     }
     Some(a)
+}
+
+/// `Evade X+1` (`X +1`, `X + 1`): the text with X alone, and the number
+/// added.
+fn x_plus(k: &str) -> Option<(String, u32)> {
+    let k = k.trim_end();
+    let digits = k.len() - k.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let n: u32 = k[digits..].parse().ok().filter(|&n| n > 0)?;
+    let before = k[..digits].trim_end().strip_suffix('+')?.trim_end();
+    before
+        .ends_with(['X', 'x'])
+        .then(|| format!("{}X", &before[..before.len() - 1]))
+        .map(|t| (t, n))
 }
 
 /// Text that works from inside a stack, for the stack's top card, as
