@@ -148,6 +148,13 @@ fn read_lead(lead: &str, clause: &str, leads: &mut Leads) {
         leads.damaged = Some(read_recipient(&clause[..from.len()]));
         return;
     }
+    // `Whenever THIS would damage another unit`: "that damage" is damage
+    // the unit does, not damage it takes; no reading takes it for damage
+    // to this unit.
+    if cl.starts_with("this would damage ") || cl.starts_with("this would do damage to ") {
+        leads.damaged = Some(Recipient::Unknown);
+        return;
+    }
     let situation = match lead {
         "as long as " | "while " => read_situation(clause),
         // "If THIS would be discarded, ...": after the attack, as the

@@ -658,3 +658,27 @@ fn a_pilots_grant_pays_its_cost() {
     };
     assert_eq!(p.grants[1].class(), Class::Unmodelled, "{p:?}");
 }
+
+/// "That damage" after `Whenever THIS would damage another unit` is damage
+/// the unit does: preventing it on its player's choice is unmodelled,
+/// never an Evade of the unit's own. After `Whenever THIS would be
+/// damaged` it is damage the unit takes.
+#[test]
+fn damage_the_unit_does_is_not_damage_it_takes() {
+    let read = read_abilities_in(
+        "Whenever Rex would damage another unit during its attack, you may prevent 1 of that damage and draw a card.",
+        &["Rex"],
+        true,
+    );
+    assert_eq!(read[0].class(), Class::Unmodelled, "{read:?}");
+    assert!(read[0].effects().is_empty(), "{read:?}");
+    let read = read_abilities_in(
+        "Whenever Rex would be damaged, prevent 1 of that damage.",
+        &["Rex"],
+        true,
+    );
+    let [Effect::Keyword { ability, .. }] = read[0].effects() else {
+        panic!("{read:?}")
+    };
+    assert_eq!(ability.keyword, Keyword::Evade(1));
+}

@@ -698,6 +698,13 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "a unit's own damage prevented on its player's choice",
+        &[
+            "would damage another unit",
+            "would do damage to another unit",
+        ],
+    ),
+    (
         "prevention of part of the damage (up to N of it, all but N, that much)",
         &[
             "up to 1 of that damage",
