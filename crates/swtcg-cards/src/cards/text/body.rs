@@ -26,7 +26,7 @@ pub(super) fn classify_body(printed: &str, clean: &str, who: &Who) -> Draft {
             if a.rule.is_empty() {
                 a.rule = rule.name;
             }
-            return charged(&c, restricted_role(&c, a));
+            return charged(&c, restricted_role(&c, restricted_situation(&c, a)));
         }
     }
     let mut a = clause_by_clause(&c);
@@ -312,6 +312,24 @@ fn restricted_role(c: &Ctx, mut a: Draft) -> Draft {
     }
 }
 
+/// A situation a restriction after the first sentence states ("Pay 0
+/// Force -> Absorb 1. Play only if you have an Officer in any arena"), on
+/// a whole-text rule's reading: a keyword with it is a condition that
+/// waits for the user, as the clause-by-clause reading takes it (the role
+/// a restriction allows is `restricted_role`'s).
+fn restricted_situation(c: &Ctx, mut a: Draft) -> Draft {
+    if !matches!(a.class, Class::Keyword | Class::Condition) {
+        return a;
+    }
+    let Some(s) = restrictions(c).situation else {
+        return a;
+    };
+    a.situation = add_situation(a.situation.take(), s);
+    a.class = Class::Condition;
+    a.decidable = Some(false);
+    a
+}
+
 /// What the restrictions after the first sentence say ("Play only if ...",
 /// "Play only during your build step", "Play only when THIS would attack").
 struct Restrictions {
@@ -365,6 +383,17 @@ fn restrictions(c: &Ctx) -> Restrictions {
                 if let Some(s) = attacking_whom(cond) {
                     r.situation = add_situation(r.situation.take(), s);
                 }
+                continue;
+            }
+            // "Play only if THIS is being attacked": the role only
+            // (`restriction_role`); by whom is a situation.
+            let role_only = [
+                "this is being attacked",
+                "this is defending",
+                "this is attacked",
+            ]
+            .contains(&cond.trim_end_matches('.'));
+            if role_only {
                 continue;
             }
             r.situation = add_situation(

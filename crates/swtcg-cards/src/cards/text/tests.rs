@@ -682,3 +682,28 @@ fn damage_the_unit_does_is_not_damage_it_takes() {
     };
     assert_eq!(ability.keyword, Keyword::Evade(1));
 }
+
+/// A restriction's situation after a keyword (`Play only if you have an
+/// Officer in any arena`) makes it a condition that waits for the user,
+/// as after a grant; a restriction of role only (`Play only if Rex is
+/// being attacked`) sets its timing and keeps it a keyword.
+#[test]
+fn a_keywords_restriction_is_its_situation() {
+    let read = read_abilities_in(
+        "Pay 0 Force -> Absorb 1. Play only if you have an Officer in any arena.",
+        &["Rex"],
+        true,
+    );
+    let Reading::Condition(c) = &read[0].reading else {
+        panic!("{read:?}")
+    };
+    assert!(!c.decidable, "{c:?}");
+    for text in [
+        "Pay 1 Force -> Evade 2. Play only if Rex is being attacked.",
+        "Pay 1 Force -> Evade 2. Play only while Rex is defending.",
+        "Pay 1 Force -> Critical Hit 1. Play only if Rex is attacking.",
+    ] {
+        let read = read_abilities_in(text, &["Rex"], true);
+        assert_eq!(read[0].class(), Class::Keyword, "{text}: {read:?}");
+    }
+}
