@@ -966,9 +966,12 @@ fn nothing_for_an_attack(c: &Ctx, notes: &[String], outside: bool) -> Draft {
 /// an attack counts, when the player chose it.
 fn outside_or_choice(c: &Ctx, mut a: Draft, outside: bool, choice: bool) -> Draft {
     let l = &c.lower;
+    // `until end of turn`, or a trigger set up for the turn (`whenever
+    // THIS would be damaged ... this turn`).
     let lasting = l.contains("until end of")
         || l.contains("until the end of")
-        || l.contains("until end of game");
+        || l.contains("until end of game")
+        || (l.contains("whenever ") && l.contains(" this turn"));
     if outside && !lasting {
         return Draft::not_attack(
             &c.printed,

@@ -707,3 +707,22 @@ fn a_keywords_restriction_is_its_situation() {
         assert_eq!(read[0].class(), Class::Keyword, "{text}: {read:?}");
     }
 }
+
+/// A trigger set up outside attacks for the turn (`whenever THIS would be
+/// damaged ... this turn`) lasts into the turn's attacks: a condition that
+/// waits for the user, not "nothing of it lasts into one".
+#[test]
+fn a_trigger_for_the_turn_lasts_into_its_attacks() {
+    let read = read_abilities_in(
+        "Pay 1 build point -> Whenever Rex would be damaged by an attacking unit this turn, prevent 1 of that damage. Play only during your build step.",
+        &["Rex"],
+        true,
+    );
+    assert_eq!(read[0].class(), Class::Condition, "{read:?}");
+    let read = read_abilities_in(
+        "Pay 1 build point -> Draw a card. Play only during your build step.",
+        &["Rex"],
+        true,
+    );
+    assert_eq!(read[0].class(), Class::NotAttack, "{read:?}");
+}
