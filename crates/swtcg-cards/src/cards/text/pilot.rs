@@ -28,8 +28,14 @@ pub(super) fn pilot(printed: &str, clean: &str) -> Draft {
     // "The Starfighter gets: * a * b" / "the Patrol Ship gets 'text'".
     let rl = rest.to_ascii_lowercase();
     let mut grants = Vec::new();
-    let body = match rl.find(" gets") {
-        Some(i) => rest[i + 5..].trim_start_matches([':', ' ']),
+    // ... or `Speeder and Vehicle get: ...` (the kinds, plural): the
+    // first of the two.
+    let gets = [" gets", " get:"]
+        .iter()
+        .filter_map(|w| rl.find(w).map(|i| (i, w.len())))
+        .min();
+    let body = match gets {
+        Some((i, len)) => rest[i + len..].trim_start_matches([':', ' ']),
         None => rest,
     };
     let mut piloted: Vec<String> = kinds.clone();
@@ -167,5 +173,24 @@ mod tests {
             ["+3 power", "Pay 1 Force -> Overkill"]
         );
         assert_eq!(pilot_items("+1 power, Evade 1"), ["+1 power", "Evade 1"]);
+    }
+
+    /// `Speeder and Vehicle get:` (no article, the kinds plural) ends the
+    /// head as `The Starfighter gets:` does: it is no grant of its own.
+    #[test]
+    fn the_kinds_get_their_grants() {
+        for text in [
+            "Speeder and Vehicle Pilot. Speeder and Vehicle get:  - Parry 1  -Overkill",
+            "Speeder and Vehicle Pilot. The Speeder or Vehicle gets: - Parry 1 - Overkill",
+            "Speeder and Vehicle Pilot. Speeder and Vehicle get: - Parry 1 - This unit gets Overkill",
+        ] {
+            let a = super::pilot(text, text);
+            let grants = &a.pilot.as_ref().unwrap().grants;
+            assert_eq!(grants.len(), 2, "{text}: {grants:?}");
+            assert!(
+                grants.iter().all(|g| g.class() == super::Class::Keyword),
+                "{text}: {grants:?}"
+            );
+        }
     }
 }
