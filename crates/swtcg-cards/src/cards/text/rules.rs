@@ -252,7 +252,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "keyword-x",
         stage: Stage::Whole,
-        reads: "a keyword with X and `where X is ...` or `where X equals ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`); the X may be left out after the keyword (`Retaliate, where X equals ...`); a cumulative keyword's X plus a number, without a cost or with a cost of X (`Pay X Force -> Evade X+1`)",
+        reads: "a keyword with X and `where X is ...` or `where X equals ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`); the X may be left out after the keyword (`Retaliate, where X equals ...`); a cumulative keyword's X plus a number, without a cost or with a cost of X (`Pay X Force -> Evade X+1`); X paid in something other than Force (`Remove X counters from your Resource -> Absorb X`), given by the user",
         gives: "the keyword, X counted by the cards, given by the user or paid; X plus a number as the keyword with that number beside the keyword with X",
         examples: &[
             "Evade X, where X is the number of damage counters on Rex.",
@@ -260,6 +260,7 @@ pub static RULES: &[Rule] = &[
             "Pay 2 Force -> Retaliate, where X equals the number of Wookiees in the Ground arena.",
             "Pay X Force -> Evade X+1",
             "Tenacity X +1, where X is the number of damage counters on Rex.",
+            "Remove X counters from your Resource -> Absorb X",
         ],
         read: Some(keyword_x),
     },
@@ -606,6 +607,29 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
         return None;
     }
     let (k, plus) = x_plus(k).unwrap_or((k.to_string(), 0));
+    // X set by a cost the user pays in something other than Force
+    // (`Remove X counters from your Resource -> Absorb X`): X is the
+    // user's, as the amount paid.
+    let user_cost_x = plus == 0
+        && x.is_empty()
+        && c.cost.as_ref().is_some_and(|k| !k.x && k.force.is_none())
+        && c.cost_text.as_deref().is_some_and(|t| {
+            t.split(|ch: char| !ch.is_ascii_alphanumeric())
+                .any(|w| w == "X" || w == "x")
+        });
+    if user_cost_x {
+        let ab = swtcg_engine::keywords::parse_with_x(&c.effect)
+            .ok()
+            .filter(|ab| ab.x && ab.cost.is_none())?;
+        let mut a = keyword(&c.printed, ab, c.cost.clone());
+        a.class = Class::Condition;
+        a.x = Some(XSource::User);
+        a.situation = Some(Situation::Other {
+            text: "X is given by the user (=N), as paid".into(),
+        });
+        a.decidable = Some(false);
+        return Some(a);
+    }
     if x.is_empty() && plus == 0 {
         // `Pay X Force -> Evade X`: the keyword rule's.
         return None;

@@ -726,3 +726,27 @@ fn a_trigger_for_the_turn_lasts_into_its_attacks() {
     );
     assert_eq!(read[0].class(), Class::NotAttack, "{read:?}");
 }
+
+/// X paid in something other than Force (`Remove X counters from your
+/// Resource -> Absorb X`) is the user's to give, as the amount paid: a
+/// condition with X from the user, never X = 0 or a Force cost.
+#[test]
+fn x_paid_in_other_things_is_the_users() {
+    let read = read_abilities_in(
+        "Remove X counters from your Resource -> Absorb X",
+        &["Rex"],
+        true,
+    );
+    let Reading::Condition(c) = &read[0].reading else {
+        panic!("{read:?}")
+    };
+    assert!(!c.decidable, "{c:?}");
+    assert_eq!(c.grant.x, Some(XSource::User), "{c:?}");
+    let [Effect::Keyword { ability, .. }] = c.grant.effects.as_slice() else {
+        panic!("{c:?}")
+    };
+    assert!(ability.x && ability.cost.is_none(), "{ability:?}");
+    // X in Force stays the keyword's own paid X.
+    let read = read_abilities_in("Pay X Force -> Absorb X", &["Rex"], true);
+    assert_eq!(read[0].class(), Class::Keyword, "{read:?}");
+}
