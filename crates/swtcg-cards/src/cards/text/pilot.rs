@@ -99,6 +99,15 @@ fn pilot_grant(item: &str, g: &str) -> Draft {
     }
     let mut read = classify_draft(g, &Who::named("this unit"));
     read.text = item.to_string();
+    // Another card's abilities granted (`Each of Kazuda Xiono's non-Pilot
+    // abilities`) hold no word of an attack, and are not nothing.
+    let family = super::unmodelled_family(&g.to_ascii_lowercase());
+    if read.class == Class::NotAttack && family == Some(super::ANOTHER_CARDS_ABILITIES) {
+        let mut u = Draft::unmodelled(item, super::ANOTHER_CARDS_ABILITIES);
+        u.rule = read.rule;
+        u.clauses = read.clauses;
+        return u;
+    }
     if read.class == Class::NotUnderstood
         && grants.is_ok()
         && !has_attack_word(&bare.to_ascii_lowercase())
@@ -173,6 +182,17 @@ mod tests {
             ["+3 power", "Pay 1 Force -> Overkill"]
         );
         assert_eq!(pilot_items("+1 power, Evade 1"), ["+1 power", "Evade 1"]);
+    }
+
+    /// A grant of another card's abilities is unmodelled, not nothing.
+    #[test]
+    fn another_cards_abilities_are_not_nothing() {
+        let text = "Starfighter Pilot. The Starfighter gets: -Each of Kazuda Xiono's non-Pilot abilities. -Lucky 1";
+        let a = super::pilot(text, text);
+        let grants = &a.pilot.as_ref().unwrap().grants;
+        assert_eq!(grants.len(), 2, "{grants:?}");
+        assert_eq!(grants[0].class(), super::Class::Unmodelled, "{grants:?}");
+        assert_eq!(grants[1].class(), super::Class::Keyword, "{grants:?}");
     }
 
     /// `Speeder and Vehicle get:` (no article, the kinds plural) ends the

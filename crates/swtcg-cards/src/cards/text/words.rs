@@ -616,7 +616,7 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "another card's abilities (picked in play)",
+        ANOTHER_CARDS_ABILITIES,
         &[
             "abilities granted by",
             "ability text granted by",
@@ -630,6 +630,7 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
             "that card's",
             "the chosen card's",
             "game text of",
+            "non-pilot abilities",
         ],
     ),
     (
@@ -731,6 +732,10 @@ pub(super) const UNMODELLED_FAMILIES: &[(&str, &[&str])] = &[
 
 /// The family of effects the engine does not model that a text (the
 /// unit's names marked, lowercase) shows, if any.
+/// The family of a text that gives a unit another card's abilities: no
+/// word of an attack in it, and not nothing either.
+pub(super) const ANOTHER_CARDS_ABILITIES: &str = "another card's abilities (picked in play)";
+
 pub(super) fn unmodelled_family(lower: &str) -> Option<&'static str> {
     UNMODELLED_FAMILIES
         .iter()
