@@ -50,13 +50,62 @@ pub(super) enum Uncharged {
 
 /// The part of a cost the engine does not charge (anything but Force and
 /// tapping), and who pays it; `None` when the engine charges all of it.
+/// The verbs a part of a cost starts with (the cost grammar's parts, and
+/// what it leaves as text: `Reveal a card`, `Roll a die`).
+const COST_VERBS: &[&str] = &[
+    "pay",
+    "tap",
+    "untap",
+    "put",
+    "place",
+    "remove",
+    "discard",
+    "retreat",
+    "return",
+    "reveal",
+    "roll",
+    "move",
+    "shuffle",
+    "sacrifice",
+    "take",
+    "lose",
+    "give",
+    "attach",
+    "detach",
+    "switch",
+    "adapt",
+    "search",
+    "draw",
+    "choose",
+    "destroy",
+    "exile",
+    "flip",
+    "turn",
+    "stack",
+    "spend",
+    "add",
+    "gain",
+];
+
 pub(super) fn uncharged(cost: &Cost) -> Option<Uncharged> {
     use super::cost::{CostPart, cost_parts};
     if cost.force.is_some() || cost.x {
         return None;
     }
     let mut user = None;
-    for p in cost_parts(&cost.text) {
+    for (i, p) in cost_parts(&cost.text).iter().enumerate() {
+        // A part with no verb of its own qualifies the part before it
+        // (`Remove X, up to 3, non-damage counters from ...`): charged as
+        // that part is.
+        if let CostPart::Other(t) = &p.part
+            && i > 0
+            && !t
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| COST_VERBS.contains(&w.to_ascii_lowercase().as_str()))
+        {
+            continue;
+        }
         match &p.part {
             CostPart::Tap | CostPart::Force(_) => {}
             // Counters on a unit of neither side of the attack change

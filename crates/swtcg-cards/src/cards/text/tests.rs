@@ -750,3 +750,25 @@ fn x_paid_in_other_things_is_the_users() {
     let read = read_abilities_in("Pay X Force -> Absorb X", &["Rex"], true);
     assert_eq!(read[0].class(), Class::Keyword, "{read:?}");
 }
+
+/// A part of a cost with no verb of its own qualifies the part before it
+/// (`Remove X, up to 3, non-damage counters ...`; a list of subtypes with
+/// commas): charged as that part is, not a cost the engine can't charge.
+#[test]
+fn a_cost_part_without_a_verb_belongs_to_the_one_before() {
+    for text in [
+        "Remove X, up to 3, non-damage counters from one of your units -> Absorb X",
+        "Remove 2 Jedi, Sith, or Rebel cards in your discard pile from the game -> Evade 1",
+    ] {
+        let read = read_abilities_in(text, &["Rex"], true);
+        assert_eq!(read[0].class(), Class::Condition, "{text}: {read:?}");
+    }
+    // A part with a verb is its own: damage counters on the unit itself
+    // change the attack.
+    let read = read_abilities_in(
+        "Remove 1 mastery counter from Rex, put 1 damage counter on Rex -> Evade 2",
+        &["Rex"],
+        true,
+    );
+    assert_eq!(read[0].class(), Class::Unmodelled, "{read:?}");
+}
