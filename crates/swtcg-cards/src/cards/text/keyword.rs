@@ -93,20 +93,25 @@ pub(super) fn uncharged(cost: &Cost) -> Option<Uncharged> {
         return None;
     }
     let mut user = None;
-    for (i, p) in cost_parts(&cost.text).iter().enumerate() {
-        // A part with no verb of its own qualifies the part before it
-        // (`Remove X, up to 3, non-damage counters from ...`): charged as
-        // that part is.
-        if let CostPart::Other(t) = &p.part
-            && i > 0
-            && !t
-                .split_whitespace()
-                .next()
-                .is_some_and(|w| COST_VERBS.contains(&w.to_ascii_lowercase().as_str()))
-        {
-            continue;
+    // The verb of the part before: a part with no verb of its own shares
+    // it (`Remove X, up to 3, non-damage counters from ...`; `Remove 1
+    // non-damage counter and 1 damage counter from THIS`), and is read
+    // with it.
+    let mut verb: Option<String> = None;
+    for p in cost_parts(&cost.text) {
+        let own = cost.text[p.span.clone()]
+            .split_whitespace()
+            .next()
+            .map(str::to_ascii_lowercase)
+            .filter(|w| COST_VERBS.contains(&w.as_str()));
+        let part = match (&p.part, &own, &verb) {
+            (CostPart::Other(t), None, Some(v)) => CostPart::Other(format!("{v} {t}")),
+            (part, _, _) => part.clone(),
+        };
+        if own.is_some() {
+            verb = own;
         }
-        match &p.part {
+        match &part {
             CostPart::Tap | CostPart::Force(_) => {}
             // Counters on a unit of neither side of the attack change
             // neither unit of it.
@@ -115,7 +120,7 @@ pub(super) fn uncharged(cost: &Cost) -> Option<Uncharged> {
                     .iter()
                     .any(|w| on.to_ascii_lowercase().contains(w)) =>
             {
-                return Some(Uncharged::Never(p.part.to_string()));
+                return Some(Uncharged::Never(part.to_string()));
             }
             CostPart::BuildPoints(_) | CostPart::Discard(_) | CostPart::Counters(..) => {
                 user = Some(Uncharged::User)
