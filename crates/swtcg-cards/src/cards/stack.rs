@@ -802,8 +802,11 @@ fn gather(
             if let Some(pos) = pos
                 && let Some((_, effects)) = whole.switch.get(pos)
             {
-                let effects: Vec<Effect> =
-                    effects.iter().filter(|e| payable(me, e)).cloned().collect();
+                let effects: Vec<Effect> = effects
+                    .iter()
+                    .filter(|e| effect_payable(me, e))
+                    .cloned()
+                    .collect();
                 g.to_me.extend(effects.iter().cloned());
                 if !effects.is_empty() {
                     g.applied.push(Applied {
@@ -829,18 +832,17 @@ fn gather(
     Ok(g)
 }
 
-/// Whether the unit in `me`'s seat can pay what an effect costs: attacking
-/// taps the unit (docs/rules.md), so in its own attack it can't pay an
-/// ability by tapping itself (`Tap -> Evade 2`, a Switch's mode `Tap ->
-/// Protect 5`); anything else is charged or waits as read.
-fn payable(me: &Seat, e: &Effect) -> bool {
-    let cost = match e {
-        Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
-            ability.cost.as_ref()
-        }
-        _ => None,
-    };
+/// Whether the unit in `me`'s seat can pay `cost`: attacking taps the unit
+/// (docs/rules.md), so in its own attack it can't pay an ability by tapping
+/// itself (`Tap -> Evade 2`, a Switch's mode `Tap -> Protect 5`); anything
+/// else is charged or waits as read.
+fn payable(me: &Seat, cost: Option<&swtcg_engine::keywords::Cost>) -> bool {
     !(me.role == Role::Attacker && cost.is_some_and(super::text::taps))
+}
+
+/// [`payable`] for what an effect's own keyword costs.
+fn effect_payable(me: &Seat, e: &Effect) -> bool {
+    payable(me, e.ability().and_then(|a| a.cost.as_ref()))
 }
 
 /// Gathers one part of an ability (`whole` is the ability printed: its
@@ -866,13 +868,13 @@ fn gather_part(
         When::Defending => me.role == Role::Defender,
         _ => true,
     };
-    // Paid by tapping itself: not had in its own attack (`payable`).
-    if me.role == Role::Attacker && part.cost.as_ref().is_some_and(super::text::taps) {
+    // Paid by tapping itself: not had in its own attack.
+    if !payable(me, part.cost.as_ref()) {
         return Ok(());
     }
     // The effects, with X and choices resolved.
     let mut effects = part.effects.clone();
-    effects.retain(|e| payable(me, e));
+    effects.retain(|e| effect_payable(me, e));
     if !whole.choices.is_empty() {
         match on_switch {
             Some(Some(k)) if k >= 1 && (k as usize) <= whole.choices.len() => {

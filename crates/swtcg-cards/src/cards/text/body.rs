@@ -72,29 +72,26 @@ fn charged(c: &Ctx, a: Draft) -> Draft {
     let a = adapt_outside_attacks(a);
     // A keyword behind a Force cost the engine refuses (a paid Lucky):
     // unmodelled, so that the card is still read without it.
+    let alone = |ability: &swtcg_engine::keywords::Ability| {
+        swtcg_engine::keywords::Keywords::from_abilities(std::slice::from_ref(ability))
+    };
     let refused = a
         .effects
         .iter()
         .chain(a.switch.iter().flat_map(|(_, e)| e))
-        .find_map(|e| match e {
-            Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
-                let k =
-                    swtcg_engine::keywords::Keywords::from_abilities(std::slice::from_ref(ability));
-                k.refused()
-                    .map(|(r, why)| format!("{} {why}", r.keyword.name()))
-            }
-            _ => None,
+        .filter_map(Effect::ability)
+        .find_map(|ability| {
+            alone(ability)
+                .refused()
+                .map(|(r, why)| format!("{} {why}", r.keyword.name()))
         });
     // An Adapt whose texts the solver can't offer (`Adapt: Lucky 1, Parry
     // 1/...`, a paid Evade among them): unmodelled, as the engine says.
     let refused = refused.or_else(|| {
         a.effects.iter().find_map(|e| match e {
-            Effect::Keyword { ability, .. } => {
-                let k =
-                    swtcg_engine::keywords::Keywords::from_abilities(std::slice::from_ref(ability));
-                k.adapt_refused()
-                    .map(|(t, why)| format!("Adapt text '{t}'{why}"))
-            }
+            Effect::Keyword { ability, .. } => alone(ability)
+                .adapt_refused()
+                .map(|(t, why)| format!("Adapt text '{t}'{why}")),
             _ => None,
         })
     });
@@ -185,12 +182,7 @@ pub(super) fn charge_effects(a: Draft) -> Draft {
         .iter()
         .chain(a.switch.iter().flat_map(|(_, e)| e))
         .chain(a.choices.iter().flatten())
-        .filter_map(|e| match e {
-            Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
-                ability.cost.clone()
-            }
-            _ => None,
-        })
+        .filter_map(|e| e.ability()?.cost.clone())
         .collect();
     let mut a = a;
     for cost in costs {

@@ -373,12 +373,8 @@ pub fn tokens(text: &str, names: &Names) -> Vec<Token> {
             i += 1;
             continue;
         }
-        let joined = |a: usize, b: usize| -> bool {
-            // Words `a` and `b` = a + 1 are adjacent with only spaces between.
-            text[raw[a].span.end..raw[b].span.start]
-                .bytes()
-                .all(|c| c == b' ')
-        };
+        // Words `a` and `b` = a + 1 are adjacent with only spaces between.
+        let joined = |a: usize, b: usize| spaces_only(text, &raw, a, b);
         let run_ok = |len: usize| (i..i + len - 1).all(|k| joined(k, k + 1));
         // `this unit`, `this Starfighter`.
         if words[i].eq_ignore_ascii_case("this")
@@ -434,6 +430,13 @@ pub fn tokens(text: &str, names: &Names) -> Vec<Token> {
     out
 }
 
+/// Whether only spaces (or nothing) stand between tokens `a` and `b`.
+fn spaces_only(text: &str, raw: &[Token], a: usize, b: usize) -> bool {
+    text[raw[a].span.end..raw[b].span.start]
+        .bytes()
+        .all(|c| c == b' ')
+}
+
 /// One of the unit's own names written with a word or two of it between
 /// quotes, as a nickname (`"Reb" Squadron` for Reb Squadron): the last
 /// token of the longest such name starting at the quote at `i`. The
@@ -456,11 +459,7 @@ fn quoted_own_at(
         return None;
     }
     let quoted = &words[i + 1..close];
-    let spaces = |a: usize, b: usize| {
-        text[raw[a].span.end..raw[b].span.start]
-            .bytes()
-            .all(|c| c == b' ')
-    };
+    let spaces = |a: usize, b: usize| spaces_only(text, raw, a, b);
     own.iter()
         .filter(|name| name.len() > quoted.len())
         .filter_map(|name| {

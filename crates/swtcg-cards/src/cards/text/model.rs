@@ -503,6 +503,17 @@ pub enum Effect {
     },
 }
 
+impl Effect {
+    /// The keyword it gives, with its cost: a keyword's, or one given per
+    /// count (`KeywordPer`); `None` for the other effects.
+    pub fn ability(&self) -> Option<&Ability> {
+        match self {
+            Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => Some(ability),
+            _ => None,
+        }
+    }
+}
+
 /// Where an ability's X comes from (when it is not the Force paid).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "x", rename_all = "kebab-case")]

@@ -211,11 +211,9 @@ impl ReadAbility {
             Subject::Opponent => &[!attacking],
             Subject::Both => &[true, false],
         };
-        let effect_acts = |e: &Effect| match e {
-            Effect::Keyword { ability, .. } | Effect::KeywordPer { ability, .. } => {
-                sides.iter().any(|&s| fits(ability.keyword.when(), s))
-            }
-            _ => true,
+        let effect_acts = |e: &Effect| match e.ability() {
+            Some(ability) => sides.iter().any(|&s| fits(ability.keyword.when(), s)),
+            None => true,
         };
         let lists = std::iter::once(&grant.effects)
             .chain(grant.switch.iter().map(|(_, e)| e))
