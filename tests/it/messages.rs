@@ -74,8 +74,35 @@ fn the_command_lines_messages_are_pinned() {
         assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
         text.push_str(&format!("$ swtcg-odds {}\n{}", args.join(" "), ran.stderr));
     }
+    // A search that finds nothing is not a bad command line: status 1,
+    // with the nearest names on standard error.
+    for args in FOUND_NONE {
+        let mut line = vec!["swtcg-odds"];
+        line.extend_from_slice(args);
+        let ran = run_args(line);
+        assert_eq!(ran.status, 1, "{args:?}: {}", ran.stderr);
+        assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
+        text.push_str(&format!(
+            "$ swtcg-odds {} (status 1)\n{}",
+            args.join(" "),
+            ran.stderr
+        ));
+    }
     pinned("errors-cli.txt", &text);
 }
+
+/// Searches that find nothing (status 1): what they say is pinned with the
+/// bad command lines.
+const FOUND_NONE: &[&[&str]] = &[
+    &["cards", "--db", "tests/fixtures/lackey", "find", "beygor"],
+    &[
+        "cards",
+        "--db",
+        "tests/fixtures/lackey",
+        "find",
+        "Darth Mual (G)",
+    ],
+];
 
 /// The binary itself says what the command line run in-process says: the
 /// same one line on standard error, status 2, nothing on standard output.
