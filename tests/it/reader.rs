@@ -292,6 +292,75 @@ fn x_plus_a_number_prevents_as_printed() {
     assert_eq!(checked, 16);
 }
 
+/// A number printed from X (`X+1`, `X times 2`) is worked out once X is
+/// known, for any keyword and any cost: counted by the cards (`where X is
+/// the number of Wookiees in this arena`: the defender itself, 1), or given
+/// by the user (`=2`), in an ability or in a grant. Each unit is the same
+/// as the unit with that number printed.
+#[test]
+fn a_number_printed_from_x_is_worked_out_when_x_is_known() {
+    let db = db(&[
+        "Wookiee Family#Ground#Wookiee Squad#4#6#Pay 2 Force -> Retaliate X+1, where X is the number of Wookiees in this arena.",
+        "Printed Family#Ground#Wookiee Squad#4#6#Pay 2 Force -> Retaliate 2",
+        "Double Team#Ground#Trooper Squad#4#6#Critical Hit X times 2, where X is the number of cards in Double Team's stack.",
+        "Printed Team#Ground#Trooper Squad#4#6#Critical Hit 2",
+        "Counting Ace#Ground#Jedi#4#6#Pay 1 Force -> Evade X+1, where X is the number of times Counting Ace attacked this turn.",
+        "Printed Ace#Ground#Jedi#4#6#Pay 1 Force -> Evade 3",
+        "Grim Lord#Ground#Sith#4#6#Whenever Grim Lord attacks, he gets Tenacity X+2 for this attack, where X is the number of mastery counters on Grim Lord.",
+        "Printed Lord#Ground#Sith#4#6#Tenacity 4",
+        "Plain Trooper#Ground#Trooper#3#5#",
+    ]);
+    let keywords = |p: &Pairing, attacker: bool| {
+        let u = if attacker { &p.attacker } else { &p.defender };
+        format!("{:?}", u.keywords)
+    };
+    let with = |a: &str, d: &str, switches: &Switches| {
+        pair(
+            Fielded::Card(&db.piece(a).unwrap()),
+            Fielded::Card(&db.piece(d).unwrap()),
+            Arena::Ground,
+            [0, 0],
+            switches,
+        )
+        .unwrap()
+    };
+    let none = Switches::default();
+    // Counted: the defending Wookiee is one Wookiee.
+    let read = with("Plain Trooper", "Wookiee Family", &none);
+    let printed = with("Plain Trooper", "Printed Family", &none);
+    assert!(
+        keywords(&printed, false).contains("retaliates: [Paid { amount: 2"),
+        "{}",
+        keywords(&printed, false)
+    );
+    assert_eq!(keywords(&read, false), keywords(&printed, false));
+    // Counted: a stack of one card, times 2.
+    let read = with("Double Team", "Plain Trooper", &none);
+    let printed = with("Printed Team", "Plain Trooper", &none);
+    assert!(
+        keywords(&printed, true).contains("crit: 2"),
+        "{}",
+        keywords(&printed, true)
+    );
+    assert_eq!(keywords(&read, true), keywords(&printed, true));
+    // Given by the user: X = 2, and the fixed cost charged once.
+    let two = |text: &str, attacker: bool| Switches {
+        by_index: Vec::new(),
+        by_text: vec![(Some(attacker), text.to_lowercase(), Some(2))],
+    };
+    let read = with("Plain Trooper", "Counting Ace", &two("Evade X+1", false));
+    let printed = with("Plain Trooper", "Printed Ace", &none);
+    assert_eq!(keywords(&read, false), keywords(&printed, false));
+    assert_ne!(
+        keywords(&read, false),
+        keywords(&with("Plain Trooper", "Counting Ace", &none), false)
+    );
+    // In a grant: X = 2, plus 2.
+    let read = with("Grim Lord", "Plain Trooper", &two("Tenacity X+2", true));
+    let printed = with("Printed Lord", "Plain Trooper", &none);
+    assert_eq!(keywords(&read, true), keywords(&printed, true));
+}
+
 /// `each of your units with a Pilot` means a piloted unit, decided by
 /// whether the piece has a pilot.
 #[test]

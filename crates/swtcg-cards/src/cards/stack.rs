@@ -763,14 +763,6 @@ fn resolve_x(effects: &[Effect], x: u32) -> Vec<Effect> {
 }
 
 /// Whether an ability's effects use an X that is not the Force paid.
-fn uses_x(effects: &[Effect]) -> bool {
-    effects.iter().any(|e| match e {
-        Effect::PowerX { .. } | Effect::HealthX { .. } | Effect::ExtraDamageX => true,
-        Effect::Keyword { ability, .. } => ability.x && !ability.cost.as_ref().is_some_and(|c| c.x),
-        _ => false,
-    })
-}
-
 /// Gathers the effects of `me`'s abilities facing `other`. `switched(card,
 /// index, ability)` says whether the user switched an ability on, and with
 /// which value (`a:2=3`).
@@ -897,13 +889,17 @@ fn gather_part(
             }
         }
     }
-    if uses_x(&effects) {
+    if super::text::effects_use_x(&effects) {
         let x = match &whole.x {
-            Some(super::text::XSource::Count { per }) => count(per, me, other),
+            Some(super::text::XSource::Count { per, .. }) => count(per, me, other),
             _ => on_switch.flatten().map(|v| v as i64),
         };
+        // The number printed from X (`X+1`), once X is known.
+        let term = whole.x.as_ref().map_or(super::text::XTerm::X, |s| s.term());
         match x {
-            Some(x) => effects = resolve_x(&effects, x.clamp(0, u32::MAX as i64) as u32),
+            Some(x) => {
+                effects = resolve_x(&effects, term.of(x.clamp(0, u32::MAX as i64) as u32));
+            }
             None => {
                 if let Some(Some(_)) | None = on_switch.map(|_| None::<u32>) {}
                 let entry = (card.name.clone(), whole_text.to_string());

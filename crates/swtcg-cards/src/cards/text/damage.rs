@@ -283,7 +283,7 @@ fn does_x_damage(d: &Clause) -> Flow {
         effects,
         d.situation.clone(),
     );
-    a.x = Some(XSource::User);
+    a.x = Some(XSource::USER);
     let user = Situation::Other {
         text: "X is given by the user (=N)".into(),
     };

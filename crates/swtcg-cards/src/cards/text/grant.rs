@@ -6,7 +6,7 @@
 
 use super::{
     Class, Clause, Cost, Descriptor, Draft, Effect, Keyword, Recipient, RecipientKind, Situation,
-    Subject, When, Who, XSource, add_situation, effects_use_x, find_any, find_word,
+    Subject, When, Who, XSource, XTerm, add_situation, effects_use_x, find_any, find_word,
     first_clause_subject, has_attack_word, keyword_when, outside_reason, quote_short, read_count,
     read_grants, read_losses, read_recipient, split_top, trailing_clause,
 };
@@ -18,8 +18,11 @@ type Early<T> = Result<T, Box<Draft>>;
 struct GrantText<'a> {
     /// Who gets it.
     subject: &'a str,
-    /// What it gets (or loses).
-    grants: &'a str,
+    /// What it gets (or loses), with X alone where it prints a number
+    /// from X (`Tenacity X+1`: `Tenacity X`, and `term`).
+    grants: std::borrow::Cow<'a, str>,
+    /// The number printed from X (`X+1`), with `x`.
+    term: XTerm,
     /// The clause after the grants (`as long as ...`, `for this attack`).
     trailing: &'a str,
     /// `trailing`, lowercase.
@@ -101,9 +104,15 @@ fn grant_text(body: &str) -> Option<GrantText<'_>> {
     } else {
         (grants, trailing, tl)
     };
+    // `gets Tenacity X+1 ..., where X is ...`: X alone, and the number.
+    let (grants, term) = match x.as_ref().and_then(|_| super::rules::x_term(grants)) {
+        Some((g, term)) => (std::borrow::Cow::Owned(g), term),
+        None => (std::borrow::Cow::Borrowed(grants), XTerm::X),
+    };
     Some(GrantText {
         subject: first_clause_subject(body[..gi].trim()),
         grants,
+        term,
         trailing,
         tl,
         x,
@@ -164,19 +173,19 @@ fn grant_effects(
     g: &GrantText,
     recipient: &Recipient,
 ) -> Early<(Vec<Effect>, Vec<Vec<Effect>>)> {
-    let mut choices = tiers(printed, g.grants)?;
+    let mut choices = tiers(printed, &g.grants)?;
     let read = if !choices.is_empty() {
         Ok(choices.iter().flatten().cloned().collect())
     } else if g.loses {
-        read_losses(g.grants)
+        read_losses(&g.grants)
     } else {
-        read_grants(g.grants)
+        read_grants(&g.grants)
     };
     let effects = match read {
         Ok(e) => e,
-        Err(_) if !g.loses && split_top(g.grants, &[" or "]).len() > 1 => {
+        Err(_) if !g.loses && split_top(&g.grants, &[" or "]).len() > 1 => {
             // A choice: "gets Armor or "Pay 1 Force -> Retaliate 4"".
-            for alt in split_top(g.grants, &[" or "]) {
+            for alt in split_top(&g.grants, &[" or "]) {
                 match read_grants(alt) {
                     Ok(e) => choices.push(e),
                     Err(why) => return Err(Box::new(Draft::not_understood(printed, &why))),
@@ -506,10 +515,10 @@ pub(super) fn gets(c: &Clause) -> Option<Draft> {
     }
     let g = grant_text(body)?;
     let has_only = !has_gets && find_word(&bl, " has ").is_some() && !g.loses;
-    if has_only && !matches!(read_grants(g.grants), Ok(e) if !e.is_empty()) {
+    if has_only && !matches!(read_grants(&g.grants), Ok(e) if !e.is_empty()) {
         return None;
     }
-    if !g.loses && matches!(read_grants(g.grants), Ok(e) if e.is_empty()) && g.x.is_none() {
+    if !g.loses && matches!(read_grants(&g.grants), Ok(e) if e.is_empty()) && g.x.is_none() {
         return Some(nothing_granted(printed, &g));
     }
     Some(read_grant(c, &g).unwrap_or_else(|e| *e))
@@ -559,7 +568,7 @@ fn read_grant(c: &Clause, g: &GrantText) -> Early<Draft> {
     a.effects = effects;
     a.choices = choices;
     a.note = rider;
-    classify_grant(printed, a, all, c.cost.clone(), g.x.as_deref())
+    classify_grant(printed, a, all, c.cost.clone(), g.x.as_deref(), g.term)
 }
 
 /// The class its cost, situation, choices and X give: paid effects for
@@ -571,6 +580,7 @@ fn classify_grant(
     mut all: Option<Situation>,
     cost: Option<Cost>,
     x_text: Option<&str>,
+    term: XTerm,
 ) -> Early<Draft> {
     let mine = a.subject == Some(Subject::This);
     match &cost {
@@ -600,7 +610,7 @@ fn classify_grant(
     if effects_use_x(&a.effects) {
         let source = x_text
             .and_then(read_count)
-            .map(|per| XSource::Count { per });
+            .map(|per| XSource::Count { per, term });
         if source.is_none() {
             a.class = Class::Condition;
             let user = Situation::Other {
@@ -608,7 +618,7 @@ fn classify_grant(
             };
             all = add_situation(all, user);
         }
-        a.x = Some(source.unwrap_or(XSource::User));
+        a.x = Some(source.unwrap_or(XSource::User { term }));
     } else if x_text.is_some() {
         return Err(Box::new(Draft::not_understood(
             printed,

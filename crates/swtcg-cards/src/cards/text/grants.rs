@@ -7,7 +7,7 @@ use super::{
 };
 
 /// Whether effects use an X that is not the Force paid.
-pub(super) fn effects_use_x(effects: &[Effect]) -> bool {
+pub(crate) fn effects_use_x(effects: &[Effect]) -> bool {
     effects.iter().any(|e| match e {
         Effect::PowerX { .. } | Effect::HealthX { .. } | Effect::ExtraDamageX => true,
         Effect::Keyword { ability, .. } => ability.x && !ability.cost.as_ref().is_some_and(|c| c.x),

@@ -523,10 +523,54 @@ pub enum XSource {
     Count {
         /// What is counted.
         per: Count,
+        /// The number printed from X (`X+1`).
+        #[serde(skip_serializing_if = "XTerm::is_x")]
+        term: XTerm,
     },
     /// The user gives it when switching the condition on (`--condition
     /// a:2=3`).
-    User,
+    User {
+        /// The number printed from X (`X+1`).
+        #[serde(skip_serializing_if = "XTerm::is_x")]
+        term: XTerm,
+    },
+}
+
+impl XSource {
+    /// X given by the user, printed as X.
+    pub const USER: XSource = XSource::User { term: XTerm::X };
+
+    /// The number printed from X.
+    pub fn term(&self) -> XTerm {
+        match self {
+            XSource::Count { term, .. } | XSource::User { term } => *term,
+        }
+    }
+}
+
+/// The number an ability prints from its X: `X` itself, `X+1`, `X times 2`
+/// (`times` × X + `plus`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct XTerm {
+    /// X is multiplied by it (`X times 2`).
+    pub times: u32,
+    /// Then this is added (`X+1`).
+    pub plus: u32,
+}
+
+impl XTerm {
+    /// X itself.
+    pub const X: XTerm = XTerm { times: 1, plus: 0 };
+
+    /// Whether it is X itself.
+    pub fn is_x(&self) -> bool {
+        *self == XTerm::X
+    }
+
+    /// The number for a value of X (saturating).
+    pub fn of(self, x: u32) -> u32 {
+        x.saturating_mul(self.times).saturating_add(self.plus)
+    }
 }
 
 /// A pilot ability: the kinds of unit it fits and what the piloted unit gets.

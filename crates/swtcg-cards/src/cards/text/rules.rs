@@ -13,11 +13,11 @@
 
 use super::{
     Ability, Class, Clause, ClauseNote, Cost, Count, Draft, Effect, Keyword, NOT_ATTACK_KEYWORDS,
-    ReadAbility, Situation, Subject, UNMODELLED_KEYWORDS, When, Who, XSource, classify_draft, gets,
-    has_attack_word, is_restriction, keyword, non_attack_clause, parse, quote_short, read_cost,
-    read_count, self_names, sentences, split_cost, split_top, starts_with_keyword,
-    starts_with_word, strip_prefix_ci, switch, title, top_level_find, without_duration,
-    worded_keyword,
+    ReadAbility, Situation, Subject, UNMODELLED_KEYWORDS, When, Who, XSource, XTerm,
+    classify_draft, gets, has_attack_word, is_restriction, keyword, non_attack_clause, parse,
+    quote_short, read_cost, read_count, self_names, sentences, split_cost, split_top,
+    starts_with_keyword, starts_with_word, strip_prefix_ci, switch, title, top_level_find,
+    without_duration, worded_keyword,
 };
 
 /// One ability's text, prepared once for the rules: the printed text,
@@ -252,14 +252,16 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "keyword-x",
         stage: Stage::Whole,
-        reads: "a keyword with X and `where X is ...` or `where X equals ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`); the X may be left out after the keyword (`Retaliate, where X equals ...`); a cumulative keyword's X plus a number, without a cost or with a cost of X (`Pay X Force -> Evade X+1`); X paid in something other than Force (`Remove X counters from your Resource -> Absorb X`), given by the user",
-        gives: "the keyword, X counted by the cards, given by the user or paid; X plus a number as the keyword with that number beside the keyword with X",
+        reads: "a keyword with X and `where X is ...` or `where X equals ...` (`Pay 2 Force -> Evade X, where X is the number of cards in your hand`); the X may be left out after the keyword (`Retaliate, where X equals ...`); a number printed from X (`X+1`, `X times 2`) with X counted or given, for any keyword and cost; with X the Force paid, a cumulative keyword's X plus a number, without a cost or with a cost of X (`Pay X Force -> Evade X+1`); X paid in something other than Force (`Remove X counters from your Resource -> Absorb X`), given by the user",
+        gives: "the keyword, X counted by the cards, given by the user or paid; a number printed from a counted or given X worked out once X is known; X the Force paid plus a number as the keyword with that number beside the keyword with X",
         examples: &[
             "Evade X, where X is the number of damage counters on Rex.",
             "Pay 2 Force -> Critical Hit X, where X is the number of cards in your hand.",
             "Pay 2 Force -> Retaliate, where X equals the number of Wookiees in the Ground arena.",
             "Pay X Force -> Evade X+1",
             "Tenacity X +1, where X is the number of damage counters on Rex.",
+            "Pay 2 Force -> Retaliate X+1, where X is the number of Wookiees in this arena.",
+            "Barrage X times 2, where X is the number of cards in Rex's stack.",
             "Remove X counters from your Resource -> Absorb X",
         ],
         read: Some(keyword_x),
@@ -517,7 +519,7 @@ pub static RULES: &[Rule] = &[
         examples: &[
             "Whenever Rex attacks, roll a die. If you roll a 6, Rex gets Double Strike until the second attack ends.",
             "Whenever one of your Jedi is attacked, you may pay 1 Force. If you do, have the attacking unit attack Rex instead.",
-            "Pay 1 Force -> Evade X+1, where X is the number of times Rex attacked this turn.",
+            "Pay X Force -> Rex gets Overload X+2 for this attack.",
         ],
         read: None,
     },
@@ -606,11 +608,11 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
     if x.len() > 1 {
         return None;
     }
-    let (k, plus) = x_plus(k).unwrap_or((k.to_string(), 0));
+    let (k, term) = x_term(k).unwrap_or((k.to_string(), XTerm::X));
     // X set by a cost the user pays in something other than Force
     // (`Remove X counters from your Resource -> Absorb X`): X is the
     // user's, as the amount paid.
-    let user_cost_x = plus == 0
+    let user_cost_x = term.is_x()
         && x.is_empty()
         && c.cost.as_ref().is_some_and(|k| !k.x && k.force.is_none())
         && c.cost_text.as_deref().is_some_and(|t| {
@@ -623,14 +625,14 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
             .filter(|ab| ab.x && ab.cost.is_none())?;
         let mut a = keyword(&c.printed, ab, c.cost.clone());
         a.class = Class::Condition;
-        a.x = Some(XSource::User);
+        a.x = Some(XSource::USER);
         a.situation = Some(Situation::Other {
             text: "X is given by the user (=N), as paid".into(),
         });
         a.decidable = Some(false);
         return Some(a);
     }
-    if x.is_empty() && plus == 0 {
+    if x.is_empty() && term.is_x() {
         // `Pay X Force -> Evade X`: the keyword rule's.
         return None;
     }
@@ -644,26 +646,23 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
                 .ok()
                 .filter(|ab| ab.x)
         })?;
-    // X plus a number: the keyword with the number beside the keyword
-    // with X, which add up as two printed copies of a cumulative keyword
-    // do (Evade 1 and `Pay X Force -> Evade X` prevent together what
-    // `Evade X+1` does, for X Force). Only without a cost or with a cost
-    // of X: a fixed cost would be charged for both.
-    let fixed = if plus > 0 {
+    let Some(x) = x.first() else {
+        // X is the Force paid, plus a number: the keyword with the number
+        // beside the keyword with X, which add up as two printed copies of
+        // a cumulative keyword do (Evade 1 and `Pay X Force -> Evade X`
+        // prevent together what `Evade X+1` does, for X Force). Only
+        // without a cost or with a cost of X (a fixed cost would be
+        // charged for both), and not X times a number.
         let x_cost = ab.cost.as_ref().is_some_and(|c| c.x);
-        if !ab.keyword.cumulative() || (ab.cost.is_some() && !x_cost) {
+        if term.times != 1 || !ab.keyword.cumulative() || (ab.cost.is_some() && !x_cost) {
             return None;
         }
-        Some(swtcg_engine::keywords::Ability {
-            keyword: ab.keyword.with_number(plus),
+        let fixed = swtcg_engine::keywords::Ability {
+            keyword: ab.keyword.with_number(term.plus),
             cost: None,
             x: false,
-        })
-    } else {
-        None
-    };
-    let mut a = keyword(&c.printed, ab, c.cost.clone());
-    if let Some(fixed) = fixed {
+        };
+        let mut a = keyword(&c.printed, ab, c.cost.clone());
         a.effects.insert(
             0,
             Effect::Keyword {
@@ -671,16 +670,17 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
                 ability: fixed,
             },
         );
-    }
-    let Some(x) = x.first() else {
-        // X is the Force paid.
         return Some(a);
     };
+    // X counted by the cards or given by the user: the number printed
+    // from it (`X+1`, `X times 2`) is worked out when X is known, for any
+    // keyword and any cost.
+    let mut a = keyword(&c.printed, ab, c.cost.clone());
     match read_count(x) {
-        Some(per) => a.x = Some(XSource::Count { per }),
+        Some(per) => a.x = Some(XSource::Count { per, term }),
         None => {
             a.class = Class::Condition;
-            a.x = Some(XSource::User);
+            a.x = Some(XSource::User { term });
             a.situation = Some(Situation::Other {
                 text: "X is given by the user (=N)".into(),
             });
@@ -690,17 +690,47 @@ fn keyword_x(c: &Ctx) -> Option<Draft> {
     Some(a)
 }
 
-/// `Evade X+1` (`X +1`, `X + 1`): the text with X alone, and the number
-/// added.
-fn x_plus(k: &str) -> Option<(String, u32)> {
-    let k = k.trim_end();
-    let digits = k.len() - k.bytes().rev().take_while(u8::is_ascii_digit).count();
-    let n: u32 = k[digits..].parse().ok().filter(|&n| n > 0)?;
-    let before = k[..digits].trim_end().strip_suffix('+')?.trim_end();
-    before
-        .ends_with(['X', 'x'])
-        .then(|| format!("{}X", &before[..before.len() - 1]))
-        .map(|t| (t, n))
+/// The number an ability's effect prints from X (`Evade X+1`, `X +1`, `X +
+/// 1`, `Barrage X times 2`, `Tenacity X+1 until end of turn`): the text
+/// with X alone, and the number. Only in the effect (after a cost's
+/// arrow), and only one: `None` for X alone, or for two.
+pub(super) fn x_term(text: &str) -> Option<(String, XTerm)> {
+    let from = text.rfind("->").map_or(0, |i| i + 2);
+    let b = text.as_bytes();
+    let mut found = None;
+    for i in from..b.len() {
+        let alnum = |j: usize| b.get(j).is_some_and(u8::is_ascii_alphanumeric);
+        if !matches!(b[i], b'X' | b'x') || i > 0 && alnum(i - 1) || alnum(i + 1) {
+            continue;
+        }
+        let after = &text[i + 1..];
+        let t = after.trim_start();
+        let (rest, times) = if let Some(r) = t.strip_prefix('+') {
+            (r.trim_start(), false)
+        } else if t.len() > 6 && t[..6].eq_ignore_ascii_case("times ") {
+            (t[6..].trim_start(), true)
+        } else {
+            continue;
+        };
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let Some(n) = rest[..digits].parse::<u32>().ok().filter(|&n| n > 0) else {
+            continue;
+        };
+        if rest[digits..].starts_with(|c: char| c.is_alphanumeric()) {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        let end = text.len() - (rest.len() - digits);
+        let term = if times {
+            XTerm { times: n, plus: 0 }
+        } else {
+            XTerm { times: 1, plus: n }
+        };
+        found = Some((format!("{}{}", &text[..=i], &text[end..]), term));
+    }
+    found
 }
 
 /// Text that works from inside a stack, for the stack's top card, as

@@ -741,7 +741,7 @@ fn x_paid_in_other_things_is_the_users() {
         panic!("{read:?}")
     };
     assert!(!c.decidable, "{c:?}");
-    assert_eq!(c.grant.x, Some(XSource::User), "{c:?}");
+    assert_eq!(c.grant.x, Some(XSource::USER), "{c:?}");
     let [Effect::Keyword { ability, .. }] = c.grant.effects.as_slice() else {
         panic!("{c:?}")
     };
@@ -771,4 +771,40 @@ fn a_cost_part_without_a_verb_belongs_to_the_one_before() {
         true,
     );
     assert_eq!(read[0].class(), Class::Unmodelled, "{read:?}");
+}
+
+/// The number an effect prints from X: `X+1` in its forms and `X times 2`,
+/// after the cost's arrow only, one only, and X as a word of its own.
+#[test]
+fn numbers_printed_from_x() {
+    use super::XTerm;
+    use super::rules::x_term;
+    let plus = |n| XTerm { times: 1, plus: n };
+    for (text, want) in [
+        ("Evade X+1", Some(("Evade X", plus(1)))),
+        ("Tenacity X +1", Some(("Tenacity X", plus(1)))),
+        ("Evade X + 2", Some(("Evade X", plus(2)))),
+        (
+            "Barrage X times 2",
+            Some(("Barrage X", XTerm { times: 2, plus: 0 })),
+        ),
+        (
+            "Tenacity X+1 until end of turn",
+            Some(("Tenacity X until end of turn", plus(1))),
+        ),
+        (
+            "Pay X Force -> Evade X+1",
+            Some(("Pay X Force -> Evade X", plus(1))),
+        ),
+        ("Pay X+2 Force -> Meditate", None),
+        ("Evade X+1 and Fury X+2", None),
+        ("Evade X", None),
+        ("Evade X+0", None),
+        ("Evade X+1st", None),
+        ("Max+1", None),
+        ("Evade X+", None),
+    ] {
+        let got = x_term(text);
+        assert_eq!(got.as_ref().map(|(t, n)| (t.as_str(), *n)), want, "{text}");
+    }
 }
