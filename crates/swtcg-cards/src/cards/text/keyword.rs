@@ -412,6 +412,9 @@ fn lucky_on_every_die(w: &Wk) -> Option<Draft> {
     None
 }
 
+/// The word a `Switch:` list starts with.
+pub(super) const SWITCH: &str = "Switch";
+
 /// `Switch: a/b(/c)`: each arena of the type line gets its effects.
 pub(super) fn switch(printed: &str, rest: &str) -> Draft {
     let mut a = Draft::new(printed, Class::Condition);

@@ -71,6 +71,12 @@ impl<'w> Ctx<'w> {
                     last.push_str(". ");
                     last.push_str(&s);
                 }
+                // A slash list's next item after a period (`Adapt: Each of
+                // your Jedi gets +1 power. / Evade 2`).
+                Some(last) if s.trim_start().starts_with('/') => {
+                    last.push(' ');
+                    last.push_str(&s);
+                }
                 _ => sents.push(s),
             }
         }
@@ -158,7 +164,11 @@ pub static RULES: &[Rule] = &[
         reads: "`Switch: a/b(/c)`, one mode per arena of the type line",
         gives: "a condition with each arena's effects",
         examples: &["Switch: Accuracy 1/Evade 1", "Switch: +2 power/Armor/None"],
-        read: Some(|c| strip_prefix_ci(&c.marked, "Switch:").map(|r| switch(&c.printed, r))),
+        read: Some(|c| {
+            strip_prefix_ci(&c.marked, super::keyword::SWITCH)
+                .and_then(|r| r.strip_prefix(':'))
+                .map(|r| switch(&c.printed, r))
+        }),
     },
     Rule {
         name: "keyword-outside-attacks",

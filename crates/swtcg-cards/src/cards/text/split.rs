@@ -37,11 +37,19 @@ pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
         });
         for (s, split_off) in pieces {
             let starts_pilot = !in_pilot && pilot_start(&s).is_some();
+            // A slash list closed by its reminder (`Adapt: ... / Pay 2
+            // Force -> Protect 2 (When this arena's battle step starts,
+            // ...)`) is whole: the next sentence is another ability's,
+            // unless it is one more of the list's items.
+            let closed_list = current.as_deref().is_some_and(|c| {
+                slash_lead(c) && c.trim_end().ends_with(')') && !s.trim_start().starts_with('/')
+            });
             // Sets that separate abilities with `|` run one ability's
             // sentences together; the others need every sentence read.
             let cont = in_pilot
                 || (!starts_pilot
                     && !split_off
+                    && !closed_list
                     && current.is_some()
                     && if barred {
                         !is_strong_start(&s)
@@ -215,14 +223,21 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
             continue;
         }
         words += 1;
-        if words > MAX_KEYWORD_WORDS + 1 {
-            continue;
-        }
         if !w.starts_with(|c: char| c.is_ascii_uppercase()) {
             continue;
         }
         // Only spaces (or a reminder) between the piece and this word.
         let before = &sentence[start..t.span.start];
+        // A reminder closes a slash list, whatever its items and however
+        // long (`Adapt: Each of your Jedi gets +1 power. / Pay 2 Force ->
+        // Protect 2 (When this arena's battle step starts, ...) Your
+        // opponent can't ...`; a sentence that starts with `/` is the
+        // list's, after a period).
+        let closed =
+            before.trim_end().ends_with(')') && (before.starts_with('/') || slash_lead(before));
+        if words > MAX_KEYWORD_WORDS + 1 && !closed {
+            continue;
+        }
         // Run together: nothing but spaces (or a reminder) after the
         // piece, never a comma or a list's `and`, nor quoted words (a
         // quote of flavor is the keyword's sentence's).
@@ -235,13 +250,17 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
         }
         let piece = strip_reminders(before);
         let piece = piece.trim();
-        if piece.is_empty() || !whole_keyword(piece) {
-            continue;
-        }
-        // The next ability starts here, unless the keyword goes on (a
-        // keyword name of two words: `Critical Hit`).
-        if whole_keyword(&format!("{piece} {w}")) {
-            continue;
+        let whole = |p: &str| whole_slash_list(p).unwrap_or_else(|| whole_keyword(p));
+        if !closed {
+            if piece.is_empty() || !whole(piece) {
+                continue;
+            }
+            // The next ability starts here, unless the keyword goes on (a
+            // keyword name of two words: `Critical Hit`; a slash list's
+            // last item: `Adapt: Fury 2/Critical Hit 2`).
+            if whole(&format!("{piece} {w}")) {
+                continue;
+            }
         }
         out.push(before.trim().to_string());
         start = t.span.start;
@@ -250,6 +269,50 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
     out.push(sentence[start..].trim().to_string());
     out.retain(|p| !p.is_empty());
     out
+}
+
+/// Whether a text starts with a slash list's lead (`Adapt:`, `Switch:`),
+/// looking at its first words only.
+fn slash_lead(text: &str) -> bool {
+    let head = &text[..text.floor_char_boundary(16)];
+    head.split_once(':').is_some_and(|(lead, _)| {
+        let lead = lead.trim();
+        lead.eq_ignore_ascii_case(super::keyword::SWITCH)
+            || swtcg_engine::keywords::KeywordKind::from_name(lead)
+                == Some(swtcg_engine::keywords::KeywordKind::Adapt)
+    })
+}
+
+/// Whether a slash list (`Adapt: A/B`, `Switch: A/B/C`) is whole: each of
+/// its items a keyword (free or behind a cost), grants (`+20 speed,
+/// Shields 1`) or `None`; `None` for a text that is not a slash list. A
+/// slash list takes any text as its last item, so that an ability run on
+/// after it (`Adapt: Focus 2/Stun 2 Pay 1 Force -> Evade 1`, with no
+/// reminder between) is cut off where its last item stops being whole.
+fn whole_slash_list(piece: &str) -> Option<bool> {
+    if !slash_lead(piece) {
+        return None;
+    }
+    let (_, items) = piece.split_once(':')?;
+    // A stat change (`+2 power`, `-1 health`, `+20 speed`).
+    let stat = |p: &str| {
+        let w: Vec<&str> = p.split_whitespace().collect();
+        w.len() == 2
+            && w[0].starts_with(['+', '-'])
+            && w[0][1..].parse::<u32>().is_ok()
+            && ["power", "health", "speed"]
+                .iter()
+                .any(|s| w[1].eq_ignore_ascii_case(s))
+    };
+    Some(items.split('/').all(|item| {
+        let item = item.trim();
+        item.eq_ignore_ascii_case("none")
+            || whole_keyword(item)
+            || item
+                .split(", ")
+                .flat_map(|p| p.split(" and "))
+                .all(|p| !p.trim().is_empty() && (whole_keyword(p.trim()) || stat(p.trim())))
+    }))
 }
 
 /// Whether a text is one keyword, free or behind a cost, of the engine's
@@ -477,7 +540,9 @@ pub(super) fn is_continuation(s: &str) -> bool {
     {
         return true;
     }
-    if s.starts_with('*') || s.starts_with("- ") {
+    // A list's next item: `- ...`, `* ...`, and a slash list's (`Adapt:
+    // Each of your Jedi gets +1 power. / Pay 2 Force -> Protect 2`).
+    if s.starts_with('*') || s.starts_with("- ") || s.trim_start().starts_with('/') {
         return true;
     }
     // A sentence about what the one before chose or showed.

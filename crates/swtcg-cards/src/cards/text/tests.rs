@@ -808,3 +808,67 @@ fn numbers_printed_from_x() {
         assert_eq!(got.as_ref().map(|(t, n)| (t.as_str(), *n)), want, "{text}");
     }
 }
+
+/// A slash list (`Adapt:`, `Switch:`) takes any text as its last item, so
+/// an ability run on after it is cut off where the item stops being whole
+/// (keywords, grants, `None`), and a reminder closes the list whatever its
+/// items; an item after a period (`. / Evade 2`) is still the list's.
+#[test]
+fn abilities_run_on_after_a_slash_list_are_cut_off() {
+    for barred in [false, true] {
+        for (text, want) in [
+            (
+                "Adapt: Focus 2/Stun 2 Pay 1 Force -> Evade 1",
+                &["Adapt: Focus 2/Stun 2", "Pay 1 Force -> Evade 1"][..],
+            ),
+            (
+                "Switch: Critical Hit 2/+20 speed, Shields 1 Armor",
+                &["Switch: Critical Hit 2/+20 speed, Shields 1", "Armor"],
+            ),
+            (
+                "Adapt: Double Damage/+2 power  Shields 1",
+                &["Adapt: Double Damage/+2 power", "Shields 1"],
+            ),
+            (
+                "Switch: Accuracy 1/Evade 1 (Its mode is its arena's.) Armor",
+                &[
+                    "Switch: Accuracy 1/Evade 1 (Its mode is its arena's.)",
+                    "Armor",
+                ],
+            ),
+            (
+                "Adapt: Each of your Jedi gets +1 power. / Pay 2 Force -> Protect 2 (Choose one. Nat gets it.) Your opponent can't force your units to retreat.",
+                &[
+                    "Adapt: Each of your Jedi gets +1 power. / Pay 2 Force -> Protect 2 (Choose one. Nat gets it.)",
+                    "Your opponent can't force your units to retreat.",
+                ],
+            ),
+            // Whole as they are: a mode with its own cost, two keywords.
+            (
+                "Switch: Riposte 2/Pay 1 Force -> Retaliate 3",
+                &["Switch: Riposte 2/Pay 1 Force -> Retaliate 3"],
+            ),
+            (
+                "Adapt: Fury 4/Pay 1 Force -> Evade 2",
+                &["Adapt: Fury 4/Pay 1 Force -> Evade 2"],
+            ),
+            (
+                "Adapt: Fury 2/Critical Hit 2",
+                &["Adapt: Fury 2/Critical Hit 2"],
+            ),
+        ] {
+            assert_eq!(
+                super::split_abilities_in(text, barred),
+                want,
+                "{text} (barred: {barred})"
+            );
+        }
+    }
+    // The item after a period is read with the list.
+    let a = read_abilities(
+        "Adapt: Each of your Jedi gets +1 power. / Evade 2",
+        &["Rex"],
+    )
+    .remove(0);
+    assert_ne!(a.class(), Class::NotUnderstood, "{a:?}");
+}
