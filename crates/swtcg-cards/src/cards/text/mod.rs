@@ -230,7 +230,7 @@ pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
     let clean = clean.trim().trim_end_matches('.').trim().to_string();
     // `INSERT:` text (a pilot's too) is read as the text after it, for the
     // top card of a stack this card is in.
-    let (body, insert) = match strip_prefix_ci(&clean, "INSERT:") {
+    let (body, insert) = match strip_prefix_ci(&clean, INSERT) {
         Some(rest) => (rest.trim(), true),
         None => (clean.as_str(), false),
     };
@@ -244,3 +244,7 @@ pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
     a.insert |= insert;
     a
 }
+
+/// The lead of text a card gives the top card of a stack it is in
+/// (`INSERT: Armor`): an ability of its own wherever it is written.
+pub(super) const INSERT: &str = "INSERT:";

@@ -2,7 +2,7 @@
 
 use super::{
     GLOSSARY_ONLY, GlossaryValue, NOT_ATTACK_KEYWORDS, UNMODELLED_KEYWORDS, is_restriction, parse,
-    split_cost, starts_with_keyword, starts_with_word, strip_reminders,
+    split_cost, starts_with_keyword, starts_with_word, strip_prefix_ci, strip_reminders,
 };
 
 /// Splits a unit's text into abilities, whatever separator its set uses.
@@ -223,11 +223,21 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
             continue;
         }
         words += 1;
-        if !w.starts_with(|c: char| c.is_ascii_uppercase()) {
-            continue;
-        }
+        // A capitalised word, or the tap symbol a cost starts with
+        // (`[tap] -> ...`): where the next ability would start.
+        let at = match i.checked_sub(1).map(|j| &toks[j]) {
+            Some(p)
+                if w.eq_ignore_ascii_case("tap")
+                    && &sentence[p.span.clone()] == "["
+                    && p.span.end == t.span.start =>
+            {
+                p.span.start
+            }
+            _ if w.starts_with(|c: char| c.is_ascii_uppercase()) => t.span.start,
+            _ => continue,
+        };
         // Only spaces (or a reminder) between the piece and this word.
-        let before = &sentence[start..t.span.start];
+        let before = &sentence[start..at];
         // A reminder closes a slash list, whatever its items and however
         // long (`Adapt: Each of your Jedi gets +1 power. / Pay 2 Force ->
         // Protect 2 (When this arena's battle step starts, ...) Your
@@ -250,7 +260,11 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
         }
         let piece = strip_reminders(before);
         let piece = piece.trim();
-        let whole = |p: &str| whole_slash_list(p).unwrap_or_else(|| whole_keyword(p));
+        // (`INSERT: Armor` is as whole as `Armor`.)
+        let whole = |p: &str| {
+            let p = strip_prefix_ci(p, super::INSERT).map_or(p, str::trim_start);
+            whole_slash_list(p).unwrap_or_else(|| whole_keyword(p))
+        };
         if !closed {
             if piece.is_empty() || !whole(piece) {
                 continue;
@@ -263,7 +277,7 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
             }
         }
         out.push(before.trim().to_string());
-        start = t.span.start;
+        start = at;
         words = 1;
     }
     out.push(sentence[start..].trim().to_string());
@@ -340,6 +354,10 @@ fn whole_keyword(piece: &str) -> bool {
 /// Whether a sentence surely starts an ability of its own: a cost arrow, a
 /// glossary keyword, a trigger (`When`, `Whenever`, `As long as`).
 pub(super) fn is_strong_start(s: &str) -> bool {
+    // `INSERT: ...` starts an ability of its own, whatever follows.
+    if strip_prefix_ci(s.trim_start(), super::INSERT).is_some() {
+        return true;
+    }
     let t = strip_reminders(&arrows(s));
     let l = t.to_ascii_lowercase();
     if is_continuation(&t) {
@@ -526,6 +544,9 @@ const CONTINUATION_STARTS: [&str; 50] = [
 
 /// Whether a sentence continues the ability before it.
 pub(super) fn is_continuation(s: &str) -> bool {
+    if strip_prefix_ci(s.trim_start(), super::INSERT).is_some() {
+        return false;
+    }
     let stripped = strip_reminders(s);
     // Only reminder text ("(This includes herself.)"): it explains the
     // sentence before.

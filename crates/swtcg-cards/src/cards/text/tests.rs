@@ -872,3 +872,49 @@ fn abilities_run_on_after_a_slash_list_are_cut_off() {
     .remove(0);
     assert_ne!(a.class(), Class::NotUnderstood, "{a:?}");
 }
+
+/// `INSERT:` starts an ability of its own wherever it is written (after a
+/// restriction, in a set whose abilities are separated by `|` or not), and
+/// so does the tap symbol after a whole keyword (`Evade 1 [tap] -> ...`).
+#[test]
+fn abilities_start_at_insert_and_at_the_tap_symbol() {
+    for barred in [false, true] {
+        for (text, want) in [
+            (
+                "Pay 1 build point -> Attach a card to Rex. Play only during your build step. INSERT: Treat Rex as a Jedi.",
+                &[
+                    "Pay 1 build point -> Attach a card to Rex. Play only during your build step.",
+                    "INSERT: Treat Rex as a Jedi.",
+                ][..],
+            ),
+            (
+                "INSERT: Armor INSERT: Pay 0 Force -> Intercept",
+                &["INSERT: Armor", "INSERT: Pay 0 Force -> Intercept"],
+            ),
+            (
+                "Pay 2 Force -> Evade 1 [tap] -> Draw a card.",
+                &["Pay 2 Force -> Evade 1", "[tap] -> Draw a card."],
+            ),
+            (
+                "Shields 1 [tap], Pay 1 Force -> Draw a card.",
+                &["Shields 1", "[tap], Pay 1 Force -> Draw a card."],
+            ),
+            // Not a start: the tap symbol inside a cost, INSERT quoted.
+            (
+                "Pay 1 Force, [tap] -> Evade 2",
+                &["Pay 1 Force, [tap] -> Evade 2"],
+            ),
+        ] {
+            assert_eq!(
+                super::split_abilities_in(text, barred),
+                want,
+                "{text} (barred: {barred})"
+            );
+        }
+    }
+    let a = read_abilities(
+        "Play only during your build step. INSERT: Treat Rex as a Jedi.",
+        &["Rex"],
+    );
+    assert!(a.iter().any(|a| a.class() == Class::Keyword), "{a:?}");
+}
