@@ -223,14 +223,10 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
             continue;
         }
         words += 1;
-        // A capitalised word, or the tap symbol a cost starts with
-        // (`[tap] -> ...`): where the next ability would start.
+        // A capitalised word, or a bracketed symbol (`[tap] -> ...`,
+        // `[Pilot] Starfighter Pilot`): where the next ability would start.
         let at = match i.checked_sub(1).map(|j| &toks[j]) {
-            Some(p)
-                if w.eq_ignore_ascii_case("tap")
-                    && &sentence[p.span.clone()] == "["
-                    && p.span.end == t.span.start =>
-            {
+            Some(p) if &sentence[p.span.clone()] == "[" && p.span.end == t.span.start => {
                 p.span.start
             }
             _ if w.starts_with(|c: char| c.is_ascii_uppercase()) => t.span.start,
@@ -336,6 +332,19 @@ fn whole_keyword(piece: &str) -> bool {
         return true;
     }
     let effect = split_cost(piece).1;
+    // Keywords listed for one cost (`Pay 2 Force -> Deflect 1 and Evade 1`).
+    let items: Vec<&str> = effect
+        .split(", and ")
+        .flat_map(|p| p.split(" and "))
+        .flat_map(|p| p.split(", "))
+        .collect();
+    if items.len() > 1
+        && items
+            .iter()
+            .all(|i| !i.contains(" and ") && parse(i.trim()).is_ok())
+    {
+        return true;
+    }
     let words: Vec<&str> = effect.split_whitespace().collect();
     GLOSSARY_ONLY.iter().any(|(k, value)| {
         let kw: Vec<&str> = k.split(' ').collect();
@@ -363,10 +372,14 @@ pub(super) fn is_strong_start(s: &str) -> bool {
     if is_continuation(&t) {
         return false;
     }
-    if split_cost(&t).0.is_some() {
+    if split_cost(&t).0.is_some() || slash_lead(&t) {
         return true;
     }
-    if parse(t.trim_end_matches('.')).is_ok() {
+    // A keyword, also with what its X is (`Avenge X, where X is ...`).
+    if parse(t.trim_end_matches('.')).is_ok()
+        || l.find(", where x ")
+            .is_some_and(|i| swtcg_engine::keywords::parse_with_x(&t[..i]).is_ok_and(|a| a.x))
+    {
         return true;
     }
     let starts = [

@@ -875,7 +875,9 @@ fn abilities_run_on_after_a_slash_list_are_cut_off() {
 
 /// `INSERT:` starts an ability of its own wherever it is written (after a
 /// restriction, in a set whose abilities are separated by `|` or not), and
-/// so does the tap symbol after a whole keyword (`Evade 1 [tap] -> ...`).
+/// so do a bracketed symbol after a whole keyword (`Evade 1 [tap] -> ...`,
+/// `[Pilot]`), a keyword list's end, a `Switch:` and a keyword with what
+/// its X is after another sentence.
 #[test]
 fn abilities_start_at_insert_and_at_the_tap_symbol() {
     for barred in [false, true] {
@@ -898,6 +900,34 @@ fn abilities_start_at_insert_and_at_the_tap_symbol() {
             (
                 "Shields 1 [tap], Pay 1 Force -> Draw a card.",
                 &["Shields 1", "[tap], Pay 1 Force -> Draw a card."],
+            ),
+            (
+                "Pay 2 Force -> Evade 2 [Pilot] Capital Ship Pilot. The Capital Ship gets +1 power.",
+                &[
+                    "Pay 2 Force -> Evade 2",
+                    "[Pilot] Capital Ship Pilot. The Capital Ship gets +1 power.",
+                ],
+            ),
+            (
+                "Pay 2 Force -> Deflect 1 and Evade 1 INSERT: Pay 2 Force -> Protect 2",
+                &[
+                    "Pay 2 Force -> Deflect 1 and Evade 1",
+                    "INSERT: Pay 2 Force -> Protect 2",
+                ],
+            ),
+            (
+                "Treat Rex as Force Sensitive. Switch: Critical Hit 2/Riposte 2",
+                &[
+                    "Treat Rex as Force Sensitive.",
+                    "Switch: Critical Hit 2/Riposte 2",
+                ],
+            ),
+            (
+                "Bounty: Put Rex into your build zone. Fury X, where X is half the build cost of the defending unit.",
+                &[
+                    "Bounty: Put Rex into your build zone.",
+                    "Fury X, where X is half the build cost of the defending unit.",
+                ],
             ),
             // Not a start: the tap symbol inside a cost, INSERT quoted.
             (
