@@ -803,3 +803,66 @@ fn the_nearest_name_search_is_bounded() {
         ["Trooper Number 12 (A)"]
     );
 }
+
+/// Splitting a text into abilities drops and repeats nothing: over texts
+/// made of the pieces sets are written with (keywords, costs, `INSERT:`,
+/// slash lists, reminders, bracketed symbols, periods, bars), with the set
+/// barred or not, the abilities' letters and digits, in order, are the
+/// text's.
+mod splitting {
+    use proptest::prelude::*;
+    use swtcg_cards::cards::text::split_abilities_in;
+
+    const PIECES: &[&str] = &[
+        "Armor",
+        "Critical Hit 2",
+        "Pay 1 Force -> Evade 1",
+        "Pay 2 Force -> Deflect 1 and Evade 1",
+        "INSERT:",
+        "Adapt: Focus 2/Stun 2",
+        "Switch: Critical Hit 2/+20 speed, Shields 1",
+        "/ Pay 2 Force -> Protect 2",
+        "(When this arena's battle step starts, choose one. Rex gets it.)",
+        "[tap] -> Draw a card.",
+        "[Pilot] Starfighter Pilot.",
+        "Each of your Jedi gets +1 power.",
+        "Fury X, where X is the number of cards in your hand.",
+        "Evade X+1",
+        "Play only during your build step.",
+        "Treat Rex as a Jedi.",
+        "|",
+        ".",
+        "\"Pay 0 Force -> Intercept\"",
+    ];
+
+    fn letters(t: &str) -> String {
+        t.chars().filter(|c| c.is_alphanumeric()).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 2000,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(20261204),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn splitting_drops_and_repeats_nothing(
+            picks in proptest::collection::vec(0..PIECES.len(), 1..9),
+            seps in proptest::collection::vec(0..3usize, 9),
+            barred in any::<bool>(),
+        ) {
+            let mut text = String::new();
+            for (k, &p) in picks.iter().enumerate() {
+                if k > 0 {
+                    text.push_str([" ", "  ", " | "][seps[k]]);
+                }
+                text.push_str(PIECES[p]);
+            }
+            let parts = split_abilities_in(&text, barred);
+            let joined: String = parts.iter().map(|p| letters(p)).collect();
+            prop_assert_eq!(joined, letters(&text), "{:?} -> {:?}", text, parts);
+        }
+    }
+}

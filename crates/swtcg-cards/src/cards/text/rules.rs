@@ -717,7 +717,7 @@ pub(super) fn x_term(text: &str) -> Option<(String, XTerm)> {
         let t = after.trim_start();
         let (rest, times) = if let Some(r) = t.strip_prefix('+') {
             (r.trim_start(), false)
-        } else if t.len() > 6 && t[..6].eq_ignore_ascii_case("times ") {
+        } else if t.get(..6).is_some_and(|w| w.eq_ignore_ascii_case("times ")) {
             (t[6..].trim_start(), true)
         } else {
             continue;
