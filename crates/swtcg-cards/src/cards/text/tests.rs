@@ -809,61 +809,67 @@ fn numbers_printed_from_x() {
     }
 }
 
+/// Each text splits into the abilities given, in a set whose abilities
+/// are separated by `|` and in one whose are not.
+fn splits_as(cases: &[(&str, &[&str])]) {
+    for barred in [false, true] {
+        for (text, want) in cases {
+            assert_eq!(
+                &super::split_abilities_in(text, barred),
+                want,
+                "{text} (barred: {barred})"
+            );
+        }
+    }
+}
+
 /// A slash list (`Adapt:`, `Switch:`) takes any text as its last item, so
 /// an ability run on after it is cut off where the item stops being whole
 /// (keywords, grants, `None`), and a reminder closes the list whatever its
 /// items; an item after a period (`. / Evade 2`) is still the list's.
 #[test]
 fn abilities_run_on_after_a_slash_list_are_cut_off() {
-    for barred in [false, true] {
-        for (text, want) in [
-            (
-                "Adapt: Focus 2/Stun 2 Pay 1 Force -> Evade 1",
-                &["Adapt: Focus 2/Stun 2", "Pay 1 Force -> Evade 1"][..],
-            ),
-            (
-                "Switch: Critical Hit 2/+20 speed, Shields 1 Armor",
-                &["Switch: Critical Hit 2/+20 speed, Shields 1", "Armor"],
-            ),
-            (
-                "Adapt: Double Damage/+2 power  Shields 1",
-                &["Adapt: Double Damage/+2 power", "Shields 1"],
-            ),
-            (
-                "Switch: Accuracy 1/Evade 1 (Its mode is its arena's.) Armor",
-                &[
-                    "Switch: Accuracy 1/Evade 1 (Its mode is its arena's.)",
-                    "Armor",
-                ],
-            ),
-            (
-                "Adapt: Each of your Jedi gets +1 power. / Pay 2 Force -> Protect 2 (Choose one. Nat gets it.) Your opponent can't force your units to retreat.",
-                &[
-                    "Adapt: Each of your Jedi gets +1 power. / Pay 2 Force -> Protect 2 (Choose one. Nat gets it.)",
-                    "Your opponent can't force your units to retreat.",
-                ],
-            ),
-            // Whole as they are: a mode with its own cost, two keywords.
-            (
-                "Switch: Riposte 2/Pay 1 Force -> Retaliate 3",
-                &["Switch: Riposte 2/Pay 1 Force -> Retaliate 3"],
-            ),
-            (
-                "Adapt: Fury 4/Pay 1 Force -> Evade 2",
-                &["Adapt: Fury 4/Pay 1 Force -> Evade 2"],
-            ),
-            (
-                "Adapt: Fury 2/Critical Hit 2",
-                &["Adapt: Fury 2/Critical Hit 2"],
-            ),
-        ] {
-            assert_eq!(
-                super::split_abilities_in(text, barred),
-                want,
-                "{text} (barred: {barred})"
-            );
-        }
-    }
+    splits_as(&[
+        (
+            "Adapt: Focus 2/Stun 2 Pay 1 Force -> Evade 1",
+            &["Adapt: Focus 2/Stun 2", "Pay 1 Force -> Evade 1"][..],
+        ),
+        (
+            "Switch: Critical Hit 2/+20 speed, Shields 1 Armor",
+            &["Switch: Critical Hit 2/+20 speed, Shields 1", "Armor"],
+        ),
+        (
+            "Adapt: Double Damage/+2 power  Shields 1",
+            &["Adapt: Double Damage/+2 power", "Shields 1"],
+        ),
+        (
+            "Switch: Accuracy 1/Evade 1 (Its mode is its arena's.) Armor",
+            &[
+                "Switch: Accuracy 1/Evade 1 (Its mode is its arena's.)",
+                "Armor",
+            ],
+        ),
+        (
+            "Adapt: Each of your Jedi gets +1 power. / Pay 2 Force -> Protect 2 (Choose one. Nat gets it.) Your opponent can't force your units to retreat.",
+            &[
+                "Adapt: Each of your Jedi gets +1 power. / Pay 2 Force -> Protect 2 (Choose one. Nat gets it.)",
+                "Your opponent can't force your units to retreat.",
+            ],
+        ),
+        // Whole as they are: a mode with its own cost, two keywords.
+        (
+            "Switch: Riposte 2/Pay 1 Force -> Retaliate 3",
+            &["Switch: Riposte 2/Pay 1 Force -> Retaliate 3"],
+        ),
+        (
+            "Adapt: Fury 4/Pay 1 Force -> Evade 2",
+            &["Adapt: Fury 4/Pay 1 Force -> Evade 2"],
+        ),
+        (
+            "Adapt: Fury 2/Critical Hit 2",
+            &["Adapt: Fury 2/Critical Hit 2"],
+        ),
+    ]);
     // The item after a period is read with the list.
     let a = read_abilities(
         "Adapt: Each of your Jedi gets +1 power. / Evade 2",
@@ -880,68 +886,60 @@ fn abilities_run_on_after_a_slash_list_are_cut_off() {
 /// its X is after another sentence.
 #[test]
 fn abilities_start_at_insert_and_at_the_tap_symbol() {
-    for barred in [false, true] {
-        for (text, want) in [
-            (
-                "Pay 1 build point -> Attach a card to Rex. Play only during your build step. INSERT: Treat Rex as a Jedi.",
-                &[
-                    "Pay 1 build point -> Attach a card to Rex. Play only during your build step.",
-                    "INSERT: Treat Rex as a Jedi.",
-                ][..],
-            ),
-            (
-                "INSERT: Armor INSERT: Pay 0 Force -> Intercept",
-                &["INSERT: Armor", "INSERT: Pay 0 Force -> Intercept"],
-            ),
-            (
-                "Pay 2 Force -> Evade 1 [tap] -> Draw a card.",
-                &["Pay 2 Force -> Evade 1", "[tap] -> Draw a card."],
-            ),
-            (
-                "Shields 1 [tap], Pay 1 Force -> Draw a card.",
-                &["Shields 1", "[tap], Pay 1 Force -> Draw a card."],
-            ),
-            (
-                "Pay 2 Force -> Evade 2 [Pilot] Capital Ship Pilot. The Capital Ship gets +1 power.",
-                &[
-                    "Pay 2 Force -> Evade 2",
-                    "[Pilot] Capital Ship Pilot. The Capital Ship gets +1 power.",
-                ],
-            ),
-            (
-                "Pay 2 Force -> Deflect 1 and Evade 1 INSERT: Pay 2 Force -> Protect 2",
-                &[
-                    "Pay 2 Force -> Deflect 1 and Evade 1",
-                    "INSERT: Pay 2 Force -> Protect 2",
-                ],
-            ),
-            (
-                "Treat Rex as Force Sensitive. Switch: Critical Hit 2/Riposte 2",
-                &[
-                    "Treat Rex as Force Sensitive.",
-                    "Switch: Critical Hit 2/Riposte 2",
-                ],
-            ),
-            (
-                "Bounty: Put Rex into your build zone. Fury X, where X is half the build cost of the defending unit.",
-                &[
-                    "Bounty: Put Rex into your build zone.",
-                    "Fury X, where X is half the build cost of the defending unit.",
-                ],
-            ),
-            // Not a start: the tap symbol inside a cost, INSERT quoted.
-            (
-                "Pay 1 Force, [tap] -> Evade 2",
-                &["Pay 1 Force, [tap] -> Evade 2"],
-            ),
-        ] {
-            assert_eq!(
-                super::split_abilities_in(text, barred),
-                want,
-                "{text} (barred: {barred})"
-            );
-        }
-    }
+    splits_as(&[
+        (
+            "Pay 1 build point -> Attach a card to Rex. Play only during your build step. INSERT: Treat Rex as a Jedi.",
+            &[
+                "Pay 1 build point -> Attach a card to Rex. Play only during your build step.",
+                "INSERT: Treat Rex as a Jedi.",
+            ][..],
+        ),
+        (
+            "INSERT: Armor INSERT: Pay 0 Force -> Intercept",
+            &["INSERT: Armor", "INSERT: Pay 0 Force -> Intercept"],
+        ),
+        (
+            "Pay 2 Force -> Evade 1 [tap] -> Draw a card.",
+            &["Pay 2 Force -> Evade 1", "[tap] -> Draw a card."],
+        ),
+        (
+            "Shields 1 [tap], Pay 1 Force -> Draw a card.",
+            &["Shields 1", "[tap], Pay 1 Force -> Draw a card."],
+        ),
+        (
+            "Pay 2 Force -> Evade 2 [Pilot] Capital Ship Pilot. The Capital Ship gets +1 power.",
+            &[
+                "Pay 2 Force -> Evade 2",
+                "[Pilot] Capital Ship Pilot. The Capital Ship gets +1 power.",
+            ],
+        ),
+        (
+            "Pay 2 Force -> Deflect 1 and Evade 1 INSERT: Pay 2 Force -> Protect 2",
+            &[
+                "Pay 2 Force -> Deflect 1 and Evade 1",
+                "INSERT: Pay 2 Force -> Protect 2",
+            ],
+        ),
+        (
+            "Treat Rex as Force Sensitive. Switch: Critical Hit 2/Riposte 2",
+            &[
+                "Treat Rex as Force Sensitive.",
+                "Switch: Critical Hit 2/Riposte 2",
+            ],
+        ),
+        (
+            "Bounty: Put Rex into your build zone. Fury X, where X is half the build cost of the defending unit.",
+            &[
+                "Bounty: Put Rex into your build zone.",
+                "Fury X, where X is half the build cost of the defending unit.",
+            ],
+        ),
+        // Not a start: the tap symbol inside a cost, INSERT quoted.
+        (
+            "Pay 1 Force, [tap] -> Evade 2",
+            &["Pay 1 Force, [tap] -> Evade 2"],
+        ),
+    ]);
     let a = read_abilities(
         "Play only during your build step. INSERT: Treat Rex as a Jedi.",
         &["Rex"],
