@@ -77,7 +77,7 @@ impl Lexicon {
 
     /// The longest name starting at word `i` of `words`: its length in
     /// words.
-    fn longest_at(&self, words: &[&str], i: usize) -> usize {
+    pub(super) fn longest_at(&self, words: &[&str], i: usize) -> usize {
         let Some(cands) = self.by_first.get(words[i]) else {
             return 0;
         };
@@ -94,7 +94,7 @@ impl Lexicon {
 }
 
 /// The words of a name, as the scanner cuts them.
-fn word_texts(text: &str) -> Vec<String> {
+pub(super) fn word_texts(text: &str) -> Vec<String> {
     scan(text)
         .into_iter()
         .filter(|t| t.kind == Kind::Word || t.kind == Kind::Number)

@@ -132,7 +132,7 @@ pub fn read_abilities_among(
     };
     // Every arrow in one form before anything reads the text: the
     // abilities' texts show it so.
-    split_abilities_in(&arrows(text), barred)
+    split::split_abilities_of(&arrows(text), barred, &who)
         .iter()
         .map(|a| classify_as(a, &who))
         .collect()
@@ -235,7 +235,7 @@ pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
         None => (clean.as_str(), false),
     };
     let mut a = if pilot_start(body).is_some() {
-        let mut a = pilot(printed, body);
+        let mut a = pilot(printed, body, &who.others);
         a.rule = "pilot";
         a
     } else {

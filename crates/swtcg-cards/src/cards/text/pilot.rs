@@ -5,8 +5,14 @@ use super::{
     read_grants,
 };
 
-/// Reads a pilot ability: the kinds it pilots and its grants.
-pub(super) fn pilot(printed: &str, clean: &str) -> Draft {
+/// Reads a pilot ability: the kinds it pilots and its grants. `others`:
+/// the card database's names, the pilot's own among them (in a grant it
+/// names the pilot card, not the piloted unit).
+pub(super) fn pilot(
+    printed: &str,
+    clean: &str,
+    others: &std::sync::Arc<super::lex::Lexicon>,
+) -> Draft {
     let mut t = clean.trim();
     for m in ["[Pilot]", "[pilot]", ">o<"] {
         if let Some(r) = t.strip_prefix(m) {
@@ -63,7 +69,7 @@ pub(super) fn pilot(printed: &str, clean: &str) -> Draft {
                 g = g.replace(&format!("{pre}{k}"), "this unit");
             }
         }
-        grants.push(pilot_grant(&item, &g));
+        grants.push(pilot_grant(&item, &g, others));
     }
     let mut a = Draft::new(printed, Class::Pilot);
     a.pilot = Some(PilotGrant {
@@ -76,7 +82,7 @@ pub(super) fn pilot(printed: &str, clean: &str) -> Draft {
 /// One item a pilot grants (`g`: the item with the piloted unit written
 /// `this unit`): bare grants (`+1 power`, `Critical Hit 2`) are the
 /// piloted unit's keywords; anything else is read as its own ability.
-fn pilot_grant(item: &str, g: &str) -> Draft {
+fn pilot_grant(item: &str, g: &str, others: &std::sync::Arc<super::lex::Lexicon>) -> Draft {
     let bare = g.trim_end_matches('.');
     let grants = read_grants(bare);
     if let Ok(effects) = &grants
@@ -97,7 +103,12 @@ fn pilot_grant(item: &str, g: &str) -> Draft {
         // Imperial Space units -> Evade 2`) is charged as an ability's.
         return super::body::charge_effects(a);
     }
-    let mut read = classify_draft(g, &Who::named("this unit"));
+    let piloted = Who {
+        names: vec!["this unit".to_string()],
+        kinds: Vec::new(),
+        others: others.clone(),
+    };
+    let mut read = classify_draft(g, &piloted);
     read.text = item.to_string();
     // Another card's abilities granted (`Each of Kazuda Xiono's non-Pilot
     // abilities`) hold no word of an attack, and are not nothing.
@@ -188,7 +199,7 @@ mod tests {
     #[test]
     fn another_cards_abilities_are_not_nothing() {
         let text = "Starfighter Pilot. The Starfighter gets: -Each of Kazuda Xiono's non-Pilot abilities. -Lucky 1";
-        let a = super::pilot(text, text);
+        let a = super::pilot(text, text, &Default::default());
         let grants = &a.pilot.as_ref().unwrap().grants;
         assert_eq!(grants.len(), 2, "{grants:?}");
         assert_eq!(grants[0].class(), super::Class::Unmodelled, "{grants:?}");
@@ -204,7 +215,7 @@ mod tests {
             "Speeder and Vehicle Pilot. The Speeder or Vehicle gets: - Parry 1 - Overkill",
             "Speeder and Vehicle Pilot. Speeder and Vehicle get: - Parry 1 - This unit gets Overkill",
         ] {
-            let a = super::pilot(text, text);
+            let a = super::pilot(text, text, &Default::default());
             let grants = &a.pilot.as_ref().unwrap().grants;
             assert_eq!(grants.len(), 2, "{text}: {grants:?}");
             assert!(

@@ -21,6 +21,14 @@ pub fn split_abilities(text: &str) -> Vec<String> {
 /// `|` (`barred`) or not: in a barred set, the sentences of one segment are
 /// one ability unless a sentence surely starts another.
 pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
+    split_abilities_of(text, barred, &super::Who::default())
+}
+
+/// [`split_abilities_in`] for the text of the unit `who`: a name (its own
+/// or another card's) is never cut where a keyword ends inside it
+/// (`Stealth | Stealth Squadron gets Accuracy 1 ...`: the name is not the
+/// keyword Stealth and the word `Squadron`).
+pub(super) fn split_abilities_of(text: &str, barred: bool, who: &super::Who) -> Vec<String> {
     let mut out = Vec::new();
     let barred = barred || text.contains('|');
     for segment in top_level_split(text, '|') {
@@ -30,7 +38,7 @@ pub fn split_abilities_in(text: &str, barred: bool) -> Vec<String> {
         // Keywords run together in one sentence (`Accuracy 1 Shields 1 Pay
         // 1 Force -> Evade 1`): each is an ability of its own.
         let pieces = sentences.iter().flat_map(|s| {
-            run_together(s)
+            run_together_of(s, who)
                 .into_iter()
                 .enumerate()
                 .map(|(k, p)| (p, k > 0))
@@ -201,6 +209,49 @@ const MAX_KEYWORD_WORDS: usize = 16;
 /// Evade 1`, `Ferocity`, `Damage Control 1`), a capitalised word starts
 /// the next ability. A sentence with no such piece is one piece.
 pub(super) fn run_together(sentence: &str) -> Vec<String> {
+    run_together_of(sentence, &super::Who::default())
+}
+
+/// How many words the longest name of `who` (its own, of two words or
+/// more, or another card's) starting `text` has; 0 for none.
+fn name_words_at(text: &str, who: &super::Who) -> usize {
+    // A name is at most a few words: the words of a bounded head.
+    let head = &text[..text.floor_char_boundary(120)];
+    let words = super::lex::word_texts(head);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if words.is_empty() {
+        return 0;
+    }
+    let own = who
+        .names
+        .iter()
+        .map(|n| super::lex::word_texts(n))
+        .filter(|n| {
+            n.len() >= 2 && n.len() <= words.len() && n.iter().zip(&words).all(|(a, b)| a == b)
+        })
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0);
+    own.max(who.others.longest_at(&words, 0))
+}
+
+/// Whether a name of `who` starts at one of the last words of `before`
+/// (the start of `text`) and runs on past its end.
+fn name_across(before: &str, text: &str, who: &super::Who) -> bool {
+    use super::lex::{Kind, scan};
+    let words: Vec<usize> = scan(before)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Word || t.kind == Kind::Number)
+        .map(|t| t.span.start)
+        .collect();
+    // No name is longer than a few words.
+    let n = words.len();
+    (n.saturating_sub(6)..n).any(|j| name_words_at(&text[words[j]..], who) > n - j)
+}
+
+/// [`run_together`] for the text of the unit `who` (see
+/// [`split_abilities_of`]).
+fn run_together_of(sentence: &str, who: &super::Who) -> Vec<String> {
     use super::lex::{Kind, scan};
     let toks = scan(sentence);
     let mut out = Vec::new();
@@ -269,6 +320,13 @@ pub(super) fn run_together(sentence: &str) -> Vec<String> {
             // keyword name of two words: `Critical Hit`; a slash list's
             // last item: `Adapt: Fury 2/Critical Hit 2`).
             if whole(&format!("{piece} {w}")) {
+                continue;
+            }
+            // A name that runs on past the keyword's end (`Stealth
+            // Squadron gets ...`, `Pay 1 Force -> Intercept Squad gets
+            // ...`) is not cut: a name starting at one of the piece's
+            // last words and ending after it.
+            if name_across(before, &sentence[start..], who) {
                 continue;
             }
         }
