@@ -541,9 +541,25 @@ fn the_matchups_page_streams_in_constant_memory() {
             std::fs::write(dir.path().join(format!("{k}-{name}")), out).unwrap();
         }
     }
-    let one = peak_kb(&["matchups", "--db", fixture, "--page"]);
-    let four = peak_kb(&["matchups", "--db", dir.path().to_str().unwrap(), "--page"]);
-    eprintln!("peak: one copy {one} KB, four copies {four} KB");
+    // Measured again (up to three times in all, the least peak of each
+    // kept) while four copies are past the bound: a busy machine's spell
+    // (the allocator's pages as threads happen to run: one run of CI saw
+    // 104 MB against 82 MB, where every other run saw 84 to 88 MB) passes;
+    // a page that grows with its rows is past the bound every time.
+    let (mut one, mut four) = (u64::MAX, u64::MAX);
+    for _ in 0..3 {
+        one = one.min(peak_kb(&["matchups", "--db", fixture, "--page"]));
+        four = four.min(peak_kb(&[
+            "matchups",
+            "--db",
+            dir.path().to_str().unwrap(),
+            "--page",
+        ]));
+        eprintln!("peak: one copy {one} KB, four copies {four} KB");
+        if four < one + 20_000 {
+            break;
+        }
+    }
     assert!(
         four < one + 20_000,
         "one copy {one} KB, four copies {four} KB"
