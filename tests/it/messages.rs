@@ -66,28 +66,31 @@ const CLI: &[&[&str]] = &[
 #[test]
 fn the_command_lines_messages_are_pinned() {
     let mut text = String::new();
-    for args in CLI {
-        let mut line = vec!["swtcg-odds"];
-        line.extend_from_slice(args);
-        let ran = run_args(line);
-        assert_eq!(ran.status, 2, "{args:?}: {}", ran.stderr);
-        assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
-        text.push_str(&format!("$ swtcg-odds {}\n{}", args.join(" "), ran.stderr));
-    }
+    // One line each on standard error, with the status given; a status
+    // other than a bad command line's is written beside the command.
+    let mut pin = |cases: &[&[&str]], status: u8| {
+        for args in cases {
+            let mut line = vec!["swtcg-odds"];
+            line.extend_from_slice(args);
+            let ran = run_args(line);
+            assert_eq!(ran.status, status, "{args:?}: {}", ran.stderr);
+            assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
+            let shown = if status == 2 {
+                String::new()
+            } else {
+                format!(" (status {status})")
+            };
+            text.push_str(&format!(
+                "$ swtcg-odds {}{shown}\n{}",
+                args.join(" "),
+                ran.stderr
+            ));
+        }
+    };
+    pin(CLI, 2);
     // A search that finds nothing is not a bad command line: status 1,
     // with the nearest names on standard error.
-    for args in FOUND_NONE {
-        let mut line = vec!["swtcg-odds"];
-        line.extend_from_slice(args);
-        let ran = run_args(line);
-        assert_eq!(ran.status, 1, "{args:?}: {}", ran.stderr);
-        assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
-        text.push_str(&format!(
-            "$ swtcg-odds {} (status 1)\n{}",
-            args.join(" "),
-            ran.stderr
-        ));
-    }
+    pin(FOUND_NONE, 1);
     pinned("errors-cli.txt", &text);
 }
 

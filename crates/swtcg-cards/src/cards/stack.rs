@@ -901,7 +901,6 @@ fn gather_part(
                 effects = resolve_x(&effects, term.of(x.clamp(0, u32::MAX as i64) as u32));
             }
             None => {
-                if let Some(Some(_)) | None = on_switch.map(|_| None::<u32>) {}
                 let entry = (card.name.clone(), whole_text.to_string());
                 if on_switch.is_some() {
                     return Err(Error::range(format!(
