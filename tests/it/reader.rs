@@ -572,6 +572,18 @@ fn assert_renamed_read_alike(
                 .iter()
                 .any(|o| o != c.base_name() && c.text.contains(o.as_str()))
     };
+    assert_read_alike(which, db, base, probed, excused);
+}
+
+/// Every unit of `db` reads alike in `base` and `probed`, but those
+/// `excused`: the first three that don't are shown.
+fn assert_read_alike(
+    what: &str,
+    db: &CardDb,
+    base: &[Vec<String>],
+    probed: &[Vec<String>],
+    excused: impl Fn(&Card) -> bool,
+) {
     let changed: Vec<usize> = (0..base.len())
         .filter(|&i| base[i] != probed[i] && !excused(&db.cards[i]))
         .collect();
@@ -582,7 +594,7 @@ fn assert_renamed_read_alike(
         .collect();
     assert!(
         changed.is_empty(),
-        "{which}: {} of {} units read differently: {shown:#?}",
+        "{what}: {} of {} units read differently: {shown:#?}",
         changed.len(),
         base.len()
     );
@@ -668,18 +680,12 @@ fn probe_arrows_in_every_form() {
                     && form.trim() != "-->"
                     && c.text.contains("One of your Bounty Hunters loses")
             };
-            let changed: Vec<usize> = (0..base.len())
-                .filter(|&i| base[i] != probed[i] && !excused(&db.cards[i]))
-                .collect();
-            let shown: Vec<String> = changed
-                .iter()
-                .take(3)
-                .map(|&i| format!("{}: {:?} / {:?}", db.cards[i].name, base[i], probed[i]))
-                .collect();
-            assert!(
-                changed.is_empty(),
-                "{which} with {form:?}: {} units read differently: {shown:#?}",
-                changed.len()
+            assert_read_alike(
+                &format!("{which} with {form:?}"),
+                db,
+                base,
+                &probed,
+                excused,
             );
         }
     }
