@@ -8,8 +8,8 @@ use crate::common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
 use itertools::iproduct;
 use num_rational::BigRational;
 use swtcg_engine::attack::{Objective, Side};
+use swtcg_engine::files::unit_from_texts;
 use swtcg_engine::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
-use swtcg_engine::scenario::unit_from_texts;
 use swtcg_engine::unit::Unit;
 
 fn unit(name: &str, power: u32, health: Option<u32>, counters: u32, kws: &[&str]) -> Unit {

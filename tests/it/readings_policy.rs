@@ -4,8 +4,8 @@
 use num_rational::BigRational;
 use swtcg_engine::attack::{Objective, Side};
 use swtcg_engine::dist::{Dist, Num};
+use swtcg_engine::files::unit_from_texts;
 use swtcg_engine::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
-use swtcg_engine::scenario::unit_from_texts;
 use swtcg_engine::unit::Unit;
 
 fn q(n: i64, d: i64) -> BigRational {

@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use swtcg_engine::attack::{Side, attack};
 use swtcg_engine::dist::{Dist, Num};
 use swtcg_engine::error::ErrorKind;
+use swtcg_engine::files::unit_from_texts;
 use swtcg_engine::policy::{Game, LuckyPolicy, Policy};
 use swtcg_engine::sample::{Model, Quantity, Variant};
-use swtcg_engine::scenario::{Scenario, unit_from_texts};
+use swtcg_engine::scenario::Scenario;
 use swtcg_engine::unit::Unit;
 use swtcg_engine::verify::{check, chi_square_sf, parse_counts};
 

@@ -38,7 +38,7 @@ thread_local! {
 type Poll = (fn() -> bool, Instant);
 
 /// How often [`expired`] asks a [`with_poll`] question, at most.
-pub const POLL_EVERY: Duration = Duration::from_millis(50);
+pub(crate) const POLL_EVERY: Duration = Duration::from_millis(50);
 
 /// Runs `f` on this thread asking `stop` every `POLL_EVERY` or so from
 /// the engine's loops: once it says yes, [`expired`] is true and the solve
@@ -46,13 +46,13 @@ pub const POLL_EVERY: Duration = Duration::from_millis(50);
 /// (Ctrl-C), so that a long call stops within a second.
 ///
 /// ```
-/// use swtcg_engine::cancel::{POLL_EVERY, expired, with_poll};
+/// use swtcg_engine::cancel::{expired, with_poll};
 /// fn signal_came() -> bool {
 ///     true
 /// }
 /// let stopped = with_poll(signal_came, || {
 ///     let first = expired(); // not asked yet: asked at most every 50 ms
-///     std::thread::sleep(POLL_EVERY);
+///     std::thread::sleep(std::time::Duration::from_millis(50));
 ///     (first, expired())
 /// });
 /// assert_eq!(stopped, (false, true));

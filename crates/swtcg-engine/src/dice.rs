@@ -8,14 +8,6 @@
 //! faces is `C(n, h) a^h b^(n-h)` (with `a` hitting and `b` missing faces
 //! allowed), and inclusion–exclusion over which of the marked faces are
 //! present gives the exact counts. All counts are over `6^n`.
-//!
-//! ```
-//! use swtcg_engine::dice::{attack_roll, Roll};
-//! // Two dice, hitting on 4+: P(2 hits, a natural 6 present, no natural 1).
-//! let roll = attack_roll::<u128>(2, 0, false, 0);
-//! let p = roll.prob(|r| *r == Roll { hits: 2, one: false, six: true, ..Roll::default() });
-//! assert_eq!(p.to_string(), "5/36"); // 4-6, 5-6, 6-4, 6-5, 6-6
-//! ```
 
 use crate::dist::{Dist, Joint, Weight};
 use crate::kept::Kept;
@@ -38,7 +30,7 @@ pub struct Roll {
     /// At least one natural 6 (triggers Critical Hit).
     pub six: bool,
     /// At least one natural 2 (triggers Riposte); tracked only when asked
-    /// ([`Track`]).
+    /// (`Track`).
     pub two: bool,
     /// At least one natural 3 in the roll before re-rolls (triggers
     /// Backfire); tracked only when asked.
@@ -52,7 +44,7 @@ pub struct Roll {
 /// Without re-rolls the roll before and after re-rolls is the same, so
 /// `three` and `five` read the same faces as `two`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Track {
+pub(crate) struct Track {
     /// Natural 2s (Riposte).
     pub two: bool,
     /// Natural 3s (Backfire).
@@ -160,7 +152,12 @@ const FOUR: u8 = 4;
 /// 4, `fury` more dice are rolled, once). The denominator is `6^(dice+fury)`.
 /// (The common case, with the two marks of Parry and Critical Hit fixed:
 /// [`attack_roll_tracking`] is its general form.)
-pub fn attack_roll<W: Weight>(dice: u32, accuracy: i32, armor: bool, fury: u32) -> Joint<Roll, W> {
+pub(crate) fn attack_roll<W: Weight>(
+    dice: u32,
+    accuracy: i32,
+    armor: bool,
+    fury: u32,
+) -> Joint<Roll, W> {
     let t = hit_threshold(accuracy, armor);
     // Zeta domain over the marks (ONE, SIX): cell [hits * 4 + T] counts the
     // sequences whose natural 1s and 6s are allowed by T.
@@ -238,14 +235,7 @@ pub(crate) fn recent_roll<W: Weight>(key: RollKey) -> Joint<Roll, W> {
 }
 
 /// [`attack_roll`], also tracking the natural faces `track` asks for.
-///
-/// ```
-/// use swtcg_engine::dice::{attack_roll_tracking, Track};
-/// let t = Track { two: true, ..Track::default() };
-/// let roll = attack_roll_tracking::<u128>(1, 0, false, 0, t);
-/// assert_eq!(roll.prob(|r| r.two).to_string(), "1/6");
-/// ```
-pub fn attack_roll_tracking<W: Weight>(
+pub(crate) fn attack_roll_tracking<W: Weight>(
     dice: u32,
     accuracy: i32,
     armor: bool,
@@ -340,6 +330,33 @@ pub(crate) fn damage_dice<W: Weight>(dice: u32, armor: bool) -> Dist<W> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn two_dice_hitting_on_four() {
+        use super::{Roll, attack_roll};
+        // Two dice, hitting on 4+: P(2 hits, a natural 6 present, no natural 1).
+        let roll = attack_roll::<u128>(2, 0, false, 0);
+        let p = roll.prob(|r| {
+            *r == Roll {
+                hits: 2,
+                one: false,
+                six: true,
+                ..Roll::default()
+            }
+        });
+        assert_eq!(p.to_string(), "5/36"); // 4-6, 5-6, 6-4, 6-5, 6-6
+    }
+
+    #[test]
+    fn a_tracked_two() {
+        use super::{Track, attack_roll_tracking};
+        let t = Track {
+            two: true,
+            ..Track::default()
+        };
+        let roll = attack_roll_tracking::<u128>(1, 0, false, 0, t);
+        assert_eq!(roll.prob(|r| r.two).to_string(), "1/6");
+    }
+
     use super::*;
     use num_bigint::BigUint;
 

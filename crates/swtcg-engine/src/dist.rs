@@ -20,11 +20,11 @@
 //! denominator, i.e. that the probabilities sum to exactly 1.
 //!
 //! ```
-//! use swtcg_engine::dist::Dist;
+//! use swtcg_engine::dist::{Dist, sum_of};
 //! use num_rational::BigRational;
 //!
 //! let d6: Dist = Dist::uniform(1, 6);
-//! let two_d6 = d6.convolve(&d6);
+//! let two_d6 = sum_of(&[d6.to_big(), d6.to_big()]).unwrap();
 //! assert_eq!(two_d6.prob(7), BigRational::new(1.into(), 6.into()));
 //! assert_eq!(two_d6.mean(), BigRational::from_integer(7.into()));
 //! assert_eq!(two_d6.mode(), 7);
@@ -698,7 +698,7 @@ impl<W: Weight> Dist<W> {
     }
 
     /// The certain outcome `k`.
-    pub fn point(k: i64) -> Self {
+    pub(crate) fn point(k: i64) -> Self {
         Dist {
             offset: k,
             weights: vec![W::one()],
@@ -798,8 +798,9 @@ impl<W: Weight> Dist<W> {
         BigRational::new(s, BigInt::from(self.denom.to_big()))
     }
 
+    #[cfg(test)]
     /// The variance, exactly.
-    pub fn variance(&self) -> BigRational {
+    pub(crate) fn variance(&self) -> BigRational {
         let m = self.mean();
         let mut s = BigRational::zero();
         for (k, w) in self.iter() {
@@ -832,8 +833,9 @@ impl<W: Weight> Dist<W> {
         Self::from_pairs(pairs, self.denom.clone())
     }
 
+    #[cfg(test)]
     /// The distribution of `X + Y` for independent `X` (self) and `Y`.
-    pub fn convolve(&self, other: &Self) -> Self {
+    pub(crate) fn convolve(&self, other: &Self) -> Self {
         self.convolve_until(other, || false).expect("never stopped")
     }
 
@@ -879,12 +881,13 @@ impl<W: Weight> Dist<W> {
         acc
     }
 
+    #[cfg(test)]
     /// The mixture `sum_i (num_i / mix_denom) * dist_i`: with probability
     /// `num_i / mix_denom` the outcome is drawn from `dist_i`.
     ///
     /// # Panics
     /// If the mixture weights do not sum to `mix_denom`.
-    pub fn mixture(parts: &[(W, Self)], mix_denom: &W) -> Self {
+    pub(crate) fn mixture(parts: &[(W, Self)], mix_denom: &W) -> Self {
         assert!(
             total(parts.iter().map(|p| &p.0)) == *mix_denom,
             "mixture weights must sum to the denominator"
@@ -910,7 +913,7 @@ impl<W: Weight> Dist<W> {
 
     /// The same distribution with weights of another type (which must be
     /// able to hold them).
-    pub fn convert<V: Weight>(&self) -> Dist<V> {
+    pub(crate) fn convert<V: Weight>(&self) -> Dist<V> {
         let conv = |w: &W| V::from_num(&w.to_num());
         Dist {
             offset: self.offset,
@@ -971,7 +974,7 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
     }
 
     /// The certain outcome `k`.
-    pub fn point(k: K) -> Self {
+    pub(crate) fn point(k: K) -> Self {
         Joint {
             entries: vec![(k, W::one())],
             denom: W::one(),
@@ -994,13 +997,8 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
     }
 
     /// Number of distinct outcomes.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// Whether there are no outcomes (never, for a valid distribution).
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The distribution of `f(key)`.
@@ -1012,7 +1010,7 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
     }
 
     /// Sequential composition: draw a key, then draw from `f(key)`.
-    pub fn bind<K2: Ord + Clone>(&self, f: impl Fn(&K) -> Joint<K2, W>) -> Joint<K2, W> {
+    pub(crate) fn bind<K2: Ord + Clone>(&self, f: impl Fn(&K) -> Joint<K2, W>) -> Joint<K2, W> {
         let parts: Vec<(&W, Joint<K2, W>)> = self.entries.iter().map(|(k, w)| (w, f(k))).collect();
         let common = common_denom(parts.iter().map(|p| &p.1.denom));
         let mut pairs = Vec::new();
@@ -1025,8 +1023,9 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
         Joint::from_pairs(pairs, common.mul_ref(&self.denom))
     }
 
+    #[cfg(test)]
     /// The joint law of independent `(self, other)`, combined by `f`.
-    pub fn product<K2: Ord + Clone, K3: Ord + Clone>(
+    pub(crate) fn product<K2: Ord + Clone, K3: Ord + Clone>(
         &self,
         other: &Joint<K2, W>,
         f: impl Fn(&K, &K2) -> K3,
@@ -1054,14 +1053,15 @@ impl<K: Ord + Clone, W: Weight> Joint<K, W> {
         ratio(&w, &self.denom)
     }
 
+    #[cfg(test)]
     /// The same distribution with [`BigUint`] weights.
-    pub fn to_big(&self) -> Joint<K, BigUint> {
+    pub(crate) fn to_big(&self) -> Joint<K, BigUint> {
         self.convert()
     }
 
     /// The same distribution with weights of another type (which must be
     /// able to hold them).
-    pub fn convert<V: Weight>(&self) -> Joint<K, V> {
+    pub(crate) fn convert<V: Weight>(&self) -> Joint<K, V> {
         let conv = |w: &W| V::from_num(&w.to_num());
         Joint {
             entries: self

@@ -11,7 +11,7 @@ use std::fmt;
 /// Longest piece of user input quoted in a message.
 pub(crate) const MAX_QUOTE: usize = 80;
 /// Longest message (longer ones are cut).
-pub const MAX_MESSAGE: usize = 300;
+pub(crate) const MAX_MESSAGE: usize = 300;
 
 /// What went wrong: the kind of an error. Front-ends choose how to answer
 /// from it (the web API's status, for one); no code reads an error's text.
@@ -144,7 +144,7 @@ impl Origin {
 }
 
 /// An error for the user: its kind, its origin, and a message. Its
-/// `Display` is one line of at most about [`MAX_MESSAGE`] characters: where
+/// `Display` is one line of at most about 300 characters (`MAX_MESSAGE`): where
 /// (the origin, and what it is said of) then what.
 ///
 /// It is one pointer wide (its payload is boxed), so that a `Result<T,
@@ -379,7 +379,7 @@ impl Error {
 
     /// The same error with this origin (replacing none; an error keeps the
     /// first, most precise origin it was given).
-    pub fn at(mut self, origin: Origin) -> Self {
+    pub(crate) fn at(mut self, origin: Origin) -> Self {
         if self.0.origin == Origin::None {
             self.0.origin = origin.capped();
         }
@@ -484,7 +484,7 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
-/// One line of at most [`MAX_MESSAGE`] characters, control characters
+/// One line of at most 300 characters (`MAX_MESSAGE`), control characters
 /// escaped.
 pub fn one_line(message: &str) -> String {
     escaped_prefix(message, MAX_MESSAGE)
@@ -539,15 +539,6 @@ pub fn quote_middle(text: &str, most: usize) -> String {
     format!("{head}...{tail}")
 }
 
-impl fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&quote(self.0))
-    }
-}
-
-/// User input to quote in a message (see [`quote`]): `format!("'{}'", Quoted(text))`.
-pub struct Quoted<'a>(pub &'a str);
-
 /// Result with the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
@@ -556,14 +547,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// swaps of two neighbouring letters, ASCII case aside) of a third of the
 /// longer word's length, at least 1 (none for a word of more than 64
 /// characters). For the "did you mean" of an unknown name or keyword.
-///
-/// ```
-/// use swtcg_engine::error::nearest;
-/// assert_eq!(nearest("Critcal Hit", ["Critical Hit", "Parry", "Accuracy"], 3), ["Critical Hit"]);
-/// assert_eq!(nearest("crti", ["crit", "parry"], 3), ["crit"]);
-/// assert!(nearest("zzz", ["crit", "parry"], 3).is_empty());
-/// ```
-pub fn nearest<'a>(
+pub(crate) fn nearest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
     most: usize,
@@ -699,7 +683,7 @@ fn edit_distance_within(a: &[char], b: &[char], bound: usize, rows: &mut Rows) -
 }
 
 /// `; did you mean 'a', 'b'?` for the nearest of `candidates` to `word`
-/// ([`nearest`]), or nothing when none is near.
+/// (`nearest`), or nothing when none is near.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     let near = nearest(word, candidates, 3);
     if near.is_empty() {
@@ -712,6 +696,17 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn nearest_names() {
+        use super::nearest;
+        assert_eq!(
+            nearest("Critcal Hit", ["Critical Hit", "Parry", "Accuracy"], 3),
+            ["Critical Hit"]
+        );
+        assert_eq!(nearest("crti", ["crit", "parry"], 3), ["crit"]);
+        assert!(nearest("zzz", ["crit", "parry"], 3).is_empty());
+    }
+
     use super::*;
 
     /// The optimal string alignment distance by its definition, the whole

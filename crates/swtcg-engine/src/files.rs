@@ -117,7 +117,7 @@ pub struct ForceFile {
 
 impl ForceFile {
     /// The budgets by side index (`None`: unlimited), defaults filled in.
-    pub fn budgets(f: &Option<ForceFile>) -> [Option<u32>; 2] {
+    pub(crate) fn budgets(f: &Option<ForceFile>) -> [Option<u32>; 2] {
         let f = f.unwrap_or_default();
         [
             crate::policy::ForceBudget::or_default(f.attacker),
@@ -151,7 +151,7 @@ pub struct ScenarioFile {
 
 impl ScenarioFile {
     /// Reads a scenario file's JSON (`file` names it in errors).
-    pub fn parse(text: &str, file: &str) -> Result<ScenarioFile> {
+    pub(crate) fn parse(text: &str, file: &str) -> Result<ScenarioFile> {
         serde_json::from_str(crate::input::strip_bom(text)).map_err(|e| Error::json(file, &e))
     }
 }
@@ -179,7 +179,7 @@ pub struct PlanFile {
 
 impl PlanFile {
     /// Reads a plan file's JSON (`file` names it in errors).
-    pub fn parse(text: &str, file: &str) -> Result<PlanFile> {
+    pub(crate) fn parse(text: &str, file: &str) -> Result<PlanFile> {
         serde_json::from_str(crate::input::strip_bom(text)).map_err(|e| Error::json(file, &e))
     }
 }

@@ -180,7 +180,7 @@ macro_rules! keyword_table {
 
             /// Takes the keyword named `name` away from a unit's keywords
             /// (the unit *loses* it); `false` when no keyword has that name.
-            pub fn lose_from(name: &str, k: &mut Keywords) -> bool {
+            pub(crate) fn lose_from(name: &str, k: &mut Keywords) -> bool {
                 KeywordKind::from_name(name).map(|kind| kind.lose_from(k)).is_some()
             }
 
@@ -563,7 +563,7 @@ keyword_table! {
 
 impl Keyword {
     /// The text of a text keyword (Foresight's effect).
-    pub fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         match self {
             Keyword::Foresight(e) | Keyword::Forewarning(e) => Some(e),
             _ => None,
@@ -571,7 +571,7 @@ impl Keyword {
     }
 
     /// The items of a list keyword (Stack's cards, Adapt's texts).
-    pub fn list(&self) -> &[String] {
+    pub(crate) fn list(&self) -> &[String] {
         match self {
             Keyword::Stack(l) | Keyword::Adapt(l) => l,
             _ => &[],
@@ -1129,16 +1129,6 @@ impl Paid {
             from: None,
         }
     }
-
-    /// An ability costing `cost` Force.
-    pub fn costing(amount: u32, cost: u32) -> Paid {
-        Paid {
-            amount,
-            cost,
-            x: false,
-            from: None,
-        }
-    }
 }
 
 /// What a [`Boost`] does to one unit for one attack.
@@ -1161,13 +1151,6 @@ pub struct Change {
     pub half_dice: bool,
     /// Force its owner gains.
     pub force_gain: u32,
-}
-
-impl Change {
-    /// Whether it changes nothing.
-    pub fn is_empty(&self) -> bool {
-        *self == Change::default()
-    }
 }
 
 /// Where a [`Boost`] comes from: the Overload keyword (which a later
@@ -1216,7 +1199,7 @@ impl Keywords {
     ///     &["Parry 1", "Parry 2", "Pay 2 Force -> Evade 2", "Evade 1", "Retaliate 2"].map(|t| parse(t).unwrap()),
     /// );
     /// assert_eq!((k.parry, k.evade), (3, 1));
-    /// assert_eq!(k.paid_evades, vec![Paid::costing(2, 2)]);
+    /// assert_eq!(k.paid_evades, vec![Paid { cost: 2, ..Paid::free(2) }]);
     /// assert_eq!(k.retaliates, vec![Paid::free(2)]);
     /// ```
     pub fn from_abilities(abilities: &[Ability]) -> Keywords {

@@ -27,6 +27,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![warn(unnameable_types)]
 
 #[macro_use]
 pub mod words;

@@ -151,14 +151,14 @@ pub struct PlanReport {
 impl Plan {
     /// Reads a plan from JSON text (units by their numbers and keyword
     /// texts; a `"card"` unit needs a card database: see
-    /// [`Plan::from_parts`]).
+    /// `Plan::from_parts`).
     pub fn from_json(text: &str) -> Result<Plan> {
         <Plan as FromFile>::from_json(text)
     }
 
     /// The plan of a file read ([`PlanFile::parse`]), its units built by
     /// `cards`.
-    pub fn from_parts<C: CardUnits>(file: PlanFile, cards: &C) -> Result<Plan> {
+    pub(crate) fn from_parts<C: CardUnits>(file: PlanFile, cards: &C) -> Result<Plan> {
         if file.db.is_some() && !cards.has_db() {
             return Err(Error::missing(
                 "\"db\": this reader has no card database (read the file with its cards)",
@@ -610,11 +610,6 @@ impl PlanReport {
                 .map(|(a, p)| (a.name.clone(), Fraction(p.clone())))
                 .collect(),
         }
-    }
-
-    /// [`Self::json`] as a JSON value.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.json()).unwrap_or_default()
     }
 
     /// The report as text.

@@ -90,7 +90,7 @@ impl AttackReport {
     /// The report from its parts: the hits; `damage` and `discarded` of the
     /// defender then the attacker; `stun` landing for the attacker then the
     /// defender (for a side with Stun).
-    pub fn from_parts<W: Weight>(
+    pub(crate) fn from_parts<W: Weight>(
         hits: &Dist<W>,
         damage: [&Dist<W>; 2],
         discarded: [Option<BigRational>; 2],

@@ -309,7 +309,7 @@ impl AttackRequest {
 
     /// The attack as a game: the two units (and the other unit, if any),
     /// with the policy.
-    pub fn game(&self) -> Result<Game> {
+    pub(crate) fn game(&self) -> Result<Game> {
         let (mut a, d) = self.units()?;
         a.keywords.overkill = self.overkill;
         if self.overkill && self.other_health.is_none() {

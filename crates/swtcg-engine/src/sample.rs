@@ -105,16 +105,7 @@ pub enum Quantity {
     AttackerDamage,
 }
 
-impl Quantity {
-    /// Its name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Quantity::Hits => "hits",
-            Quantity::DefenderDamage => "defender_damage",
-            Quantity::AttackerDamage => "attacker_damage",
-        }
-    }
-}
+impl Quantity {}
 
 /// What one attack did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -133,7 +124,7 @@ pub struct Sampled {
 
 impl Sampled {
     /// The value of a quantity.
-    pub fn get(&self, q: Quantity) -> i64 {
+    pub(crate) fn get(&self, q: Quantity) -> i64 {
         (match q {
             Quantity::Hits => self.hits,
             Quantity::DefenderDamage => self.def_dmg,
@@ -178,13 +169,6 @@ impl Model {
     fn hits(&self, faces: &[i32]) -> u32 {
         let need = self.need();
         faces.iter().filter(|&&f| f >= need).count() as u32
-    }
-
-    /// One attack roll: the first roll, Fury's dice on a natural 4, then
-    /// simple Lucky (attacker re-rolls missed dice, 1s first; the defender
-    /// forces hitting dice, 6s first), in the model's order.
-    pub fn roll(&self, rng: &mut Rng) -> Vec<i32> {
-        self.roll_full(rng).1
     }
 
     /// [`Self::roll`], with whether the roll before re-rolls (the first roll
@@ -266,7 +250,7 @@ impl Model {
     }
 
     /// One whole attack.
-    pub fn one(&self, rng: &mut Rng) -> Sampled {
+    pub(crate) fn one(&self, rng: &mut Rng) -> Sampled {
         let (three, faces) = self.roll_full(rng);
         let n = self.defender.retaliate_dice() + self.attacker.keywords.backfire;
         let r: Vec<i32> = (0..n).map(|_| rng.d6()).collect();

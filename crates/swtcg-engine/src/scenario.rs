@@ -19,16 +19,13 @@
 use crate::attack::{ATTACKER, MAX_UNITS, Objective, Side, Tally, used};
 use crate::dist::{Dist, Fraction, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote};
-use crate::files::FromFile;
-pub use crate::files::{
-    Applied, CardUnits, DbPaths, ForceFile, NoCards, ScenarioFile, UnitFile, unit_from_texts,
-};
+use crate::files::{Applied, CardUnits, DbPaths, ForceFile, FromFile, ScenarioFile};
 use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, aimed_foresight, solve};
 use crate::report::{AttackReport, DistReport, dist_text, fraction_and_percent};
 use crate::unit::Unit;
 use num_rational::BigRational;
 use serde::Serialize;
-use serde_json::Value;
+
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -60,14 +57,14 @@ impl Scenario {
 
     /// Reads a scenario from JSON text (units by their numbers and keyword
     /// texts; a `"card"` unit needs a card database: see
-    /// [`Scenario::from_parts`]). Errors say where and what.
+    /// `Scenario::from_parts`). Errors say where and what.
     pub fn from_json(text: &str) -> Result<Scenario> {
         <Scenario as FromFile>::from_json(text)
     }
 
     /// The scenario of a file read ([`ScenarioFile::parse`]), its units
     /// built by `cards` (whose `"card"` units it can read, if any).
-    pub fn from_parts<C: CardUnits>(file: ScenarioFile, cards: &C) -> Result<Scenario> {
+    pub(crate) fn from_parts<C: CardUnits>(file: ScenarioFile, cards: &C) -> Result<Scenario> {
         let policy = file.policy;
         let force = ForceFile::budgets(&file.force);
         let others_count = file.others.len() + 2;
@@ -241,7 +238,7 @@ pub struct ForceReport {
 
 impl ForceReport {
     /// The report of budgets by side (`None`: unlimited).
-    pub fn of(force: [Option<u32>; 2]) -> ForceReport {
+    pub(crate) fn of(force: [Option<u32>; 2]) -> ForceReport {
         let b = |f: Option<u32>| {
             f.map_or(
                 crate::policy::ForceBudget::Unlimited,
@@ -256,7 +253,7 @@ impl ForceReport {
     }
 
     /// The budgets as one line of a report.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         format!(
             "Force: the attacker may spend {}, the defender {}{}",
             self.attacker,
@@ -370,7 +367,7 @@ impl ScenarioReport {
 
     /// The Force budgets it was solved with, and whether they are the
     /// default.
-    pub fn force(&self) -> ForceReport {
+    pub(crate) fn force(&self) -> ForceReport {
         ForceReport::of(self.scenario.game.force)
     }
 
@@ -582,11 +579,6 @@ impl ScenarioReport {
                 })
                 .collect(),
         }
-    }
-
-    /// [`Self::json`] as a JSON value.
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self.json()).unwrap_or(Value::Null)
     }
 
     /// The human report.

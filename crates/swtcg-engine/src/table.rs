@@ -213,7 +213,7 @@ impl Param {
 
     /// What it is in a player's words, from its doc: `Attacker's Lucky`,
     /// `Defender's health`.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         let d = self.doc();
         let end = d.find(" (").or_else(|| d.find('.')).unwrap_or(d.len());
         d[..end].trim_end_matches(" X").to_string()
@@ -275,7 +275,7 @@ impl Param {
 
     /// Refuses `v` outside [`Param::bounds`], naming the parameter and
     /// the value.
-    pub fn check(self, v: i64) -> Result<()> {
+    pub(crate) fn check(self, v: i64) -> Result<()> {
         let (min, max) = self.bounds();
         if (min..=max).contains(&v) {
             return Ok(());

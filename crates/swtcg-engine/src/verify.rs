@@ -24,7 +24,7 @@ use crate::dist::{Dist, Fraction, Num, to_f64};
 use crate::error::{Error, Result};
 use num_rational::BigRational;
 use serde::Serialize;
-use serde_json::Value;
+
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -347,11 +347,6 @@ impl Verification {
             consistent: self.consistent(),
             verdict: self.verdict(),
         }
-    }
-
-    /// [`Self::json`] as a JSON value.
-    pub fn to_json(&self, quantity: &str) -> Value {
-        serde_json::to_value(self.json(quantity)).unwrap_or_default()
     }
 
     /// The report as text.

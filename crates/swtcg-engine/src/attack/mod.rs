@@ -18,7 +18,7 @@
 //!    are discarded. Stun lands where counters were placed. An attack that
 //!    placed nothing on the defending unit may then put counters (a
 //!    consolation ability).
-//! 8. The attack ends ([`Ending`]): each activated Retaliate is its own roll
+//! 8. The attack ends (`Ending`): each activated Retaliate is its own roll
 //!    of dice of damage to the attacker, a new packet with its own
 //!    prevention POP, even if the defending unit was discarded; then the
 //!    damage units do to themselves (Overload).
@@ -68,7 +68,7 @@ const STACK: usize = 3;
 
 /// What kind of damage a packet carries (RULES.md: an *instance* of damage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DamageKind {
+pub(crate) enum DamageKind {
     /// The attack damage to the defending unit (hits plus Critical Hit).
     Attack,
     /// Damage moved to a second unit by Overkill.
@@ -103,16 +103,16 @@ pub(crate) struct Packet {
 /// unit used in this attack.
 pub(crate) mod used {
     /// The paid part of Evade.
-    pub const EVADE: u32 = 1;
+    pub(crate) const EVADE: u32 = 1;
     /// A Deflect was played.
-    pub const DEFLECT: u32 = 2;
+    pub(crate) const DEFLECT: u32 = 2;
     /// Overkill moved hits.
-    pub const OVERKILL: u32 = 4;
+    pub(crate) const OVERKILL: u32 = 4;
     /// A consolation ability put its counters.
-    pub const CONSOLATION: u32 = 8;
+    pub(crate) const CONSOLATION: u32 = 8;
 
     /// The bit for `what` of unit `unit`.
-    pub fn bit(unit: usize, what: u32) -> u32 {
+    pub(crate) fn bit(unit: usize, what: u32) -> u32 {
         what << (4 * unit)
     }
 }
@@ -162,7 +162,7 @@ pub(crate) fn side_index(side: Side) -> usize {
 /// Damage done when the attack ends: a Retaliate roll, or damage a unit
 /// does to itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Ending {
+pub(crate) struct Ending {
     /// The unit doing it.
     pub source: usize,
     /// The unit taking it.
@@ -181,7 +181,7 @@ pub struct Ending {
 /// Trigger an [`Ending`] happens (besides having damage to do and its target
 /// in play).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Trigger {
+pub(crate) enum Trigger {
     /// Always (Retaliate, Overload).
     Always,
     /// The final roll showed a natural 2, and the source is still in play
@@ -201,7 +201,7 @@ impl Ending {
     /// Riposte, its side's Avenges (one per unit the attack may discard),
     /// then the damage units do to themselves (the attacker's Backfire,
     /// then Overloads).
-    pub fn of(
+    pub(crate) fn of(
         units: &[&Unit],
         sides: &[Side],
         defending: usize,

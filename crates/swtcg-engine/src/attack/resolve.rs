@@ -220,7 +220,7 @@ impl<'a> Fight<'a> {
     /// and the law of the final tallies (weights over the same). One search
     /// serves all the strikes, so POPs reached again are not solved again.
     /// Fails when the search exceeds [`MAX_SEARCH_NODES`].
-    pub fn resolve_optimal(&self, strikes: &[Strike]) -> Result<Vec<Resolved>> {
+    pub(crate) fn resolve_optimal(&self, strikes: &[Strike]) -> Result<Vec<Resolved>> {
         let r = self.resolver::<Num>();
         let out = strikes
             .iter()
@@ -296,7 +296,7 @@ impl<'a> Fight<'a> {
 
     /// Static play of steps 4–8: the law of the final tallies for a whole
     /// law of strikes (optimal play goes through [`Self::resolve_optimal`]).
-    pub fn resolve_strikes<W: Weight>(&self, strikes: &Joint<Strike, W>) -> Joint<Tally, W> {
+    pub(crate) fn resolve_strikes<W: Weight>(&self, strikes: &Joint<Strike, W>) -> Joint<Tally, W> {
         debug_assert_eq!(self.play, Play::Static, "optimal play: use resolve_optimal");
         let r = self.resolver::<W>();
         // No choices: the attack's POP is a function of the strike, so its

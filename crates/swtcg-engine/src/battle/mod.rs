@@ -97,7 +97,7 @@ pub enum Player {
 
 impl Player {
     /// Its index in per-player arrays: 0 dark, 1 light.
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         match self {
             Player::Dark => 0,
             Player::Light => 1,
@@ -105,7 +105,7 @@ impl Player {
     }
 
     /// The other player.
-    pub fn other(self) -> Player {
+    pub(crate) fn other(self) -> Player {
         match self {
             Player::Dark => Player::Light,
             Player::Light => Player::Dark,
@@ -138,7 +138,7 @@ pub enum BattleObjective {
 
 impl BattleObjective {
     /// Its word in files and output.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             BattleObjective::Control => "control",
             BattleObjective::ControlTwo => "control-two",
@@ -231,7 +231,7 @@ pub struct BattleFile {
 
 impl BattleFile {
     /// Reads a battle file's JSON (`file` names it in errors).
-    pub fn parse(text: &str, file: &str) -> Result<BattleFile> {
+    pub(crate) fn parse(text: &str, file: &str) -> Result<BattleFile> {
         serde_json::from_str(crate::input::strip_bom(text)).map_err(|e| Error::json(file, &e))
     }
 }
@@ -267,7 +267,7 @@ pub struct Battle {
     pub objective: BattleObjective,
     /// How choices inside an attack are played.
     pub policy: Policy,
-    /// The Force of each side for the battle, by [`Player::index`] (`None`:
+    /// The Force of each side for the battle, by `Player::index` (`None`:
     /// unlimited).
     pub force: [Option<u32>; 2],
     /// The bound on the estimated states.
@@ -371,14 +371,14 @@ fn reaches_past_intercept(u: &Unit) -> bool {
 impl Battle {
     /// Reads a battle from JSON text (units by their numbers and keyword
     /// texts; a `"card"` unit needs a card database: see
-    /// [`Battle::from_parts`]).
+    /// `Battle::from_parts`).
     pub fn from_json(text: &str) -> Result<Battle> {
         <Battle as FromFile>::from_json(text)
     }
 
     /// The battle of a file read ([`BattleFile::parse`]), its units built
     /// by `cards`.
-    pub fn from_parts<C: CardUnits>(file: BattleFile, cards: &C) -> Result<Battle> {
+    pub(crate) fn from_parts<C: CardUnits>(file: BattleFile, cards: &C) -> Result<Battle> {
         if file.db.is_some() && !cards.has_db() {
             return Err(Error::missing(
                 "\"db\": this reader has no card database (read the file with its cards)",
@@ -569,7 +569,7 @@ impl Battle {
 
     /// The arenas that have units when the battle starts, in the order they
     /// are fought.
-    pub fn arenas(&self) -> Vec<Arena> {
+    pub(crate) fn arenas(&self) -> Vec<Arena> {
         arenas_of(&self.units)
     }
 

@@ -10,7 +10,7 @@ pub struct FirstOption {
     pub choice: Choice,
     /// Its value for the player choosing.
     pub value: BigRational,
-    /// Its value for each player, by [`Player::index`].
+    /// Its value for each player, by `Player::index`.
     pub values: [BigRational; 2],
 }
 
@@ -61,7 +61,7 @@ pub struct UnitFate {
 pub struct BattleReport {
     /// The battle.
     pub battle: Battle,
-    /// The objective's value for each player, by [`Player::index`].
+    /// The objective's value for each player, by `Player::index`.
     pub value: [BigRational; 2],
     /// The first decision, unless no unit can attack.
     pub first: Option<FirstDecision>,
@@ -276,7 +276,7 @@ impl BattleReport {
     }
 
     /// The best choice in every state reached under the solved play.
-    pub fn policy(&self) -> Vec<PolicyEntry> {
+    pub(crate) fn policy(&self) -> Vec<PolicyEntry> {
         let b = &self.battle;
         self.forward
             .decisions

@@ -70,7 +70,7 @@ pub enum LuckyOrder {
 impl LuckyOrder {
     /// The order as played under `lucky`: under `simple` play nobody waits,
     /// so a POP is its fixed order with the first actor first.
-    pub fn played(self, lucky: LuckyPolicy) -> LuckyOrder {
+    pub(crate) fn played(self, lucky: LuckyPolicy) -> LuckyOrder {
         match (self, lucky) {
             (LuckyOrder::Pop, LuckyPolicy::Simple) => LuckyOrder::AttackerFirst,
             (LuckyOrder::PopDefenderFirst, LuckyPolicy::Simple) => LuckyOrder::DefenderFirst,
@@ -104,7 +104,7 @@ pub enum ForceBudget {
 
 impl ForceBudget {
     /// The budget (`None`: unlimited).
-    pub fn budget(self) -> Option<u32> {
+    pub(crate) fn budget(self) -> Option<u32> {
         match self {
             ForceBudget::Limit(n) => Some(n),
             ForceBudget::Unlimited => None,
@@ -121,7 +121,7 @@ impl ForceBudget {
     }
 
     /// The budget of a side not given one (`None`) or given `b`.
-    pub fn or_default(b: Option<ForceBudget>) -> Option<u32> {
+    pub(crate) fn or_default(b: Option<ForceBudget>) -> Option<u32> {
         b.map_or(Some(DEFAULT_FORCE), ForceBudget::budget)
     }
 }
@@ -514,7 +514,7 @@ impl Game {
     /// The defenders the defending side may pick: the declared one, or an
     /// interceptor (none against Precision, none while the declared
     /// defender forbids Intercept).
-    pub fn defenders(&self) -> Vec<usize> {
+    pub(crate) fn defenders(&self) -> Vec<usize> {
         let mut defenders = vec![1];
         let precision = self.units[ATTACKER].keywords.precision;
         let intercept = !precision && !self.units[1].keywords.no_intercept;

@@ -33,13 +33,13 @@ pub(crate) struct FaceClasses {
 impl FaceClasses {
     /// The classes for dice hitting on natural `threshold`+.
     #[cfg(test)]
-    pub fn new(threshold: i32) -> FaceClasses {
+    pub(crate) fn new(threshold: i32) -> FaceClasses {
         FaceClasses::tracking(threshold, false)
     }
 
     /// The classes for dice hitting on natural `threshold`+, with natural
     /// 2s in a class of their own when `two`.
-    pub fn tracking(threshold: i32, two: bool) -> FaceClasses {
+    pub(crate) fn tracking(threshold: i32, two: bool) -> FaceClasses {
         let others = (2..=5).filter(|&f| !(two && f == 2));
         let a = others.clone().filter(|&f| f >= threshold).count() as u64;
         let b = others.count() as u64 - a;
@@ -64,7 +64,7 @@ impl FaceClasses {
 
     /// What the rules read from a state (the flags of the roll before
     /// re-rolls are added by the caller).
-    pub fn roll(&self, c: &State) -> Roll {
+    pub(crate) fn roll(&self, c: &State) -> Roll {
         Roll {
             hits: (0..self.k).filter(|&i| self.hits[i]).map(|i| c[i]).sum(),
             one: c[0] > 0,
