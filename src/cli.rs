@@ -24,7 +24,7 @@ use swtcg_cards::matchups::{
     duel, field_line, rank, stream_rows,
 };
 use swtcg_engine::attack::Objective;
-use swtcg_engine::error::{Error, Result};
+use swtcg_engine::error::{Error, ErrorKind, Result};
 use swtcg_engine::input::read_file;
 use swtcg_engine::policy::{ForceBudget, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_engine::report::to_json_text;
@@ -306,7 +306,7 @@ impl AttackArgs {
                 let values = swtcg_engine::table::parse_range::<i64>(Param::Health, h)
                     .map_err(|e| at(Error::new(e.kind(), e.detail())))?;
                 let [v] = values.as_slice() else {
-                    return Err(at(Error::syntax("give one value")));
+                    return Err(at(Error::new(ErrorKind::Syntax, "give one value")));
                 };
                 Some(*v as u32)
             }
@@ -392,7 +392,8 @@ impl TableCmd {
             || self.policy.force_defender.is_some()
             || self.policy.objective.is_some()
         {
-            return Err(Error::syntax(
+            return Err(Error::new(
+                ErrorKind::Syntax,
                 "table gives expected damage to the defender with Lucky played for damage: --objective and --force-* are for attack and scenario",
             ));
         }
@@ -408,17 +409,23 @@ impl TableCmd {
         let grid = self.grid()?;
         if let Some(pv) = &self.pivot {
             let (r, c) = pv.split_once(',').ok_or_else(|| {
-                Error::syntax(format!(
-                    "--pivot '{}': give ROW,COL, such as power,crit",
-                    swtcg_engine::error::quote(pv)
-                ))
+                Error::new(
+                    ErrorKind::Syntax,
+                    format!(
+                        "--pivot '{}': give ROW,COL, such as power,crit",
+                        swtcg_engine::error::quote(pv)
+                    ),
+                )
             })?;
             let name = |n: &str| {
                 Param::from_name(n.trim()).ok_or_else(|| {
-                    Error::unknown(format!(
-                        "--pivot: '{}' is not a parameter (power, crit, parry, ...)",
-                        swtcg_engine::error::quote(n.trim())
-                    ))
+                    Error::new(
+                        ErrorKind::Unknown,
+                        format!(
+                            "--pivot: '{}' is not a parameter (power, crit, parry, ...)",
+                            swtcg_engine::error::quote(n.trim())
+                        ),
+                    )
                 })
             };
             let (r, c) = (name(r)?, name(c)?);
@@ -555,9 +562,12 @@ impl DbArgs {
     /// goes to `notes` (standard error).
     fn load(&self, what: &str, notes: &mut Vec<String>) -> Result<CardDb> {
         if self.db.is_empty() {
-            return Err(Error::missing(format!(
-                "{what} needs cards: give --db PATH (a LackeyCCG set file or a folder of them)"
-            )));
+            return Err(Error::new(
+                ErrorKind::Missing,
+                format!(
+                    "{what} needs cards: give --db PATH (a LackeyCCG set file or a folder of them)"
+                ),
+            ));
         }
         let mut db = CardDb::load(&self.db)?;
         for s in &self.same_unit {
@@ -739,7 +749,8 @@ fn attack_cmd(cmd: &AttackCmd) -> Result<String> {
 
 fn verify_cmd(cmd: &VerifyCmd) -> Result<Output> {
     if cmd.scenario.is_some() && cmd.attack.any() {
-        return Err(Error::conflict(
+        return Err(Error::new(
+            ErrorKind::Conflict,
             "--scenario takes the attack from its file: drop the attack flags (--power, --parry, ...)",
         ));
     }
@@ -777,7 +788,8 @@ fn sample_cmd(cmd: &SampleCmd) -> Result<String> {
         || u.policy.force_attacker.is_some()
         || u.policy.force_defender.is_some()
     {
-        return Err(Error::not_modelled(
+        return Err(Error::new(
+            ErrorKind::NotModelled,
             "sample plays the static attack with simple Lucky: --overkill, --other-health, --objective and --force-* are not simulated",
         ));
     }
@@ -875,15 +887,20 @@ fn matchups_cmd(
     notes: &mut Vec<String>,
 ) -> Result<u8> {
     if cmd.page && (cmd.format != Format::Markdown || cmd.rank) {
-        return Err(Error::conflict(
+        return Err(Error::new(
+            ErrorKind::Conflict,
             "--page writes a Markdown page: drop --format and --rank",
         ));
     }
     if cmd.title.is_some() && !cmd.rank {
-        return Err(Error::conflict("--title names a rankings page: add --rank"));
+        return Err(Error::new(
+            ErrorKind::Conflict,
+            "--title names a rankings page: add --rank",
+        ));
     }
     if cmd.any_arena {
-        return Err(Error::unknown(
+        return Err(Error::new(
+            ErrorKind::Unknown,
             "--any-arena was removed: a unit attacks only units of an arena it is in or reaches \
              (Bombard, Ion Cannon, Barrage), and those pairings are all listed without it",
         ));
@@ -978,7 +995,7 @@ fn matchups_body(
     w: &mut dyn Write,
     notes: &mut Vec<String>,
 ) -> Result<u8> {
-    let io = |e: std::io::Error| Error::write(format!("writing the matchups: {e}"));
+    let io = |e: std::io::Error| Error::new(ErrorKind::Io, format!("writing the matchups: {e}"));
     if cmd.page {
         let opts = MatchupOptions {
             time_limit: std::time::Duration::from_secs(cmd.time_limit),
@@ -1059,10 +1076,13 @@ fn matchups_body(
                         ..r.clone()
                     };
                     c.serialize(&safe)
-                        .map_err(|e| Error::range(e.to_string()))?;
+                        .map_err(|e| Error::new(ErrorKind::Range, e.to_string()))?;
                 }
-                String::from_utf8(c.into_inner().map_err(|e| Error::range(e.to_string()))?)
-                    .unwrap_or_default()
+                String::from_utf8(
+                    c.into_inner()
+                        .map_err(|e| Error::new(ErrorKind::Range, e.to_string()))?,
+                )
+                .unwrap_or_default()
             }
             Format::Json => to_json_text(&ranked.rows),
             Format::Jsonl => ranked
@@ -1189,7 +1209,7 @@ fn battle_cmd(cmd: &BattleCmd) -> Result<String> {
         });
     bar.finish();
     let report = report.map_err(|e| {
-        if e.kind() == swtcg_engine::error::ErrorKind::Cancelled {
+        if e.kind() == ErrorKind::Cancelled {
             e.at_param("time-limit", Some(&cmd.time_limit.to_string()))
         } else {
             e
@@ -1217,7 +1237,8 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         Command::Cards(_) | Command::Matchups(_) | Command::Serve(_)
     );
     if cli.db.any() && !cards {
-        return Err(Error::conflict(
+        return Err(Error::new(
+            ErrorKind::Conflict,
             "--db, --same-unit and --same-units are for cards, matchups and serve (scenario and plan files name their \"db\")",
         ));
     }
@@ -1263,7 +1284,7 @@ pub fn run_noting(cli: Cli, out: &mut dyn Write, notes: &mut Vec<String>) -> Res
         }
     };
     out.write_all(text.text.as_bytes())
-        .map_err(|e| Error::write(format!("writing the output: {e}")))?;
+        .map_err(|e| Error::new(ErrorKind::Io, format!("writing the output: {e}")))?;
     Ok(text.status)
 }
 
@@ -1385,7 +1406,7 @@ pub fn main() -> ExitCode {
     let mut notes = Vec::new();
     let result = run_noting(cli, &mut out, &mut notes).and_then(|status| {
         out.flush()
-            .map_err(|e| Error::write(format!("writing the output: {e}")))?;
+            .map_err(|e| Error::new(ErrorKind::Io, format!("writing the output: {e}")))?;
         Ok(status)
     });
     for n in &notes {
@@ -1404,7 +1425,7 @@ pub fn main() -> ExitCode {
 /// The exit status of an error: 130 for a run its user stopped (as a
 /// shell gives a command stopped by Ctrl-C), else 2.
 fn error_status(e: &Error) -> u8 {
-    if e.kind() == swtcg_engine::error::ErrorKind::Interrupted {
+    if e.kind() == ErrorKind::Interrupted {
         130
     } else {
         2

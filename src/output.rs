@@ -30,7 +30,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use swtcg_engine::error::{Error, Result, quote};
+use swtcg_engine::error::{Error, ErrorKind, Result, quote};
 
 /// Refuses to write `path` when it is one of the `inputs` the command reads
 /// (a file, or a file in a folder given), the same file by another name or
@@ -52,11 +52,14 @@ pub fn refuse_inputs(path: &str, inputs: &[String]) -> Result<()> {
             identity(p) == Some(target)
         };
         if same {
-            return Err(Error::conflict(format!(
-                "{}: is an input of this command ({}): refused, it would be overwritten",
-                quote(path),
-                quote(input)
-            )));
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "{}: is an input of this command ({}): refused, it would be overwritten",
+                    quote(path),
+                    quote(input)
+                ),
+            ));
         }
     }
     Ok(())
@@ -107,14 +110,22 @@ pub struct OutputFile {
 
 /// An error writing `path`: its kind, and the path quoted.
 fn io_error(path: &str, e: &std::io::Error) -> Error {
-    Error::write(format!("{}: cannot write: {}", quote(path), e.kind()))
+    Error::new(
+        ErrorKind::Io,
+        format!("{}: cannot write: {}", quote(path), e.kind()),
+    )
 }
 
 impl OutputFile {
     /// Opens `path` for writing as the module's documentation says.
     pub fn create(path: &str) -> Result<OutputFile> {
         let shown = path.to_string();
-        let refuse = |why: &str| Error::write(format!("{}: cannot write: {why}", quote(path)));
+        let refuse = |why: &str| {
+            Error::new(
+                ErrorKind::Io,
+                format!("{}: cannot write: {why}", quote(path)),
+            )
+        };
         if path.is_empty() {
             return Err(refuse("an empty path"));
         }
@@ -315,10 +326,13 @@ pub fn copy_in(temp: &Path, target: &Path, free: u64, shown: &str) -> Result<()>
     );
     let grows = new.saturating_sub(old);
     if grows > 0 && grows.saturating_add(IN_PLACE_SLACK) > free {
-        return Err(Error::write(format!(
-            "{}: not rewritten: it has other hard links, so it is rewritten in place, and the disk has {free} bytes free where it grows by {grows}; it is unchanged (free some space, or remove the other links)",
-            quote(shown)
-        )));
+        return Err(Error::new(
+            ErrorKind::Io,
+            format!(
+                "{}: not rewritten: it has other hard links, so it is rewritten in place, and the disk has {free} bytes free where it grows by {grows}; it is unchanged (free some space, or remove the other links)",
+                quote(shown)
+            ),
+        ));
     }
     std::fs::File::open(temp)
         .and_then(|mut from| {

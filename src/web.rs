@@ -291,14 +291,17 @@ fn units_of_query(
     let mut values = Vec::new();
     for (k, v) in pairs {
         let p = Param::from_name(k).ok_or_else(|| {
-            Error::unknown(format!(
-                "'{}': combining takes the units' parameters only",
-                swtcg_engine::error::quote(k)
-            ))
+            Error::new(
+                ErrorKind::Unknown,
+                format!(
+                    "'{}': combining takes the units' parameters only",
+                    swtcg_engine::error::quote(k)
+                ),
+            )
         })?;
         // Under its name twice, or under its name and its alias.
         if values.iter().any(|(q, _)| *q == p) {
-            return Err(Error::conflict("given twice").at_param(k, Some(v)));
+            return Err(Error::new(ErrorKind::Conflict, "given twice").at_param(k, Some(v)));
         }
         let v = if p.kind() == ValueKind::Switch && (v == "true" || v.is_empty()) {
             "on"
@@ -368,12 +371,13 @@ fn params_spec(state: &State) -> Spec {
 /// Refuses scenario and plan files that name files (a request never reaches
 /// the file system).
 fn no_files(body: &[u8]) -> Result<&str> {
-    let text =
-        std::str::from_utf8(body).map_err(|_| Error::syntax("the body is not UTF-8 text"))?;
+    let text = std::str::from_utf8(body)
+        .map_err(|_| Error::new(ErrorKind::Syntax, "the body is not UTF-8 text"))?;
     let v: serde_json::Value = serde_json::from_str(swtcg_engine::input::strip_bom(text))
         .map_err(|e| Error::json("the body", &e))?;
     if v.get("db").is_some() {
-        return Err(Error::refused(
+        return Err(Error::new(
+            ErrorKind::Refused,
             "\"db\": the server's cards are those it was started with (serve --db)",
         ));
     }
@@ -413,7 +417,7 @@ fn combine(body: &[u8], format: Option<Format>) -> Result<Response> {
     let req: CombineRequest =
         serde_json::from_slice(body).map_err(|e| Error::json("the body", &e))?;
     if req.attacks.is_empty() || req.attacks.len() > 20 {
-        return Err(Error::limit("combine 1 to 20 attacks"));
+        return Err(Error::new(ErrorKind::Limit, "combine 1 to 20 attacks"));
     }
     let pairs: Vec<Vec<(String, String)>> = req
         .attacks
@@ -472,10 +476,13 @@ fn combine(body: &[u8], format: Option<Format>) -> Result<Response> {
                 format,
             ))
         }
-        other => Err(Error::unknown(format!(
-            "how '{}': convolve or plan",
-            swtcg_engine::error::quote(other)
-        ))),
+        other => Err(Error::new(
+            ErrorKind::Unknown,
+            format!(
+                "how '{}': convolve or plan",
+                swtcg_engine::error::quote(other)
+            ),
+        )),
     }
 }
 
@@ -484,27 +491,34 @@ fn cards_attack(
     pairs: &[(String, String)],
     format: Option<Format>,
 ) -> Result<Response> {
-    let db = state
-        .db
-        .as_ref()
-        .ok_or_else(|| Error::missing("no card database: start the server with --db"))?;
+    let db = state.db.as_ref().ok_or_else(|| {
+        Error::new(
+            ErrorKind::Missing,
+            "no card database: start the server with --db",
+        )
+    })?;
     const NAMES: [&str; 4] = ["attacker", "defender", "condition", "arena"];
     for (k, _) in pairs {
         if !NAMES.contains(&k.as_str()) {
-            return Err(Error::unknown(format!(
-                "'{}' is not a parameter of a card attack ({}){}",
-                swtcg_engine::error::quote(k),
-                NAMES.join(", "),
-                swtcg_engine::error::did_you_mean(k, NAMES)
-            ))
+            return Err(Error::new(
+                ErrorKind::Unknown,
+                format!(
+                    "'{}' is not a parameter of a card attack ({}){}",
+                    swtcg_engine::error::quote(k),
+                    NAMES.join(", "),
+                    swtcg_engine::error::did_you_mean(k, NAMES)
+                ),
+            )
             .at_param(k, None));
         }
     }
     let get = |k: &str| pairs.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
-    let attacker = get("attacker")
-        .ok_or_else(|| Error::missing("attacker= is required").at_param("attacker", None))?;
-    let defender = get("defender")
-        .ok_or_else(|| Error::missing("defender= is required").at_param("defender", None))?;
+    let attacker = get("attacker").ok_or_else(|| {
+        Error::new(ErrorKind::Missing, "attacker= is required").at_param("attacker", None)
+    })?;
+    let defender = get("defender").ok_or_else(|| {
+        Error::new(ErrorKind::Missing, "defender= is required").at_param("defender", None)
+    })?;
     let conditions: Vec<String> = pairs
         .iter()
         .filter(|(k, _)| k == "condition")
@@ -513,10 +527,13 @@ fn cards_attack(
     let arena = match get("arena") {
         Some(w) => Some(
             <Arena as swtcg_engine::words::Words>::from_word(&w).ok_or_else(|| {
-                Error::unknown(format!(
-                    "arena '{}': Space, Ground or Character",
-                    swtcg_engine::error::quote(&w)
-                ))
+                Error::new(
+                    ErrorKind::Unknown,
+                    format!(
+                        "arena '{}': Space, Ground or Character",
+                        swtcg_engine::error::quote(&w)
+                    ),
+                )
             })?,
         ),
         None => None,
@@ -546,15 +563,19 @@ struct PieceCard<'a> {
 /// card with its abilities, and for each ability whether it is in play
 /// (the top card's abilities, `INSERT:` text, a pilot's grants that fit).
 fn cards_piece(state: &State, pairs: &[(String, String)]) -> Result<Response> {
-    let db = state
-        .db
-        .as_ref()
-        .ok_or_else(|| Error::missing("no card database: start the server with --db"))?;
+    let db = state.db.as_ref().ok_or_else(|| {
+        Error::new(
+            ErrorKind::Missing,
+            "no card database: start the server with --db",
+        )
+    })?;
     let spec = pairs
         .iter()
         .find(|(k, _)| k == "spec")
         .map(|(_, v)| v.as_str())
-        .ok_or_else(|| Error::missing("spec= is required").at_param("spec", None))?;
+        .ok_or_else(|| {
+            Error::new(ErrorKind::Missing, "spec= is required").at_param("spec", None)
+        })?;
     let piece = db.piece(spec).map_err(|e| e.at_param("spec", Some(spec)))?;
     let live = piece.abilities();
     let in_play = |card: &swtcg_cards::cards::Card| -> Vec<bool> {
@@ -639,10 +660,13 @@ fn export_format(pairs: &mut Vec<(String, String)>) -> Result<Option<Format>> {
         false
     });
     match bad {
-        Some(v) => Err(Error::unknown(format!(
-            "format '{}': json, csv or md, given once",
-            swtcg_engine::error::quote(&v)
-        ))
+        Some(v) => Err(Error::new(
+            ErrorKind::Unknown,
+            format!(
+                "format '{}': json, csv or md, given once",
+                swtcg_engine::error::quote(&v)
+            ),
+        )
         .at_param("format", None)),
         None => Ok(format),
     }
@@ -693,18 +717,21 @@ impl Ask<'_> {
     fn json_only(&self) -> Result<()> {
         match self.format {
             None | Some(Format::Json) => Ok(()),
-            Some(_) => {
-                Err(Error::unknown("format: this answer is JSON only").at_param("format", None))
-            }
+            Some(_) => Err(
+                Error::new(ErrorKind::Unknown, "format: this answer is JSON only")
+                    .at_param("format", None),
+            ),
         }
     }
 
     /// The server's card database, or why there is none.
     fn db(&self) -> Result<&CardDb> {
-        self.state
-            .db
-            .as_ref()
-            .ok_or_else(|| Error::missing("no card database: start the server with --db"))
+        self.state.db.as_ref().ok_or_else(|| {
+            Error::new(
+                ErrorKind::Missing,
+                "no card database: start the server with --db",
+            )
+        })
     }
 
     /// The posted file of kind `T` (a scenario, a plan, a battle), its
@@ -889,11 +916,14 @@ fn route(
         });
     }
     if path == "/" || path.starts_with("/api/") {
-        return Err(Error::unknown(format!(
-            "{} {}: not served",
-            swtcg_engine::error::quote(method),
-            swtcg_engine::error::quote(path)
-        )));
+        return Err(Error::new(
+            ErrorKind::Unknown,
+            format!(
+                "{} {}: not served",
+                swtcg_engine::error::quote(method),
+                swtcg_engine::error::quote(path)
+            ),
+        ));
     }
     Ok(Response::error(404, ErrorKind::NotFound, "not found"))
 }

@@ -629,7 +629,10 @@ pub fn write_docs_page(
     w: &mut dyn std::io::Write,
 ) -> Result<()> {
     let io = |e: std::io::Error| {
-        swtcg_engine::error::Error::write(format!("writing the matchups page: {e}"))
+        swtcg_engine::error::Error::new(
+            swtcg_engine::error::ErrorKind::Io,
+            format!("writing the matchups page: {e}"),
+        )
     };
     let cards: Vec<_> = db.units().collect();
     let mut head = String::new();

@@ -731,8 +731,11 @@ fn grid_of(axes: Vec<(String, Vec<i64>)>) -> swtcg_engine::error::Result<Grid> {
     let mut grid = Grid::new();
     for (name, values) in axes {
         let p = Param::from_name(&name).ok_or_else(|| {
-            swtcg_engine::error::Error::unknown(format!("'{name}' is not a parameter of a table"))
-                .at_param(&name, None)
+            swtcg_engine::error::Error::new(
+                swtcg_engine::error::ErrorKind::Unknown,
+                format!("'{name}' is not a parameter of a table"),
+            )
+            .at_param(&name, None)
         })?;
         grid = grid.with(p, values);
     }
@@ -808,7 +811,10 @@ fn solve_all(requests: &[AttackRequest]) -> swtcg_engine::error::Result<Vec<Atta
         std::iter::once(mine)
             .chain(workers.into_iter().map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    Err(swtcg_engine::error::Error::limit("a table worker failed"))
+                    Err(swtcg_engine::error::Error::new(
+                        swtcg_engine::error::ErrorKind::Limit,
+                        "a table worker failed",
+                    ))
                 })
             }))
             .collect()
@@ -822,9 +828,12 @@ fn solve_all(requests: &[AttackRequest]) -> swtcg_engine::error::Result<Vec<Atta
     // Every row has its result (a part stops early only beside a part's
     // error, returned above); a row missing is an error, never a shorter
     // table.
-    out.into_iter()
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| swtcg_engine::error::Error::limit("a table row was left unsolved"))
+    out.into_iter().collect::<Option<Vec<_>>>().ok_or_else(|| {
+        swtcg_engine::error::Error::new(
+            swtcg_engine::error::ErrorKind::Limit,
+            "a table row was left unsolved",
+        )
+    })
 }
 
 /// A table row's results as Python values: the mean (a Fraction), the
@@ -996,17 +1005,18 @@ fn sample(
 ) -> PyRes<BTreeMap<i64, u64>> {
     solve(py, move || {
         let q = Quantity::from_word(&quantity).ok_or_else(|| {
-            swtcg_engine::error::Error::unknown(format!(
-                "quantity '{quantity}': hits, defender_damage or attacker_damage"
-            ))
+            swtcg_engine::error::Error::new(
+                swtcg_engine::error::ErrorKind::Unknown,
+                format!("quantity '{quantity}': hits, defender_damage or attacker_damage"),
+            )
             .at_param("quantity", Some(&quantity))
         })?;
         let variant = match variant {
             Some(w) => Some(Variant::from_word(&w).ok_or_else(|| {
-                swtcg_engine::error::Error::unknown(format!(
-                    "variant '{w}': {}",
-                    Variant::all_words().join(", ")
-                ))
+                swtcg_engine::error::Error::new(
+                    swtcg_engine::error::ErrorKind::Unknown,
+                    format!("variant '{w}': {}", Variant::all_words().join(", ")),
+                )
                 .at_param("variant", Some(&w))
             })?),
             None => None,
@@ -1074,9 +1084,10 @@ impl Cards {
                 Some(w) => Some(
                     <swtcg_engine::unit::Arena as Words>::from_word(&w.to_lowercase()).ok_or_else(
                         || {
-                            swtcg_engine::error::Error::unknown(format!(
-                                "arena '{w}': Space, Ground or Character"
-                            ))
+                            swtcg_engine::error::Error::new(
+                                swtcg_engine::error::ErrorKind::Unknown,
+                                format!("arena '{w}': Space, Ground or Character"),
+                            )
                             .at_param("arena", Some(&w))
                         },
                     )?,

@@ -691,8 +691,8 @@ fn an_error_is_small_and_keeps_its_cause() {
     assert!(e.source().is_some(), "{e:?}");
     // Equal errors say the same of the same, whatever their causes.
     assert_eq!(
-        Error::limit("x"),
-        Error::limit("x").caused_by(std::fmt::Error)
+        Error::new(ErrorKind::Limit, "x"),
+        Error::new(ErrorKind::Limit, "x").caused_by(std::fmt::Error)
     );
 }
 

@@ -287,47 +287,47 @@ impl Error {
     }
 
     /// Text that can't be read ([`ErrorKind::Syntax`]).
-    pub fn syntax(message: impl Into<String>) -> Self {
+    pub(crate) fn syntax(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Syntax, message)
     }
 
     /// A name the tool doesn't know ([`ErrorKind::Unknown`]).
-    pub fn unknown(message: impl Into<String>) -> Self {
+    pub(crate) fn unknown(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Unknown, message)
     }
 
     /// Something required is missing ([`ErrorKind::Missing`]).
-    pub fn missing(message: impl Into<String>) -> Self {
+    pub(crate) fn missing(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Missing, message)
     }
 
     /// Inputs that contradict each other ([`ErrorKind::Conflict`]).
-    pub fn conflict(message: impl Into<String>) -> Self {
+    pub(crate) fn conflict(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Conflict, message)
     }
 
     /// A value out of its range ([`ErrorKind::Range`]).
-    pub fn range(message: impl Into<String>) -> Self {
+    pub(crate) fn range(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Range, message)
     }
 
     /// Beyond the solver's bounds ([`ErrorKind::Limit`]).
-    pub fn limit(message: impl Into<String>) -> Self {
+    pub(crate) fn limit(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Limit, message)
     }
 
     /// Rules not modelled ([`ErrorKind::NotModelled`]).
-    pub fn not_modelled(message: impl Into<String>) -> Self {
+    pub(crate) fn not_modelled(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::NotModelled, message)
     }
 
     /// What the game's rules forbid ([`ErrorKind::Rules`]).
-    pub fn rules(message: impl Into<String>) -> Self {
+    pub(crate) fn rules(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Rules, message)
     }
 
     /// No such card or entry ([`ErrorKind::NotFound`]).
-    pub fn not_found(message: impl Into<String>) -> Self {
+    pub(crate) fn not_found(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::NotFound, message)
     }
 
@@ -336,12 +336,6 @@ impl Error {
         Error::new(ErrorKind::Io, message).at(Origin::Path {
             path: path.to_string(),
         })
-    }
-
-    /// Output that can't be written ([`ErrorKind::Io`], no path: standard
-    /// output, or a message that names its file).
-    pub fn write(message: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Io, message)
     }
 
     /// A value in a card file, at its row and column.
@@ -357,11 +351,6 @@ impl Error {
             row,
             column: column.to_string(),
         })
-    }
-
-    /// What a front-end won't do ([`ErrorKind::Refused`]).
-    pub fn refused(message: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Refused, message)
     }
 
     /// The error of a run its user stopped (`signal`: `SIGINT`, `SIGTERM`).

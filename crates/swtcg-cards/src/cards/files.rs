@@ -13,7 +13,7 @@
 use super::stack::{Fielded, Switches, bystander, pair};
 use super::{Arena, CardDb, Piece};
 use swtcg_engine::battle::Battle;
-use swtcg_engine::error::{Error, Result, quote};
+use swtcg_engine::error::{Error, ErrorKind, Result, quote};
 use swtcg_engine::files::{
     Applied, CardUnits, DbPaths, FromFile, NoCards, Paired, UnitFile, parse_texts,
 };
@@ -124,13 +124,16 @@ fn arena_of(a: &Spec, d: &Spec) -> Result<Arena> {
                 Spec::Card { piece, .. } => piece.top().name.clone(),
                 Spec::Plain(u) => u.name.clone(),
             };
-            Error::rules(format!(
-                "{} ({}) and {} ({}) are in no common arena: they can't fight",
-                names(a),
-                x.iter().map(|a| a.name()).collect::<Vec<_>>().join("/"),
-                names(d),
-                y.iter().map(|a| a.name()).collect::<Vec<_>>().join("/")
-            ))
+            Error::new(
+                ErrorKind::Rules,
+                format!(
+                    "{} ({}) and {} ({}) are in no common arena: they can't fight",
+                    names(a),
+                    x.iter().map(|a| a.name()).collect::<Vec<_>>().join("/"),
+                    names(d),
+                    y.iter().map(|a| a.name()).collect::<Vec<_>>().join("/")
+                ),
+            )
         }),
         (Some(x), None) | (None, Some(x)) => Ok(x[0]),
         (None, None) => Ok(Arena::Character),
@@ -173,7 +176,8 @@ fn pair_specs(a: &Spec, d: &Spec, arena: Option<Arena>) -> Result<Paired> {
         if let Spec::Card { conditions, .. } = s {
             for c in conditions {
                 if c.trim().is_empty() {
-                    return Err(Error::missing(
+                    return Err(Error::new(
+                        ErrorKind::Missing,
                         "an empty condition would match every ability",
                     ));
                 }
@@ -252,7 +256,8 @@ pub fn input_paths(path: &str) -> Vec<String> {
 /// that a request never reaches the file system).
 fn no_db(db: Option<&DbPaths>) -> Result<()> {
     if db.is_some() {
-        return Err(Error::refused(
+        return Err(Error::new(
+            ErrorKind::Refused,
             "\"db\": the cards are those of the database given (serve --db), not files",
         ));
     }

@@ -27,7 +27,7 @@ pub mod text;
 
 use read::{FileReport, RawRow, Stat};
 use serde::Serialize;
-use swtcg_engine::error::{Error, Result, quote};
+use swtcg_engine::error::{Error, ErrorKind, Result, quote};
 use text::{Class, ReadAbility};
 
 pub use stack::{Piece, SameUnits};
@@ -344,7 +344,9 @@ impl CardDb {
     pub fn load(paths: &[impl AsRef<str>]) -> Result<CardDb> {
         let mut db = CardDb::default();
         if paths.is_empty() {
-            return Err(Error::missing("no card database given").at_param("db", None));
+            return Err(
+                Error::new(ErrorKind::Missing, "no card database given").at_param("db", None)
+            );
         }
         for p in paths {
             for f in read::files_of(p.as_ref())? {
@@ -365,18 +367,24 @@ impl CardDb {
             && db.skipped.is_empty()
         {
             let names: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
-            return Err(Error::not_found(format!(
-                "{}: no card in any card list (the files have only their header)",
-                quote(&names.join(", "))
-            )));
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "{}: no card in any card list (the files have only their header)",
+                    quote(&names.join(", "))
+                ),
+            ));
         }
         if !db.files.iter().any(|f| f.card_list) {
             let names: Vec<String> = paths.iter().map(|p| p.as_ref().to_string()).collect();
-            return Err(Error::not_found(format!(
-                "{}: no card list found (a card list's first line names the columns {})",
-                names.join(", "),
-                read::REQUIRED.join(", ")
-            )));
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "{}: no card list found (a card list's first line names the columns {})",
+                    names.join(", "),
+                    read::REQUIRED.join(", ")
+                ),
+            ));
         }
         db.finish();
         Ok(db)
@@ -431,7 +439,9 @@ impl CardDb {
     pub fn parse_named(file: &str, text: &str) -> Result<CardDb> {
         let rows = match read::parse_rows(file, text)? {
             read::Parsed::Rows(rows) => rows,
-            read::Parsed::NotCards(why) => return Err(Error::syntax(format!("{file}: {why}"))),
+            read::Parsed::NotCards(why) => {
+                return Err(Error::new(ErrorKind::Syntax, format!("{file}: {why}")));
+            }
         };
         let mut db = CardDb::default();
         db.files.push(FileReport {
@@ -451,10 +461,13 @@ impl CardDb {
         // thousand cards.
         let total = self.cards.len() + self.non_units.len() + self.skipped.len() + rows.len();
         if total > MAX_CARDS {
-            return Err(Error::limit(format!(
-                "{} card rows; a card database holds at most {MAX_CARDS}",
-                total
-            )));
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "{} card rows; a card database holds at most {MAX_CARDS}",
+                    total
+                ),
+            ));
         }
         let barred = rows.iter().any(|r| r.get("Text").contains('|'));
         for r in rows {
@@ -728,7 +741,7 @@ impl CardDb {
             None => (n, None),
         };
         if n.is_empty() {
-            return Err(Error::missing("an empty card name"));
+            return Err(Error::new(ErrorKind::Missing, "an empty card name"));
         }
         let nl = fold_name(n);
         let in_set = |c: &&Card| set.is_none_or(|s| c.set.eq_ignore_ascii_case(s));
@@ -751,13 +764,16 @@ impl CardDb {
                         return Ok(Some(**one));
                     }
                     let names: Vec<String> = many.iter().take(6).map(|c| c.key()).collect();
-                    Err(Error::conflict(format!(
-                        "'{}' names {} cards ({}{}): say which",
-                        quote(name),
-                        many.len(),
-                        names.join(", "),
-                        if many.len() > 6 { ", ..." } else { "" }
-                    )))
+                    Err(Error::new(
+                        ErrorKind::Conflict,
+                        format!(
+                            "'{}' names {} cards ({}{}): say which",
+                            quote(name),
+                            many.len(),
+                            names.join(", "),
+                            if many.len() > 6 { ", ..." } else { "" }
+                        ),
+                    ))
                 }
             }
         }
@@ -775,17 +791,20 @@ impl CardDb {
             None => {
                 let not_unit = self.non_units.iter().any(|c| fold_name(&c.name) == nl);
                 let near = self.nearest(&nl, 3);
-                Err(Error::not_found(format!(
-                    "no unit card named '{}'{}",
-                    quote(name),
-                    if not_unit {
-                        " (that card is not a unit)".to_string()
-                    } else if near.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; did you mean {}?", near.join(", "))
-                    }
-                )))
+                Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!(
+                        "no unit card named '{}'{}",
+                        quote(name),
+                        if not_unit {
+                            " (that card is not a unit)".to_string()
+                        } else if near.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; did you mean {}?", near.join(", "))
+                        }
+                    ),
+                ))
             }
         }
     }
@@ -901,10 +920,10 @@ impl CardDb {
                     .find(|s| s.unit && s.name.to_lowercase().contains(name))
                     .map(|s| format!(" ({} is left out: {})", s.name, s.reason))
                     .unwrap_or_default();
-                return Err(Error::not_found(format!(
-                    "selector '{}' picks no unit card{why}",
-                    quote(part)
-                )));
+                return Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("selector '{}' picks no unit card{why}", quote(part)),
+                ));
             }
             for c in picked {
                 if !out.iter().any(|o| std::ptr::eq(*o, c)) {
@@ -913,10 +932,10 @@ impl CardDb {
             }
         }
         if out.is_empty() {
-            return Err(Error::not_found(format!(
-                "selector '{}' picks no unit card",
-                quote(selector)
-            )));
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("selector '{}' picks no unit card", quote(selector)),
+            ));
         }
         Ok(out)
     }

@@ -169,12 +169,15 @@ pub fn parse_rows(file: &str, text: &str) -> Result<Parsed> {
     let text = swtcg_engine::input::strip_bom(text);
     let lines = count_lines(text);
     if lines > super::MAX_CARDS + 1 {
-        return Err(Error::limit(format!(
-            "{}: {} card rows; a card database holds at most {}",
-            swtcg_engine::error::quote(file),
-            lines - 1,
-            super::MAX_CARDS
-        )));
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "{}: {} card rows; a card database holds at most {}",
+                swtcg_engine::error::quote(file),
+                lines - 1,
+                super::MAX_CARDS
+            ),
+        ));
     }
     Ok(match card_rows(file, text) {
         Ok(rows) => Parsed::Rows(rows),

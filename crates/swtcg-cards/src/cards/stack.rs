@@ -17,7 +17,7 @@ use decide::{count, counted_stat, evaluate};
 
 mod decide;
 use serde::Serialize;
-use swtcg_engine::error::{Error, Result, quote};
+use swtcg_engine::error::{Error, ErrorKind, Result, quote};
 use swtcg_engine::keywords::Ability;
 use swtcg_engine::keywords::{Keywords, When};
 use swtcg_engine::unit::Unit;
@@ -69,19 +69,17 @@ impl SameUnits {
                 continue;
             }
             let (a, b) = l.split_once('=').ok_or_else(|| {
-                Error::syntax(format!(
-                    "{source}: line {}: '{}' is not NAME=NAME",
-                    i + 1,
-                    quote(l)
-                ))
+                Error::new(
+                    ErrorKind::Syntax,
+                    format!("{source}: line {}: '{}' is not NAME=NAME", i + 1, quote(l)),
+                )
             })?;
             let (a, b) = (super::base_name(a.trim()), super::base_name(b.trim()));
             if a.is_empty() || b.is_empty() {
-                return Err(Error::missing(format!(
-                    "{source}: line {}: an empty name in '{}'",
-                    i + 1,
-                    quote(l)
-                )));
+                return Err(Error::new(
+                    ErrorKind::Missing,
+                    format!("{source}: line {}: an empty name in '{}'", i + 1, quote(l)),
+                ));
             }
             self.pairs
                 .push((a.to_string(), b.to_string(), source.to_string()));
@@ -184,12 +182,15 @@ impl<'a> Piece<'a> {
     }
 
     fn needs(&self, what: &str) -> Error {
-        Error::syntax(format!(
-            "{}: its {what} is set by its text ({}); give it as \"{}[{what}=N]\"",
-            self.top().name,
-            self.top().variable.as_deref().unwrap_or("not printed"),
-            self.top().name
-        ))
+        Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "{}: its {what} is set by its text ({}); give it as \"{}[{what}=N]\"",
+                self.top().name,
+                self.top().variable.as_deref().unwrap_or("not printed"),
+                self.top().name
+            ),
+        )
     }
 
     /// The abilities that apply to this unit: the top card's; `INSERT:`
@@ -297,21 +298,26 @@ fn card_spec<'a>(db: &'a CardDb, spec: &str) -> Result<(&'a Card, Option<u32>, O
     if let Some(v) = values {
         for kv in v.split(',').map(str::trim).filter(|k| !k.is_empty()) {
             let (k, n) = kv.split_once('=').ok_or_else(|| {
-                Error::syntax(format!("'{}': expected [power=N,health=N]", quote(spec)))
+                Error::new(
+                    ErrorKind::Syntax,
+                    format!("'{}': expected [power=N,health=N]", quote(spec)),
+                )
             })?;
             let n: u32 = n.trim().parse().map_err(|_| {
-                Error::unknown(format!(
-                    "'{}': '{}' is not a whole number",
-                    quote(spec),
-                    quote(n.trim())
-                ))
+                Error::new(
+                    ErrorKind::Unknown,
+                    format!(
+                        "'{}': '{}' is not a whole number",
+                        quote(spec),
+                        quote(n.trim())
+                    ),
+                )
             })?;
             let twice = || {
-                Error::conflict(format!(
-                    "'{}': {} is given twice",
-                    quote(spec),
-                    quote(k.trim())
-                ))
+                Error::new(
+                    ErrorKind::Conflict,
+                    format!("'{}': {} is given twice", quote(spec), quote(k.trim())),
+                )
             };
             match k.trim().to_lowercase().as_str() {
                 "power" if power.is_some() => return Err(twice()),
@@ -319,11 +325,14 @@ fn card_spec<'a>(db: &'a CardDb, spec: &str) -> Result<(&'a Card, Option<u32>, O
                 "power" => power = Some(n),
                 "health" => health = Some(n),
                 other => {
-                    return Err(Error::unknown(format!(
-                        "'{}': '{}' is not power or health",
-                        quote(spec),
-                        quote(other)
-                    )));
+                    return Err(Error::new(
+                        ErrorKind::Unknown,
+                        format!(
+                            "'{}': '{}' is not power or health",
+                            quote(spec),
+                            quote(other)
+                        ),
+                    ));
                 }
             }
         }
@@ -345,10 +354,13 @@ impl CardDb {
         // cards.
         let parts = stack_spec.matches(" + ").count() + 1;
         if parts > 4 {
-            return Err(Error::rules(format!(
-                "stack '{}': {parts} cards; a stack holds at most 4 (rule: Stack)",
-                quote(stack_spec)
-            )));
+            return Err(Error::new(
+                ErrorKind::Rules,
+                format!(
+                    "stack '{}': {parts} cards; a stack holds at most 4 (rule: Stack)",
+                    quote(stack_spec)
+                ),
+            ));
         }
         let mut cards = Vec::new();
         let (mut power, mut health) = (None, None);
@@ -358,10 +370,10 @@ impl CardDb {
                 power = p;
                 health = h;
             } else if p.is_some() || h.is_some() {
-                return Err(Error::conflict(format!(
-                    "'{}': values go on the top card",
-                    quote(part)
-                )));
+                return Err(Error::new(
+                    ErrorKind::Conflict,
+                    format!("'{}': values go on the top card", quote(part)),
+                ));
             }
             cards.push(c);
         }
@@ -379,32 +391,38 @@ impl CardDb {
                     })
                     .collect();
                 if grants.is_empty() {
-                    return Err(Error::rules(format!(
-                        "{} has no Pilot ability, so it can't pilot {} (rule: Pilot)",
-                        pc.name, cards[0].name
-                    )));
+                    return Err(Error::new(
+                        ErrorKind::Rules,
+                        format!(
+                            "{} has no Pilot ability, so it can't pilot {} (rule: Pilot)",
+                            pc.name, cards[0].name
+                        ),
+                    ));
                 }
                 if !grants.iter().any(|g| fits(g, cards[0])) {
                     let kinds: Vec<String> = grants.iter().flat_map(|g| g.kinds.clone()).collect();
-                    return Err(Error::rules(format!(
-                        "{} is a {} Pilot and {} is a {} {}{}: it doesn't fit (rule: Pilot)",
-                        pc.name,
-                        kinds.join("/"),
-                        cards[0].name,
-                        cards[0].card_type,
-                        cards[0].subtype,
-                        if cards[0].subtype.to_lowercase().contains("droid") {
-                            " (a Droid can't be piloted)"
-                        } else {
-                            ""
-                        }
-                    )));
+                    return Err(Error::new(
+                        ErrorKind::Rules,
+                        format!(
+                            "{} is a {} Pilot and {} is a {} {}{}: it doesn't fit (rule: Pilot)",
+                            pc.name,
+                            kinds.join("/"),
+                            cards[0].name,
+                            cards[0].card_type,
+                            cards[0].subtype,
+                            if cards[0].subtype.to_lowercase().contains("droid") {
+                                " (a Droid can't be piloted)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ));
                 }
                 if cards.iter().any(|c| std::ptr::eq(*c, pc)) {
-                    return Err(Error::rules(format!(
-                        "{} can't pilot its own stack",
-                        pc.name
-                    )));
+                    return Err(Error::new(
+                        ErrorKind::Rules,
+                        format!("{} can't pilot its own stack", pc.name),
+                    ));
                 }
                 Some(pc)
             }
@@ -456,14 +474,17 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
             .join(" + ")
     };
     if cards.is_empty() {
-        return Err(Error::missing("an empty stack"));
+        return Err(Error::new(ErrorKind::Missing, "an empty stack"));
     }
     if cards.len() > 4 {
-        return Err(Error::rules(format!(
-            "stack {}: {} cards; a stack holds at most 4 (rule: Stack)",
-            names(),
-            cards.len()
-        )));
+        return Err(Error::new(
+            ErrorKind::Rules,
+            format!(
+                "stack {}: {} cards; a stack holds at most 4 (rule: Stack)",
+                names(),
+                cards.len()
+            ),
+        ));
     }
     let top = cards[0];
     for (i, c) in cards.iter().enumerate() {
@@ -472,11 +493,14 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
                 && super::base_name(&c.name) == super::base_name(&d.name)
                 && c.version() == d.version()
             {
-                return Err(Error::rules(format!(
-                    "stack {}: {} appears twice; a stack holds each unique version once (rule: Stack)",
-                    names(),
-                    c.name
-                )));
+                return Err(Error::new(
+                    ErrorKind::Rules,
+                    format!(
+                        "stack {}: {} appears twice; a stack holds each unique version once (rule: Stack)",
+                        names(),
+                        c.name
+                    ),
+                ));
             }
         }
     }
@@ -488,12 +512,15 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
         if top.stack_list().iter().any(|l| admits(l, below, same)) {
             if below.is_unique() {
                 if listed_units.iter().any(|u| same.same(u, below.base_name())) {
-                    return Err(Error::rules(format!(
-                        "stack {}: two versions of {} from {}'s Stack list; only one of each listed unique unit (rule: Stack)",
-                        names(),
-                        below.base_name(),
-                        top.name
-                    )));
+                    return Err(Error::new(
+                        ErrorKind::Rules,
+                        format!(
+                            "stack {}: two versions of {} from {}'s Stack list; only one of each listed unique unit (rule: Stack)",
+                            names(),
+                            below.base_name(),
+                            top.name
+                        ),
+                    ));
                 }
                 listed_units.push(below.base_name());
             }
@@ -504,12 +531,15 @@ pub fn check_stack(cards: &[&Card], same: &SameUnits) -> Result<()> {
         } else {
             "they are different unique units"
         };
-        return Err(Error::rules(format!(
-            "stack {}: {} can't go beneath {}: {why}, unless the top card's Stack admits it or they are the same unit (same-unit) (rule: Stack)",
-            names(),
-            below.name,
-            top.name
-        )));
+        return Err(Error::new(
+            ErrorKind::Rules,
+            format!(
+                "stack {}: {} can't go beneath {}: {why}, unless the top card's Stack admits it or they are the same unit (same-unit) (rule: Stack)",
+                names(),
+                below.name,
+                top.name
+            ),
+        ));
     }
     Ok(())
 }
@@ -675,10 +705,11 @@ impl Switches {
         for arg in args {
             let t = arg.trim();
             if t.is_empty() {
-                return Err(
-                    Error::missing("an empty condition would match every ability")
-                        .at_param("condition", Some(t)),
-                );
+                return Err(Error::new(
+                    ErrorKind::Missing,
+                    "an empty condition would match every ability",
+                )
+                .at_param("condition", Some(t)));
             }
             let (t, value) = split_value(t);
             if let Some((side, n)) = t.split_once(':')
@@ -686,8 +717,10 @@ impl Switches {
                 && (side.trim().eq_ignore_ascii_case("a") || side.trim().eq_ignore_ascii_case("d"))
             {
                 if n == 0 {
-                    return Err(Error::range("abilities are numbered from 1")
-                        .at_param("condition", Some(t)));
+                    return Err(
+                        Error::new(ErrorKind::Range, "abilities are numbered from 1")
+                            .at_param("condition", Some(t)),
+                    );
                 }
                 s.by_index
                     .push((side.trim().eq_ignore_ascii_case("a"), n - 1, value));
@@ -873,12 +906,15 @@ fn gather_part(
                 effects = whole.choices[k as usize - 1].clone();
             }
             Some(_) => {
-                return Err(Error::missing(format!(
-                    "{}: '{}' is a choice: switch it on with =1 to ={}",
-                    card.name,
-                    quote(whole_text),
-                    whole.choices.len()
-                )));
+                return Err(Error::new(
+                    ErrorKind::Missing,
+                    format!(
+                        "{}: '{}' is a choice: switch it on with =1 to ={}",
+                        card.name,
+                        quote(whole_text),
+                        whole.choices.len()
+                    ),
+                ));
             }
             None => {
                 let entry = (card.name.clone(), whole_text.to_string());
@@ -903,11 +939,14 @@ fn gather_part(
             None => {
                 let entry = (card.name.clone(), whole_text.to_string());
                 if on_switch.is_some() {
-                    return Err(Error::range(format!(
-                        "{}: '{}' needs its X: switch it on with =N",
-                        card.name,
-                        quote(whole_text)
-                    )));
+                    return Err(Error::new(
+                        ErrorKind::Range,
+                        format!(
+                            "{}: '{}' needs its X: switch it on with =N",
+                            card.name,
+                            quote(whole_text)
+                        ),
+                    ));
                 }
                 if !g.waiting.contains(&entry) {
                     g.waiting.push(entry);
@@ -1064,7 +1103,7 @@ pub fn pair(
                 ),
             )
         };
-        return Err(Error::not_found(what).at_param("condition", Some(&given)));
+        return Err(Error::new(ErrorKind::NotFound, what).at_param("condition", Some(&given)));
     }
     let mut effects = [gathered[0].to_me.clone(), gathered[1].to_me.clone()];
     effects[0].extend(gathered[1].to_other.iter().cloned());
@@ -1125,11 +1164,14 @@ pub fn bystander(
         on
     })?;
     if let Some(k) = used.iter().position(|u| !u) {
-        return Err(Error::not_found(format!(
-            "condition '{}' matches no ability of {}",
-            quote(&switched[k]),
-            piece.name()
-        )));
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            format!(
+                "condition '{}' matches no ability of {}",
+                quote(&switched[k]),
+                piece.name()
+            ),
+        ));
     }
     let unit = build_unit(&me, &other, &g.to_me, &g.boosts)?;
     Ok((unit, g.applied))
@@ -1180,24 +1222,29 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                 }
                 _ => {
                     let c = count(per, side, other).ok_or_else(|| {
-                        Error::not_modelled(format!(
-                            "{name}: what its power counts is not known here"
-                        ))
+                        Error::new(
+                            ErrorKind::NotModelled,
+                            format!("{name}: what its power counts is not known here"),
+                        )
                     })?;
                     power += *n as i64 * c;
                 }
             },
             Effect::KeywordPer { ability, per, .. } => {
                 let c = count(per, side, other).ok_or_else(|| {
-                    Error::not_modelled(format!(
-                        "{name}: what its keyword counts is not known here"
-                    ))
+                    Error::new(
+                        ErrorKind::NotModelled,
+                        format!("{name}: what its keyword counts is not known here"),
+                    )
                 })?;
                 abilities.extend(times(ability, c));
             }
             Effect::HealthPer { n, per } => {
                 let c = count(per, side, other).ok_or_else(|| {
-                    Error::not_modelled(format!("{name}: what its health counts is not known here"))
+                    Error::new(
+                        ErrorKind::NotModelled,
+                        format!("{name}: what its health counts is not known here"),
+                    )
                 })?;
                 if let Some(h) = health.as_mut() {
                     *h += *n as i64 * c;
@@ -1236,15 +1283,19 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             )),
             Effect::Consolation { own, defender } => keywords.consolation = Some((*own, *defender)),
             Effect::CancelAttack => {
-                return Err(Error::rules(format!(
-                    "{name}: cancelling an attack is an option with a cost, not a standing effect"
-                )));
+                return Err(Error::new(
+                    ErrorKind::Rules,
+                    format!(
+                        "{name}: cancelling an attack is an option with a cost, not a standing effect"
+                    ),
+                ));
             }
             Effect::TreatAs { .. } => {}
             Effect::PowerX { .. } | Effect::HealthX { .. } | Effect::ExtraDamageX => {
-                return Err(Error::missing(format!(
-                    "{name}: an effect's X has no value"
-                )));
+                return Err(Error::new(
+                    ErrorKind::Missing,
+                    format!("{name}: an effect's X has no value"),
+                ));
             }
         }
     }
@@ -1272,9 +1323,10 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
     if let Some(h) = health
         && h < 1
     {
-        return Err(Error::rules(format!(
-            "{name}: its effects leave it with health {h}"
-        )));
+        return Err(Error::new(
+            ErrorKind::Rules,
+            format!("{name}: its effects leave it with health {h}"),
+        ));
     }
     Ok(Unit {
         name,
@@ -1345,15 +1397,18 @@ fn arena_power(side: &Seat, keywords: &Keywords, name: &str, power: i64) -> Resu
     };
     let printed = p.top().power.unwrap_or(0) as i64;
     if side.role != Role::Attacker || x == 0 {
-        return Err(Error::rules(format!(
-            "{name} is not in the {} arena{}",
-            side.arena.name(),
-            if side.role == Role::Attacker {
-                " and has no Bombard, Ion Cannon or Barrage to attack there"
-            } else {
-                ""
-            }
-        )));
+        return Err(Error::new(
+            ErrorKind::Rules,
+            format!(
+                "{name} is not in the {} arena{}",
+                side.arena.name(),
+                if side.role == Role::Attacker {
+                    " and has no Bombard, Ion Cannon or Barrage to attack there"
+                } else {
+                    ""
+                }
+            ),
+        ));
     }
     let power = if p.power.is_none() {
         power - printed + x as i64
@@ -1389,10 +1444,13 @@ fn change_of(effects: &[Effect]) -> Result<swtcg_engine::keywords::Change> {
             }
             Effect::TreatAs { .. } => {}
             other => {
-                return Err(Error::not_modelled(format!(
-                    "a paid option that gives {} for one attack is not modelled",
-                    effects_text(std::slice::from_ref(other))
-                )));
+                return Err(Error::new(
+                    ErrorKind::NotModelled,
+                    format!(
+                        "a paid option that gives {} for one attack is not modelled",
+                        effects_text(std::slice::from_ref(other))
+                    ),
+                ));
             }
         }
     }

@@ -35,7 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 use swtcg_engine::attack::{ATTACKER, Side};
 use swtcg_engine::dist::Fraction;
-use swtcg_engine::error::{Error, Result};
+use swtcg_engine::error::{Error, ErrorKind, Result};
 use swtcg_engine::keywords::Keyword;
 use swtcg_engine::policy::{Game, Policy};
 use swtcg_engine::scenario::Scenario;
@@ -103,13 +103,16 @@ pub fn duel(
     let arena = match arena.or_else(|| common_arena(attacker.top(), defender.top())) {
         Some(a) => a,
         None => {
-            return Err(Error::rules(format!(
-                "{} ({}) and {} ({}) share no arena: they can't fight",
-                attacker.top().name,
-                attacker.top().card_type,
-                defender.top().name,
-                defender.top().card_type
-            )));
+            return Err(Error::new(
+                ErrorKind::Rules,
+                format!(
+                    "{} ({}) and {} ({}) share no arena: they can't fight",
+                    attacker.top().name,
+                    attacker.top().card_type,
+                    defender.top().name,
+                    defender.top().card_type
+                ),
+            ));
         }
     };
     let p = pair(
@@ -369,7 +372,7 @@ pub fn check_work(
             0.0
         };
     if least > limit {
-        return Err(Error::limit(format!(
+        return Err(Error::new(ErrorKind::Limit, format!(
             "{} matchups ({} distinct solves) can't be solved within {} s: they need at least {least:.2} s; select fewer cards (or raise the limit)",
             w.pairings,
             w.solves,

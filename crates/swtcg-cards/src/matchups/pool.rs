@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use swtcg_engine::error::{Error, Result};
+use swtcg_engine::error::{Error, ErrorKind, Result};
 use swtcg_engine::unit::Arena;
 use swtcg_engine::unit::Unit;
 
@@ -270,11 +270,14 @@ pub fn stream_rows(
     while next < attackers.len() {
         super::stopped(opts)?;
         if start.elapsed() > opts.time_limit {
-            return Err(Error::limit(format!(
-                "matchups: stopped after {} s with {} of {total} matchups written (raise the time limit, or select fewer cards)",
-                opts.time_limit.as_secs(),
-                summary.rows
-            )));
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "matchups: stopped after {} s with {} of {total} matchups written (raise the time limit, or select fewer cards)",
+                    opts.time_limit.as_secs(),
+                    summary.rows
+                ),
+            ));
         }
         // The pairs of signatures this block needs that the table lacks,
         // and their attacks.
@@ -338,7 +341,7 @@ pub fn stream_rows(
                         arena: *x,
                         result: r,
                     })
-                    .map_err(|e| Error::write(format!("writing the matchups: {e}")))?;
+                    .map_err(|e| Error::new(ErrorKind::Io, format!("writing the matchups: {e}")))?;
                     summary.rows += 1;
                 }
             }

@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
 use swtcg_engine::dist::to_f64;
-use swtcg_engine::error::{Error, Result};
+use swtcg_engine::error::{Error, ErrorKind, Result};
 use swtcg_engine::unit::Arena;
 
 /// A unit's standing against the field of its arena.
@@ -243,11 +243,14 @@ pub fn rank(
      -> Result<()> {
         super::stopped(opts)?;
         if start.elapsed() > opts.time_limit {
-            return Err(Error::limit(format!(
-                "matchups: stopped after {} s with {} of {total} matchups ranked (raise the time limit, or select fewer cards)",
-                opts.time_limit.as_secs(),
-                summary.rows
-            )));
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "matchups: stopped after {} s with {} of {total} matchups ranked (raise the time limit, or select fewer cards)",
+                    opts.time_limit.as_secs(),
+                    summary.rows
+                ),
+            ));
         }
         let results = solver.block(tasks);
         for (&(sa, sd, x), r) in keys.iter().zip(&results) {
