@@ -739,3 +739,48 @@ fn probe_numbers_shifted() {
         );
     }
 }
+
+/// Every keyword with a number misspelt by one swap of two letters
+/// (`Deflect 1` → `Delfect 1`, `Critical Hit 2` → `Crtiical Hit 2`), as
+/// sets print some (`Pay 1 Force -> Defelct 1`): every reading is the
+/// same, where before the ability was not understood or, worse, read as
+/// outside attacks. Fails without `spelling`: hundreds of units differ.
+#[test]
+fn probe_keywords_misspelt_by_one_letter() {
+    // One-word names long enough to be respelt; the probe swaps their
+    // third and fourth letters.
+    let names: Vec<&str> = swtcg_engine::keywords::NAMES
+        .iter()
+        .map(|(n, _, _)| n.split_whitespace().next().unwrap_or(n))
+        .filter(|n| n.len() >= 5)
+        .collect();
+    let misspelt = |n: &str| -> Option<String> {
+        let mut b = n.as_bytes().to_vec();
+        (b[2] != b[3]).then(|| {
+            b.swap(2, 3);
+            String::from_utf8(b).unwrap()
+        })
+    };
+    for which in ["six", "more"] {
+        let db = crate::snapshots::load(which);
+        let base = readings_of(&db);
+        let swapped = std::cell::Cell::new(0);
+        let probed = readings_of(&load_with(which, |_, l| {
+            let mut f: Vec<String> = l.split('\t').map(String::from).collect();
+            for n in &names {
+                let Some(m) = misspelt(n) else { continue };
+                for d in 1..=9 {
+                    let (from, to) = (format!("{n} {d}"), format!("{m} {d}"));
+                    if f[9].contains(&from) {
+                        f[9] = f[9].replace(&from, &to);
+                        swapped.set(swapped.get() + 1);
+                    }
+                }
+            }
+            f.join("\t")
+        }));
+        let swapped = swapped.get();
+        assert!(swapped > 100, "{which}: {swapped} keywords misspelt");
+        assert_read_alike(&format!("{which} misspelt"), &db, &base, &probed, |_| false);
+    }
+}

@@ -677,12 +677,18 @@ impl CardDb {
     /// names another card does not take it for its own unit), and marks
     /// names shared by cards of different sets (addressed `Name@SET`).
     fn finish(&mut self) {
-        let others = std::sync::Arc::new(text::lex::Lexicon::of_names(
-            self.cards
-                .iter()
-                .map(|c| c.name.as_str())
-                .chain(self.non_units.iter().map(|n| n.name.as_str())),
-        ));
+        let names: Vec<&str> = self
+            .cards
+            .iter()
+            .map(|c| c.name.as_str())
+            .chain(self.non_units.iter().map(|n| n.name.as_str()))
+            .collect();
+        let others = std::sync::Arc::new(
+            text::lex::Lexicon::of_names(names.iter().copied()).with_spelling(
+                self.cards.iter().map(|c| c.text.as_str()),
+                names.iter().copied(),
+            ),
+        );
         for (i, kinds, barred) in std::mem::take(&mut self.unread) {
             let c = &self.cards[i];
             let abilities = text::read_abilities_among(

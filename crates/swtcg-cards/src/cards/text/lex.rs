@@ -51,6 +51,8 @@ pub struct Token {
 pub struct Lexicon {
     /// Each name as its words, grouped by first word.
     by_first: std::collections::HashMap<String, Vec<Vec<String>>>,
+    /// The database's words, for misspelt ones (see [`super::spelling`]).
+    pub(super) spelling: super::spelling::Spelling,
 }
 
 impl Lexicon {
@@ -85,6 +87,17 @@ impl Lexicon {
             .iter()
             .find(|c| matches_words(c, &words[i..]))
             .map_or(0, Vec::len)
+    }
+
+    /// The lexicon with the spelling of a database: `texts` are its
+    /// cards' texts, `names` its cards' names.
+    pub fn with_spelling<'t>(
+        mut self,
+        texts: impl IntoIterator<Item = &'t str>,
+        names: impl IntoIterator<Item = &'t str>,
+    ) -> Lexicon {
+        self.spelling = super::spelling::Spelling::of(texts, names);
+        self
     }
 
     /// Whether it knows no name.

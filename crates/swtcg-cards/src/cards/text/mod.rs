@@ -66,6 +66,7 @@ mod recipient;
 pub mod rules;
 mod situation;
 mod span;
+mod spelling;
 mod split;
 pub mod state;
 #[cfg(test)]
@@ -132,10 +133,12 @@ pub fn read_abilities_among(
     };
     // Every arrow in one form before anything reads the text: the
     // abilities' texts show it so.
-    split::split_abilities_of(&arrows(text), barred, &who)
-        .iter()
-        .map(|a| classify_as(a, &who))
-        .collect()
+    spelling::split_as_printed(&others.spelling, &arrows(text), &who.names, |t| {
+        split::split_abilities_of(t, barred, &who)
+    })
+    .iter()
+    .map(|a| classify_as(a, &who))
+    .collect()
 }
 
 /// Classifies one ability text.
@@ -219,6 +222,50 @@ pub fn classify_as(text: &str, who: &Who) -> ReadAbility {
 /// [`classify_as`], as the rules' working form (granted text read inside
 /// an ability).
 pub(crate) fn classify_draft(text: &str, who: &Who) -> Draft {
+    if let Some((fixed, changes)) = who.others.spelling.respell(text, &who.names, false) {
+        return said_respelt(classify_printed(&fixed, who), text, &changes);
+    }
+    let read = classify_printed(text, who);
+    respelt(&read, text, who).unwrap_or(read)
+}
+
+/// An ability not understood, or read as outside attacks, read again with
+/// its misspelt words respelt (see [`spelling`]): the new reading when it
+/// is understood and of another class, with a first clause that says
+/// which word was read as which.
+fn respelt(read: &Draft, text: &str, who: &Who) -> Option<Draft> {
+    if !matches!(read.class, Class::NotUnderstood | Class::NotAttack) {
+        return None;
+    }
+    let (fixed, changes) = who.others.spelling.respell(text, &who.names, true)?;
+    let again = classify_printed(&fixed, who);
+    if matches!(again.class, Class::NotUnderstood) || again.class == read.class {
+        return None;
+    }
+    Some(said_respelt(again, &read.text, &changes))
+}
+
+/// A reading of a respelt text, as the printed text's: which word was read
+/// as which is its first clause, and its note when it has none.
+fn said_respelt(mut again: Draft, printed: &str, changes: &[(String, String)]) -> Draft {
+    let said = changes
+        .iter()
+        .map(|(w, m)| format!("'{w}' read as '{m}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let words: Vec<&str> = changes.iter().map(|(w, _)| w.as_str()).collect();
+    again.text = printed.trim().to_string();
+    again
+        .clauses
+        .insert(0, ClauseNote::new(&words.join(" "), "spelling", &said));
+    if matches!(again.class, Class::Keyword | Class::Condition) && again.note.is_none() {
+        again.note = Some(format!("misspelt: {said}"));
+    }
+    again
+}
+
+/// [`classify_draft`] of the text as printed, no word respelt.
+fn classify_printed(text: &str, who: &Who) -> Draft {
     let ascii_names: Vec<String> = who.names.iter().map(|n| ascii_only(n)).collect();
     let who = &Who {
         names: ascii_names,
