@@ -10,9 +10,10 @@ use super::rules::{Ctx, RULES, Stage};
 use super::{
     Class, Clause, ClauseNote, Cost, Draft, Effect, Leads, NON_ATTACK_EFFECT, OUTSIDE_ATTACKS,
     Recipient, Situation, Subject, Uncharged, WHO_ATTACKS, When, Who, add_situation, chosen,
-    clauses, counters_only, damage_clause, find_any, gets, has_attack_word, is_restriction,
-    non_attack_clause, prevention, quote_short, read_descriptor, read_grants, read_losses, repeats,
-    split_top, strip_leads, taps, top_level_find, uncharged, unmodelled_family,
+    clauses, counters_only, damage_clause, find_any, gets, has_attack_word, holds_unknown_keyword,
+    is_restriction, non_attack_clause, prevention, quote_short, read_descriptor, read_grants,
+    read_losses, repeats, split_top, strip_leads, taps, top_level_find, uncharged,
+    unmodelled_family,
 };
 use std::ops::ControlFlow;
 
@@ -846,7 +847,11 @@ fn unread_clause(clause: &str, cl: &str, outside: bool, r: &mut Reading, printed
         ));
         return;
     }
-    match outside_reason(cl, outside) {
+    let why = match outside_reason(cl, outside) {
+        Some(_) if holds_unknown_keyword(clause) => None,
+        why => why,
+    };
+    match why {
         Some(why) => r
             .clauses
             .push(ClauseNote::new(clause, "outside-attacks", why)),

@@ -119,6 +119,12 @@ pub(super) fn read_grant_item(item: &str, out: &mut Vec<Effect>) -> Result<(), S
         });
         return Ok(());
     }
+    if super::unknown_keyword(it) {
+        return Err(format!(
+            "an unknown keyword '{}'",
+            swtcg_engine::error::quote(it)
+        ));
+    }
     // Build points, speed, costs: nothing an attack reads.
     if !has_attack_word(&l) && !super::lex::names_an_engine_keyword(it) {
         return Ok(());

@@ -433,6 +433,9 @@ pub(super) fn switch(printed: &str, rest: &str) -> Draft {
                 // A mode written as an ability of its own (`Each of your
                 // other Jedi gets +1 power`): its effects on this unit, or
                 // none when it acts on other units only.
+                if super::holds_unknown_keyword(mode) {
+                    return Draft::not_understood(printed, &why);
+                }
                 let m = classify_draft(mode, &Who::named("this unit"));
                 match m.class {
                     Class::NotAttack => a.switch.push((format!("{}", i + 1), Vec::new())),

@@ -282,7 +282,7 @@ const KIND_BEFORE: &[&str] = &[
 
 /// A capitalised word starting a sentence may be a verb, not a name: `Roll
 /// Sidious's attack dice`.
-const VERBS: &[&str] = &[
+pub(super) const VERBS: &[&str] = &[
     "Roll", "Pay", "Discard", "Put", "Prevent", "Tap", "Untap", "Remove", "Choose", "Search",
     "Draw", "Gain", "Reveal", "Each", "When", "Whenever", "As", "If", "Treat", "Retreat", "Move",
     "Return", "Take", "Show", "Look", "Damage", "Then", "Play", "Only", "Attach", "Stack", "While",

@@ -222,6 +222,11 @@ impl Spelling {
         }
     }
 
+    /// How many times the database's texts write `w` as it is.
+    pub(super) fn count(&self, w: &str) -> u32 {
+        self.counts.get(w).copied().unwrap_or(0)
+    }
+
     /// The word `w` means, when it is misspelt: one letter off (added,
     /// dropped, changed, or two neighbours swapped) from exactly one word
     /// it could mean, and no word of `own` (the unit's own names) or of a

@@ -59,6 +59,7 @@ pub(super) fn split_abilities_of(text: &str, barred: bool, who: &super::Who) -> 
                     && !split_off
                     && !closed_list
                     && current.is_some()
+                    && unknown_keyword_prefix(&s, who).is_none()
                     && if barred {
                         !is_strong_start(&s)
                     } else {
@@ -311,6 +312,7 @@ fn run_together_of(sentence: &str, who: &super::Who) -> Vec<String> {
         let whole = |p: &str| {
             let p = strip_prefix_ci(p, super::INSERT).map_or(p, str::trim_start);
             whole_slash_list(p).unwrap_or_else(|| whole_keyword(p))
+                || unknown_keyword_prefix(p, who) == Some(p.len())
         };
         if !closed {
             if piece.is_empty() || !whole(piece) {
@@ -420,6 +422,35 @@ fn whole_keyword(piece: &str) -> bool {
 
 /// Whether a sentence surely starts an ability of its own: a cost arrow, a
 /// glossary keyword, a trigger (`When`, `Whenever`, `As long as`).
+/// Where an unknown keyword (see [`super::unknown_keyword`]) that `s`
+/// starts with ends: title-case words, then a number or X. Its first word
+/// is no verb of the card language and none the database writes in lower
+/// case: `Take 1 Phase III Dark Trooper ...` and `Draw 2 cards` are
+/// sentences, `Crushing Blow 1 Armor` two keywords.
+fn unknown_keyword_prefix(s: &str, who: &super::Who) -> Option<usize> {
+    let s_trim = s.trim_start();
+    let lead = s.len() - s_trim.len();
+    let mut end = 0;
+    for (k, w) in s_trim.split(' ').enumerate() {
+        let at = end + usize::from(k > 0);
+        let number = w == "X" || w.trim_start_matches(['+', '-']).parse::<u32>().is_ok();
+        if number && k > 0 {
+            let piece = &s_trim[..at + w.len()];
+            let first = piece.split(' ').next().unwrap_or("");
+            let verb = super::lex::VERBS.contains(&first)
+                || COST_VERBS.contains(&first.to_ascii_lowercase().as_str());
+            let written = who.others.spelling.count(&first.to_ascii_lowercase()) > 2;
+            return (!verb && !written && super::unknown_keyword(piece))
+                .then_some(lead + piece.len());
+        }
+        if k >= 3 || !w.starts_with(|c: char| c.is_ascii_uppercase()) {
+            return None;
+        }
+        end = at + w.len();
+    }
+    None
+}
+
 pub(super) fn is_strong_start(s: &str) -> bool {
     // `INSERT: ...` starts an ability of its own, whatever follows.
     if strip_prefix_ci(s.trim_start(), super::INSERT).is_some() {

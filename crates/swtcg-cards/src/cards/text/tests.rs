@@ -946,3 +946,47 @@ fn abilities_start_at_insert_and_at_the_tap_symbol() {
     );
     assert!(a.iter().any(|a| a.class() == Class::Keyword), "{a:?}");
 }
+
+#[test]
+fn an_unknown_keyword_is_not_understood_never_dropped() {
+    for k in ["Overpower 2", "Sith Rage X", "Crushing Blow 1."] {
+        assert!(unknown_keyword(k), "{k}");
+    }
+    // Known keywords (the engine's, the glossary's, a glossary name's
+    // first words), and what is no keyword's shape.
+    for k in [
+        "Critical Hit 2",
+        "Velocity 20",
+        "Hidden Cost 8",
+        "Hidden 4",
+        "+2 power",
+        "Fury",
+    ] {
+        assert!(!unknown_keyword(k), "{k}");
+    }
+    let read = |t: &str| classify(t, &["Nomad (A)".into()]);
+    assert_eq!(read("Overpower 2").class(), Class::NotUnderstood);
+    // An item of a list of grants, and a Switch's mode.
+    let a = read("This unit gets Fury 1 and Overpower 2.");
+    assert_eq!(a.class(), Class::NotUnderstood, "{a:?}");
+    let a = read("Switch: +1 health/+10 speed, Overpower 1");
+    assert_eq!(a.class(), Class::NotUnderstood, "{a:?}");
+    // Run together in a set with no separators: cut where it ends, and
+    // where it starts after a sentence; a verb with a number is a
+    // sentence's start (`Take 1 ...`), not a keyword.
+    splits_as(&[
+        ("Overpower 2 Armor", &["Overpower 2", "Armor"]),
+        (
+            "Bounty: Discard a card. Overpower 1 Armor",
+            &["Bounty: Discard a card.", "Overpower 1", "Armor"],
+        ),
+    ]);
+    assert_eq!(
+        super::split_abilities_in(
+            "Tap -> Take 1 Trooper Subordinate and put it into play.",
+            false
+        )
+        .len(),
+        1
+    );
+}

@@ -78,6 +78,51 @@ pub(super) fn starts_with_word(lower: &str, word: &str) -> bool {
             .is_none_or(|c| !c.is_alphanumeric())
 }
 
+/// Whether `item` is written as a keyword with a number and is none the
+/// reader knows (`Overpower 2`, `Sith Rage X`: one to three capitalised
+/// words, then a number or X, and nothing else; neither the engine's
+/// keyword nor the glossary's): a keyword of a set the glossary doesn't
+/// have yet. It is not understood, never dropped as holding no word of an
+/// attack.
+pub(super) fn unknown_keyword(item: &str) -> bool {
+    let item = item.trim().trim_end_matches('.').trim();
+    let words: Vec<&str> = item.split_whitespace().collect();
+    let Some((last, head)) = words.split_last() else {
+        return false;
+    };
+    let number = *last == "X" || last.trim_start_matches(['+', '-']).parse::<u32>().is_ok();
+    let titled = |w: &&str| {
+        w.len() > 1
+            && w.starts_with(|c: char| c.is_ascii_uppercase())
+            && w[1..].bytes().all(|b| b.is_ascii_lowercase())
+    };
+    if !number || head.is_empty() || head.len() > 3 || !head.iter().all(titled) {
+        return false;
+    }
+    // A glossary keyword's first words (`Hidden 4`, Hidden Cost's) are
+    // that keyword's, misprinted.
+    let head = head.join(" ").to_ascii_lowercase();
+    swtcg_engine::keywords::parse_with_x(item).is_err()
+        && !NOT_ATTACK_KEYWORDS
+            .iter()
+            .any(|(n, _)| starts_with_keyword(item, n) || n.starts_with(&format!("{head} ")))
+        && !UNMODELLED_KEYWORDS
+            .iter()
+            .any(|n| starts_with_keyword(item, n))
+}
+
+/// Whether an item of `text`, read as a list (`+10 speed, Crushing Blow
+/// 1`), is an unknown keyword.
+pub(super) fn holds_unknown_keyword(text: &str) -> bool {
+    // A keyword's number or X, first: most texts have none.
+    if !text.bytes().any(|b| b.is_ascii_digit()) && !text.contains(" X") {
+        return false;
+    }
+    super::grants::grant_items(text)
+        .iter()
+        .any(|i| unknown_keyword(i))
+}
+
 /// Whether `text` starts with the keyword `name` (in any case) as that
 /// keyword, not as a word of a longer name: a capitalised word right
 /// after it makes the two one name (`Bounty Hunter: Armor`, `Stealth
