@@ -142,13 +142,14 @@ const COST_VERBS: &[&str] = &[
     "untap",
 ];
 
-/// Every cost arrow in one form, `->`: `→`, `-->`, `- >`, `–>` and a dash
-/// set apart by spaces (` - `, ` – `, ` — `) right after a cost (`Pay 1
-/// Force - Evade 1`, `Tap – Draw a card`). A dash after words that are
-/// not a cost is left as it is.
+/// Every cost arrow in one form, `->`: `→`, `-->`, `- >`, `–>`, and a
+/// dash set apart by spaces (` - `, ` – `, ` — `) or a colon right after a
+/// cost (`Pay 1 Force - Evade 1`, `Tap – Draw a card`, `Pay 2 Force:
+/// Evade 2`). A dash or colon after words that are not a cost is left as
+/// it is (`Bounty: Discard ...`, `Upkeep: Pay 1 Force`).
 pub fn arrows(text: &str) -> String {
     // Every form above holds one of these characters.
-    if !text.contains(['\u{2192}', '-', '\u{2013}', '\u{2014}']) {
+    if !text.contains(['\u{2192}', '-', '\u{2013}', '\u{2014}', ':']) {
         return text.to_string();
     }
     let mut t = text
@@ -157,7 +158,7 @@ pub fn arrows(text: &str) -> String {
         .replace("- >", "->")
         .replace("\u{2013}>", "->")
         .replace("\u{2014}>", "->");
-    for dash in [" - ", " \u{2013} ", " \u{2014} "] {
+    for dash in [" - ", " \u{2013} ", " \u{2014} ", ": "] {
         let mut from = 0;
         while let Some(i) = t[from..].find(dash).map(|i| i + from) {
             // The words since the last sentence or ability start.
