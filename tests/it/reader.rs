@@ -849,3 +849,28 @@ fn probe_an_unknown_keyword_is_never_dropped() {
         );
     }
 }
+
+/// Every space of every name and text as another kind of space (a
+/// no-break space, a thin space, an ideographic space, in turn), and a
+/// zero-width space after each period, as text copied from a web page
+/// has them: every reading is the same (57% of the six sets' abilities
+/// were not understood with no-break spaces before).
+#[test]
+fn probe_spaces_of_every_kind() {
+    const SPACES: [char; 3] = ['\u{a0}', '\u{2009}', '\u{3000}'];
+    for which in ["six", "more"] {
+        let db = crate::snapshots::load(which);
+        let base = readings_of(&db);
+        let probed_db = load_with(which, |k, l| {
+            let mut f: Vec<String> = l.split('\t').map(String::from).collect();
+            let s = SPACES[k % SPACES.len()].to_string();
+            f[0] = f[0].replace(' ', &s);
+            f[9] = f[9].replace(". ", ".\u{200b} ").replace(' ', &s);
+            f.join("\t")
+        });
+        let names: Vec<&str> = db.cards.iter().map(|c| c.name.as_str()).collect();
+        let probed_names: Vec<&str> = probed_db.cards.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, probed_names, "{which}");
+        assert_read_alike(which, &db, &base, &readings_of(&probed_db), |_| false);
+    }
+}

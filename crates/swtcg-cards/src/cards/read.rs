@@ -262,7 +262,8 @@ fn card_rows(file: &str, text: &str) -> std::result::Result<Vec<RawRow>, String>
         let mut fields: [String; COLUMNS.len()] = Default::default();
         for (v, slot) in record.iter().zip(&slots) {
             if let Some(i) = slot {
-                fields[*i] = unquote(&String::from_utf8_lossy(v));
+                fields[*i] =
+                    super::text::plain_spaces(&unquote(&String::from_utf8_lossy(v))).into_owned();
             }
         }
         rows.push(RawRow {

@@ -118,6 +118,7 @@ pub fn read_abilities_among(
     barred: bool,
     others: &std::sync::Arc<lex::Lexicon>,
 ) -> Vec<ReadAbility> {
+    let text = &plain_spaces(text);
     let kinds = names.get(1).map_or("", |k| k.as_ref());
     let who = Who {
         names: match names.first() {

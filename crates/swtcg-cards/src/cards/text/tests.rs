@@ -990,3 +990,20 @@ fn an_unknown_keyword_is_not_understood_never_dropped() {
         1
     );
 }
+
+#[test]
+fn spaces_of_every_kind_are_plain_spaces() {
+    assert_eq!(
+        plain_spaces("Pay\u{a0}1\u{2009}Force\u{200b} ->\u{3000}Evade 1\u{feff}"),
+        "Pay 1 Force -> Evade 1"
+    );
+    assert!(matches!(
+        plain_spaces("Evade 1"),
+        std::borrow::Cow::Borrowed(_)
+    ));
+    assert!(matches!(
+        plain_spaces("Padmé Amidala"),
+        std::borrow::Cow::Borrowed(_)
+    ));
+    assert_eq!(ascii_only("a\u{a0}b"), "a b");
+}
