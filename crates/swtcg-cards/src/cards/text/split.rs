@@ -421,8 +421,6 @@ fn whole_keyword(piece: &str) -> bool {
     })
 }
 
-/// Whether a sentence surely starts an ability of its own: a cost arrow, a
-/// glossary keyword, a trigger (`When`, `Whenever`, `As long as`).
 /// Where an unknown keyword (see [`super::unknown_keyword`]) that `s`
 /// starts with ends: title-case words, then a number or X. Its first word
 /// is no verb of the card language and none the database writes in lower
@@ -452,6 +450,8 @@ fn unknown_keyword_prefix(s: &str, who: &super::Who) -> Option<usize> {
     None
 }
 
+/// Whether a sentence surely starts an ability of its own: a cost arrow, a
+/// glossary keyword, a trigger (`When`, `Whenever`, `As long as`).
 pub(super) fn is_strong_start(s: &str) -> bool {
     // `INSERT: ...` starts an ability of its own, whatever follows.
     if strip_prefix_ci(s.trim_start(), super::INSERT).is_some() {
