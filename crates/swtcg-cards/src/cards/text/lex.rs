@@ -291,7 +291,7 @@ pub(super) const VERBS: &[&str] = &[
 
 /// The glossary's keyword names, as words, longest first, with whether
 /// each takes a number.
-fn keyword_names() -> &'static [(Vec<String>, bool)] {
+pub(super) fn keyword_names() -> &'static [(Vec<String>, bool)] {
     static K: std::sync::OnceLock<Vec<(Vec<String>, bool)>> = std::sync::OnceLock::new();
     K.get_or_init(|| {
         use swtcg_engine::keywords::{NAMES, Value};

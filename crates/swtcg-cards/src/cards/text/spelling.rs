@@ -77,18 +77,15 @@ pub struct Spelling {
     names: HashSet<String>,
 }
 
-/// The words of keywords' names (`Critical`, `Hit`, `Deflect`, ...), as
-/// the glossary and the engine write them.
+/// The words of keywords' names (`Critical`, `Hit`, `Deflect`, ...), of
+/// five letters or more: the engine's and the glossary's, as the lexer
+/// knows them (`lex::keyword_names`).
 fn keyword_words() -> &'static ByLength {
     static WORDS: std::sync::OnceLock<ByLength> = std::sync::OnceLock::new();
     WORDS.get_or_init(|| {
-        let engine = swtcg_engine::keywords::NAMES.iter().map(|(n, _, _)| *n);
-        let glossary = super::NOT_ATTACK_KEYWORDS
+        let mut out: Vec<String> = super::lex::keyword_names()
             .iter()
-            .map(|(n, _)| *n)
-            .chain(super::UNMODELLED_KEYWORDS.iter().copied());
-        let mut out: Vec<String> = engine
-            .chain(glossary)
+            .flat_map(|(words, _)| words)
             .flat_map(|n| letter_runs(n).map(|(_, w)| capitalised(w)))
             .filter(|w| w.len() >= SHORTEST_KEYWORD)
             .collect();
