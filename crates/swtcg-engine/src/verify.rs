@@ -30,7 +30,7 @@ use std::fmt::Write;
 
 /// The JSON of a verification (`verify --json`).
 #[derive(Clone, Debug, Serialize)]
-pub struct VerificationJson {
+pub(crate) struct VerificationJson {
     /// What was counted.
     pub quantity: String,
     /// Number of samples.
@@ -61,7 +61,7 @@ pub struct VerificationJson {
 
 /// One outcome of a verification.
 #[derive(Clone, Debug, Serialize)]
-pub struct OutcomeJson {
+pub(crate) struct OutcomeJson {
     /// The outcome.
     pub outcome: i64,
     /// Its exact probability.
@@ -76,7 +76,7 @@ pub struct OutcomeJson {
 
 /// One pooled bin.
 #[derive(Clone, Debug, Serialize)]
-pub struct BinJson {
+pub(crate) struct BinJson {
     /// First outcome.
     pub from: i64,
     /// Last outcome.
@@ -89,7 +89,7 @@ pub struct BinJson {
 
 /// A test statistic.
 #[derive(Clone, Debug, Serialize)]
-pub struct TestJson {
+pub(crate) struct TestJson {
     /// The statistic.
     pub statistic: f64,
     /// Degrees of freedom.
@@ -303,7 +303,7 @@ impl Verification {
     }
 
     /// The typed result (`verify --json`).
-    pub fn json(&self, quantity: &str) -> VerificationJson {
+    pub fn json(&self, quantity: &str) -> impl serde::Serialize + use<'_> {
         let test = |t: &Test| TestJson {
             statistic: t.statistic,
             df: t.df,

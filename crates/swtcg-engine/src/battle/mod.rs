@@ -55,10 +55,7 @@ mod report;
 mod sixths;
 mod solve;
 
-pub use report::{
-    ArenaControl, BattleJson, BattleReport, FirstDecision, FirstJson, FirstOption, OptionJson,
-    PolicyEntry, StatesJson, UnitFate,
-};
+pub use report::{ArenaControl, BattleReport, FirstDecision, FirstOption, UnitFate};
 pub use solve::BattleProgress;
 use solve::{Forward, Solver, Values};
 

@@ -76,7 +76,7 @@ pub struct BattleReport {
 
 /// The JSON of a battle.
 #[derive(Clone, Debug, Serialize)]
-pub struct BattleJson {
+pub(crate) struct BattleJson {
     /// The objective both sides play for.
     pub objective: &'static str,
     /// Per arena with units: who controls it at the end.
@@ -111,7 +111,7 @@ pub struct BattleJson {
 
 /// The first decision, in JSON.
 #[derive(Clone, Debug, Serialize)]
-pub struct FirstJson {
+pub(crate) struct FirstJson {
     /// Who chooses.
     pub player: Player,
     /// The choice made.
@@ -122,7 +122,7 @@ pub struct FirstJson {
 
 /// One alternative.
 #[derive(Clone, Debug, Serialize)]
-pub struct OptionJson {
+pub(crate) struct OptionJson {
     /// Its words.
     pub choice: String,
     /// Its value for the player choosing.
@@ -133,7 +133,7 @@ pub struct OptionJson {
 
 /// State counts.
 #[derive(Clone, Debug, Serialize)]
-pub struct StatesJson {
+pub(crate) struct StatesJson {
     /// The bound counted before the solve.
     pub estimate: u64,
     /// The states solved.
@@ -144,7 +144,7 @@ pub struct StatesJson {
 
 /// One state of the policy.
 #[derive(Clone, Debug, Serialize)]
-pub struct PolicyEntry {
+pub(crate) struct PolicyEntry {
     /// Counters on each unit in play (by name).
     pub counters: BTreeMap<String, u32>,
     /// Power lost to Stun, for units that lost any.
@@ -313,7 +313,7 @@ impl BattleReport {
     }
 
     /// The report as one JSON value (`policy`: with every state's choice).
-    pub fn json(&self, policy: bool) -> BattleJson {
+    pub fn json(&self, policy: bool) -> impl serde::Serialize + use<'_> {
         let b = &self.battle;
         let two = self.control_two();
         BattleJson {
