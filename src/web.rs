@@ -23,7 +23,7 @@
 //! assert_eq!(e["origin"]["param"], "power");
 //! ```
 
-use crate::writers::{self, Distributions, distributions_table};
+use crate::writers::{self, distributions_table};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
@@ -36,6 +36,7 @@ use swtcg_engine::dist::Fraction;
 use swtcg_engine::error::{Error, ErrorKind, Result};
 use swtcg_engine::plan::Plan;
 use swtcg_engine::policy::Policy;
+use swtcg_engine::report::Distributions;
 use swtcg_engine::report::{AttackReport, DistReport};
 use swtcg_engine::request::{AttackAnswer, AttackRequest};
 use swtcg_engine::scenario::Scenario;

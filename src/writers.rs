@@ -21,9 +21,7 @@ use swtcg_cards::cards::CardDb;
 use swtcg_cards::matchups::{MatchupRow, Options, Rankings, RowRef, field_line, stream};
 use swtcg_engine::dist::{Fraction, fraction_string};
 use swtcg_engine::error::Result;
-use swtcg_engine::plan::PlanJson;
-use swtcg_engine::report::{AttackReport, DistReport, percent};
-use swtcg_engine::scenario::ScenarioJson;
+use swtcg_engine::report::{DistReport, percent};
 use swtcg_engine::table::{CORE, Format, Param, Pivot, Row};
 use swtcg_engine::unit::Arena;
 
@@ -650,51 +648,6 @@ pub fn write_docs_page(
     Ok(())
 }
 
-/// The distributions a result reports, each with its title: what the CSV
-/// and Markdown exports of the result hold (the web API's `format=csv` and
-/// `format=md`, the page's export buttons).
-pub trait Distributions {
-    /// Each distribution with its title, in the order the result gives them.
-    fn distributions(&self) -> Vec<(String, &DistReport)>;
-}
-
-impl Distributions for AttackReport {
-    fn distributions(&self) -> Vec<(String, &DistReport)> {
-        vec![
-            ("damage to the defender".into(), &self.defender_damage),
-            ("damage to the attacker".into(), &self.attacker_damage),
-            ("hits of the final roll".into(), &self.hits),
-        ]
-    }
-}
-
-impl Distributions for ScenarioJson {
-    fn distributions(&self) -> Vec<(String, &DistReport)> {
-        let mut out = self.attack.distributions();
-        out.extend(
-            self.damage_by_unit
-                .iter()
-                .map(|(name, d)| (format!("damage to {name}"), d)),
-        );
-        out
-    }
-}
-
-impl Distributions for PlanJson {
-    fn distributions(&self) -> Vec<(String, &DistReport)> {
-        let mut out = vec![
-            ("total damage".to_string(), &self.total_damage),
-            ("damage taken back".to_string(), &self.damage_taken_back),
-        ];
-        out.extend(
-            self.damage_taken_back_by_unit
-                .iter()
-                .map(|(name, d)| (format!("damage taken back by {name}"), d)),
-        );
-        out
-    }
-}
-
 /// Distributions as one table: for each, every outcome `k` with P(= k)
 /// and P(≥ k), as exact fractions and as percentages.
 ///
@@ -702,7 +655,8 @@ impl Distributions for PlanJson {
 /// use swtcg_engine::attack::attack;
 /// use swtcg_engine::report::AttackReport;
 /// use swtcg_engine::unit::Unit;
-/// use swtcg_odds::writers::{Distributions, csv, distributions_table};
+/// use swtcg_engine::report::Distributions;
+/// use swtcg_odds::writers::{csv, distributions_table};
 /// // One die hitting on 4+.
 /// let out = attack(&Unit::new("A", 1), &Unit::new("D", 0)).unwrap();
 /// let report = AttackReport::of(&out, [false, false]);

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use swtcg_cards::cards::CardDb;
 use swtcg_cards::cards::stack::Switches;
 use swtcg_cards::matchups::{Options, SortBy, duel, rank, stream};
-use swtcg_engine::attack::{ATTACKER, Side, joint_damage};
+use swtcg_engine::attack::{ATTACKER, Side};
 use swtcg_engine::dist::{Dist, Num, Weight, reduce};
 use swtcg_engine::error::{ErrorKind, Origin};
 use swtcg_engine::plan::{Plan, PlanReport};
@@ -540,11 +540,7 @@ impl AttackResult {
     fn joint_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
         let exact: Array2<BigRational> = match &self.answer {
             AttackAnswer::Static { outcome, .. } => outcome.joint_damage(),
-            AttackAnswer::Game(r) => joint_damage(
-                &r.outcome.solution.tallies,
-                r.outcome.declared.defending,
-                ATTACKER,
-            ),
+            AttackAnswer::Game(r) => r.joint_damage(),
         };
         exact
             .mapv(|p| p.to_f64().unwrap_or(f64::NAN))

@@ -248,15 +248,19 @@ fn the_engines_public_face_is_drawn() {
             .into_iter()
             .find(|p| p.exists() && p != f)?;
         let text = code(&parent);
-        let start = text.find(&format!("pub use {name}::"))?;
-        let list = &text[start + format!("pub use {name}::").len()..];
-        let list = &list[..list.find(';')?];
-        let names = list
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        // Every `pub use name::…;` of the parent, however many there are.
+        let head = format!("pub use {name}::");
+        let names: Vec<String> = text
+            .match_indices(&head)
+            .filter_map(|(start, _)| {
+                let list = &text[start + head.len()..];
+                Some(&list[..list.find(';')?])
+            })
+            .flat_map(|list| list.split(|c: char| !(c.is_alphanumeric() || c == '_')))
             .filter(|w| !w.is_empty())
             .map(String::from)
             .collect();
-        Some((parent, names))
+        (!names.is_empty()).then_some((parent, names))
     };
     for f in &files {
         let only = match reexported(f) {

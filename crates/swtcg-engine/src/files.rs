@@ -107,7 +107,7 @@ impl DbPaths {
 /// "defender": 2}`; a side not given has the default, 4 (a turn's income).
 #[derive(Deserialize, Default, Clone, Copy, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct ForceFile {
+pub(crate) struct ForceFile {
     /// The attacking side's: a number, or `"unlimited"`
     /// ([`crate::policy::DEFAULT_FORCE`] when not given).
     pub attacker: Option<crate::policy::ForceBudget>,
@@ -146,7 +146,7 @@ pub struct ScenarioFile {
     /// A card database for units given as `"card"` (relative to the file).
     pub db: Option<DbPaths>,
     /// Force each side may spend in the attack.
-    pub force: Option<ForceFile>,
+    pub(crate) force: Option<ForceFile>,
 }
 
 impl ScenarioFile {

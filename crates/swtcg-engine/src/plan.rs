@@ -24,7 +24,7 @@ use crate::error::{Error, Result, quote};
 use crate::files::{Applied, CardUnits, DbPaths, FromFile, PlanFile};
 use crate::keywords::KeywordKind;
 use crate::policy::{Game, Policy, solve};
-use crate::report::DistReport;
+use crate::report::{DistReport, Distributions};
 use crate::unit::{MAX_GAME_WORK, Unit, attack_work};
 use num_rational::BigRational;
 use serde::Serialize;
@@ -50,7 +50,7 @@ pub(crate) const PLAN_TIME_LIMIT: std::time::Duration = std::time::Duration::fro
 
 /// The JSON of a plan (see [`PlanReport::json`]).
 #[derive(Clone, Debug, Serialize)]
-pub struct PlanJson {
+pub(crate) struct PlanJson {
     /// The defender's name.
     pub defender: String,
     /// P(the defender is discarded by the end of step k), k from 1.
@@ -69,7 +69,7 @@ pub struct PlanJson {
 
 /// One step of a plan.
 #[derive(Clone, Debug, Serialize)]
-pub struct StepJson {
+pub(crate) struct StepJson {
     /// Its number, from 1.
     pub step: usize,
     /// Who attacks.
@@ -577,7 +577,7 @@ impl PlanReport {
     /// The typed result: `defender_discarded_by_step` (P(discarded by the
     /// end of step k), k from 1), per-step details, the law of the total
     /// damage, and the damage taken back, every probability a fraction.
-    pub fn json(&self) -> PlanJson {
+    pub fn json(&self) -> impl serde::Serialize + Distributions + use<'_> {
         let attackers = &self.plan.attackers;
         PlanJson {
             defender: self.plan.defender.name.clone(),
@@ -723,4 +723,19 @@ fn refuse_unmodelled(attackers: &[Unit], defender_against: &[Unit]) -> Result<()
         }
     }
     Ok(())
+}
+
+impl Distributions for PlanJson {
+    fn distributions(&self) -> Vec<(String, &DistReport)> {
+        let mut out = vec![
+            ("total damage".to_string(), &self.total_damage),
+            ("damage taken back".to_string(), &self.damage_taken_back),
+        ];
+        out.extend(
+            self.damage_taken_back_by_unit
+                .iter()
+                .map(|(name, d)| (format!("damage taken back by {name}"), d)),
+        );
+        out
+    }
 }

@@ -221,3 +221,21 @@ pub(crate) fn attack_text<W: Weight>(o: &AttackOutcome<W>, stun: [bool; 2]) -> S
     }
     out
 }
+
+/// The distributions a result reports, each with its title: what the CSV
+/// and Markdown exports of the result hold (the web API's `format=csv` and
+/// `format=md`, the page's export buttons).
+pub trait Distributions {
+    /// Each distribution with its title, in the order the result gives them.
+    fn distributions(&self) -> Vec<(String, &DistReport)>;
+}
+
+impl Distributions for AttackReport {
+    fn distributions(&self) -> Vec<(String, &DistReport)> {
+        vec![
+            ("damage to the defender".into(), &self.defender_damage),
+            ("damage to the attacker".into(), &self.attacker_damage),
+            ("hits of the final roll".into(), &self.hits),
+        ]
+    }
+}

@@ -21,7 +21,7 @@ use crate::dist::{Dist, Fraction, Num, fraction_string, to_f64};
 use crate::error::{Error, Result, quote};
 use crate::files::{Applied, CardUnits, DbPaths, ForceFile, FromFile, ScenarioFile};
 use crate::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, aimed_foresight, solve};
-use crate::report::{AttackReport, DistReport, dist_text, fraction_and_percent};
+use crate::report::{AttackReport, DistReport, Distributions, dist_text, fraction_and_percent};
 use crate::unit::Unit;
 use num_rational::BigRational;
 use serde::Serialize;
@@ -189,7 +189,7 @@ pub struct ScenarioReport {
 /// The JSON of a scenario (see [`ScenarioReport::json`]; the contract is
 /// in `docs/json.md`).
 #[derive(Clone, Debug, Serialize)]
-pub struct ScenarioJson {
+pub(crate) struct ScenarioJson {
     /// The keys of `attack --json`, for the unit that ended up defending.
     #[serde(flatten)]
     pub attack: AttackReport,
@@ -226,7 +226,7 @@ pub struct ScenarioJson {
 /// The Force each side could spend in the attack: a number, or
 /// `"unlimited"`.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
-pub struct ForceReport {
+pub(crate) struct ForceReport {
     /// The attacking side's.
     pub attacker: crate::policy::ForceBudget,
     /// The defending side's.
@@ -269,7 +269,7 @@ impl ForceReport {
 
 /// A Foresight (or Forewarning) guess.
 #[derive(Clone, Debug, Serialize)]
-pub struct GuessReport {
+pub(crate) struct GuessReport {
     /// The most likely number of hits (re-rolls played for damage).
     pub best_guess: i64,
     /// Its probability.
@@ -284,7 +284,7 @@ pub struct GuessReport {
 
 /// The best guess when re-rolls aim at it.
 #[derive(Clone, Debug, Serialize)]
-pub struct AimedGuess {
+pub(crate) struct AimedGuess {
     /// The guess.
     pub best_guess: u32,
     /// Its probability.
@@ -312,7 +312,7 @@ impl GuessReport {
 
 /// The objective and its exact value.
 #[derive(Clone, Debug, Serialize)]
-pub struct ObjectiveReport {
+pub(crate) struct ObjectiveReport {
     /// Its name.
     pub name: Objective,
     /// The exact expected value under the policy.
@@ -323,7 +323,7 @@ pub struct ObjectiveReport {
 
 /// One option weighed at the declare step.
 #[derive(Clone, Debug, Serialize)]
-pub struct DeclareOption {
+pub(crate) struct DeclareOption {
     /// The unit defending.
     pub defending: String,
     /// Whether a Retaliate with a cost was activated.
@@ -343,7 +343,7 @@ pub struct DeclareOption {
 
 /// A keyword text ignored.
 #[derive(Clone, Debug, Serialize)]
-pub struct Ignored {
+pub(crate) struct Ignored {
     /// The unit.
     pub unit: String,
     /// The text.
@@ -352,7 +352,7 @@ pub struct Ignored {
 
 /// A condition waiting for `--condition`.
 #[derive(Clone, Debug, Serialize)]
-pub struct Waiting {
+pub(crate) struct Waiting {
     /// The card.
     pub card: String,
     /// The condition's text.
@@ -360,6 +360,17 @@ pub struct Waiting {
 }
 
 impl ScenarioReport {
+    /// The joint law of the counters placed on the unit that defended
+    /// (rows, from 0) and on the attacker (columns, from 0): `P(defender =
+    /// i, attacker = j)`, exact.
+    pub fn joint_damage(&self) -> ndarray::Array2<BigRational> {
+        crate::attack::joint_damage(
+            &self.outcome.solution.tallies,
+            self.outcome.declared.defending,
+            ATTACKER,
+        )
+    }
+
     /// The scenario's units, in order (the attacker first).
     pub fn units(&self) -> &[Unit] {
         &self.scenario.game.units
@@ -482,7 +493,7 @@ impl ScenarioReport {
     /// `defending_unit`, `used`, `foresight` / `forewarning`, the
     /// objective's exact value, the declare options, ignored keywords and
     /// the conditions applied and waiting.
-    pub fn json(&self) -> ScenarioJson {
+    pub fn json(&self) -> impl serde::Serialize + Distributions + use<'_> {
         let units = self.units();
         let d = self.outcome.declared.defending;
         let sol = &self.outcome.solution;
@@ -728,5 +739,17 @@ impl FromFile for Scenario {
 
     fn from_parts<C: CardUnits>(file: ScenarioFile, cards: &C) -> Result<Scenario> {
         Scenario::from_parts(file, cards)
+    }
+}
+
+impl Distributions for ScenarioJson {
+    fn distributions(&self) -> Vec<(String, &DistReport)> {
+        let mut out = self.attack.distributions();
+        out.extend(
+            self.damage_by_unit
+                .iter()
+                .map(|(name, d)| (format!("damage to {name}"), d)),
+        );
+        out
     }
 }

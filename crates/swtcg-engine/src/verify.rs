@@ -100,7 +100,7 @@ pub(crate) struct TestJson {
 
 /// The total variation distance.
 #[derive(Clone, Debug, Serialize)]
-pub struct TotalVariation {
+pub(crate) struct TotalVariation {
     /// Observed.
     pub observed: f64,
     /// Upper confidence bound on the simulator's own distance.

@@ -840,7 +840,7 @@ pub(crate) use resolve::purchases;
 
 /// The joint law of the counters placed on units `rows` and `columns` by
 /// an attack's tallies: `P(rows = i, columns = j)`, exact, as a grid.
-pub fn joint_damage<W: Weight>(
+pub(crate) fn joint_damage<W: Weight>(
     tallies: &Joint<Tally, W>,
     rows: usize,
     columns: usize,

@@ -85,7 +85,7 @@ pub const WEB_SOLVED_STATES: u64 = 500_000;
 /// The two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Player {
+pub(crate) enum Player {
     /// The Dark Side: its units tied for the highest speed attack first.
     Dark,
     /// The Light Side.
@@ -123,7 +123,7 @@ impl Player {
 /// What each side plays its battle choices for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum BattleObjective {
+pub(crate) enum BattleObjective {
     /// P(it alone has units in the arena); over several arenas, the
     /// expected number of arenas it controls.
     Control,
@@ -148,7 +148,7 @@ impl BattleObjective {
 /// "unlimited"}`; a side not given has 4.
 #[derive(Deserialize, Default, Clone, Copy, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct BattleForce {
+pub(crate) struct BattleForce {
     /// The Dark Side's.
     pub dark: Option<ForceBudget>,
     /// The Light Side's.
@@ -159,7 +159,7 @@ pub struct BattleForce {
 /// arena and its speed.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BattleUnitFile {
+pub(crate) struct BattleUnitFile {
     /// Its name (a card unit's name by default).
     pub name: Option<String>,
     /// The card.
@@ -207,15 +207,15 @@ impl BattleUnitFile {
 #[serde(deny_unknown_fields)]
 pub struct BattleFile {
     /// Every unit of both sides.
-    pub units: Vec<BattleUnitFile>,
+    pub(crate) units: Vec<BattleUnitFile>,
     /// What both sides play for (control; control-two when units are in
     /// several arenas).
-    pub objective: Option<BattleObjective>,
+    pub(crate) objective: Option<BattleObjective>,
     /// How the choices inside each attack are played.
     #[serde(default)]
     pub policy: Policy,
     /// The Force of each side for the whole battle.
-    pub force: Option<BattleForce>,
+    pub(crate) force: Option<BattleForce>,
     /// List unknown keywords instead of failing.
     #[serde(default)]
     pub ignore_unknown: bool,
@@ -235,7 +235,7 @@ impl BattleFile {
 
 /// A unit in a battle.
 #[derive(Clone, Debug)]
-pub struct BattleUnit {
+pub(crate) struct BattleUnit {
     /// The unit, as it stands before the battle (before it meets an
     /// opponent: card conditions decided by two cards are applied per
     /// attack).
@@ -252,7 +252,7 @@ pub struct BattleUnit {
 #[derive(Clone, Debug)]
 pub struct Battle {
     /// The units.
-    pub units: Vec<BattleUnit>,
+    pub(crate) units: Vec<BattleUnit>,
     /// `pairs[i][j]`: unit `i` attacking unit `j` and unit `j` defending
     /// against it (conditions two cards decide applied), for enemies of one
     /// arena.
@@ -261,7 +261,7 @@ pub struct Battle {
     /// unit `f` (the attacker when `k` is its enemy, else the defender).
     bystanders: Vec<Vec<Option<Unit>>>,
     /// What both sides play for.
-    pub objective: BattleObjective,
+    pub(crate) objective: BattleObjective,
     /// How choices inside an attack are played.
     pub policy: Policy,
     /// The Force of each side for the battle, by `Player::index` (`None`:
@@ -928,7 +928,7 @@ const MAX_FORCE: u32 = 1_000;
 
 /// A choice of the battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Choice {
+pub(crate) enum Choice {
     /// Unit `.0` attacks unit `.1`.
     Attack(usize, usize),
     /// Unit `.0` declines to attack this battle.

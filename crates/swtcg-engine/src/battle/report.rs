@@ -7,7 +7,7 @@ use super::*;
 #[derive(Clone, Debug)]
 pub struct FirstOption {
     /// The choice.
-    pub choice: Choice,
+    pub(crate) choice: Choice,
     /// Its value for the player choosing.
     pub value: BigRational,
     /// Its value for each player, by `Player::index`.
@@ -18,9 +18,9 @@ pub struct FirstOption {
 #[derive(Clone, Debug)]
 pub struct FirstDecision {
     /// Who chooses.
-    pub player: Player,
+    pub(crate) player: Player,
     /// The choice made.
-    pub best: Choice,
+    pub(crate) best: Choice,
     /// Every alternative with its value.
     pub options: Vec<FirstOption>,
 }
@@ -44,7 +44,7 @@ pub struct UnitFate {
     /// Its name.
     pub name: String,
     /// Its side.
-    pub side: Player,
+    pub(crate) side: Player,
     /// Its arena.
     pub arena: Arena,
     /// P(it is in play when the battle ends).
