@@ -105,24 +105,16 @@ pub struct ChoiceParam {
     /// What it means, for help texts.
     pub doc: &'static str,
     /// The words it takes (`word` parameters only).
-    pub words: &'static [&'static str],
+    #[serde(serialize_with = "words_json")]
+    pub words: fn() -> Vec<&'static str>,
 }
 
-/// The words of a [`Words`] type, in a constant.
-macro_rules! words_of {
-    ($t:ty) => {{
-        const W: &[&str] = &{
-            let all = <$t as Words>::WORDS;
-            let mut out = [""; <$t as Words>::WORDS.len()];
-            let mut i = 0;
-            while i < all.len() {
-                out[i] = all[i].0;
-                i += 1;
-            }
-            out
-        };
-        W
-    }};
+/// A [`ChoiceParam`]'s words, as its JSON shows them.
+fn words_json<S: serde::Serializer>(
+    words: &fn() -> Vec<&'static str>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&words(), s)
 }
 
 /// Every [`ChoiceParam`], in the order a form shows them.
@@ -132,49 +124,49 @@ pub const CHOICE_PARAMS: &[ChoiceParam] = &[
         kind: "switch",
         label: "Overkill",
         doc: "The attacker has Overkill (damage past the defender's health goes to a third unit).",
-        words: &[],
+        words: Vec::new,
     },
     ChoiceParam {
         name: "other-health",
         kind: "health",
         label: "Third unit's health",
         doc: "Health of a third unit on the defender's side (for Overkill).",
-        words: &[],
+        words: Vec::new,
     },
     ChoiceParam {
         name: "lucky-policy",
         kind: "word",
         label: "How Lucky is played",
         doc: "How Lucky is played: optimal or simple.",
-        words: words_of!(LuckyPolicy),
+        words: LuckyPolicy::all_words,
     },
     ChoiceParam {
         name: "lucky-order",
         kind: "word",
         label: "Who re-rolls first",
         doc: "How the two Lucky take turns: pop, pop-defender-first, attacker-first, defender-first.",
-        words: words_of!(LuckyOrder),
+        words: LuckyOrder::all_words,
     },
     ChoiceParam {
         name: "objective",
         kind: "word",
         label: "What each side plays for",
         doc: "What each side plays for: damage, discard or net.",
-        words: words_of!(Objective),
+        words: Objective::all_words,
     },
     ChoiceParam {
         name: "force-attacker",
         kind: "budget",
         label: "Attacker's Force",
         doc: "Force the attacker may spend in the attack: a number or unlimited (default 4, a turn's income).",
-        words: &[],
+        words: Vec::new,
     },
     ChoiceParam {
         name: "force-defender",
         kind: "budget",
         label: "Defender's Force",
         doc: "Force the defender may spend in the attack: a number or unlimited (default 4, a turn's income).",
-        words: &[],
+        words: Vec::new,
     },
 ];
 
@@ -398,7 +390,7 @@ mod tests {
     fn the_choices_table_is_what_the_request_reads() {
         for c in CHOICE_PARAMS {
             let values: Vec<&str> = match c.kind {
-                "word" => c.words.to_vec(),
+                "word" => (c.words)(),
                 "switch" => vec!["true", "false"],
                 _ => vec!["3"],
             };

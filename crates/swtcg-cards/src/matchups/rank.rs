@@ -174,13 +174,7 @@ impl Sums {
     }
 }
 
-swtcg_engine::words!(SortBy {
-    "damage-dealt" => SortBy::DamageDealt,
-    "p-discard" => SortBy::PDiscard,
-    "damage-taken" => SortBy::DamageTaken,
-    "p-survive" => SortBy::PSurvive,
-    "unit" => SortBy::Unit,
-});
+impl swtcg_engine::words::Words for SortBy {}
 
 /// Ranks each unit of `units` against the field `field` in each arena it
 /// fights in (both directions), sorted by `sort`. Every pairing of the
