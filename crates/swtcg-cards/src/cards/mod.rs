@@ -179,6 +179,27 @@ pub fn unaccented(text: &str) -> String {
     text.nfd().filter(|c| !is_combining_mark(*c)).collect()
 }
 
+/// A character as a keyboard types it: curly quotes and apostrophes (and
+/// the primes and accents used as apostrophes) as `"` and `'`, dashes and
+/// the minus sign as `-`, a space of any other kind as ` `; any other
+/// character as it is. The crate's one table of them: names
+/// ([`fold_name`]), card text (`strip_reminders`) and the reader's ASCII
+/// copy (`ascii_only`) read them through it.
+///
+/// ```
+/// use swtcg_cards::cards::typed;
+/// assert_eq!("K’Kruhk – “Jedi”".chars().map(typed).collect::<String>(), "K'Kruhk - \"Jedi\"");
+/// ```
+pub fn typed(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201b}' | '`' | '\u{b4}' | '\u{2032}' => '\'',
+        '\u{201c}' | '\u{201d}' | '\u{ab}' | '\u{bb}' => '"',
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+        c if !c.is_ascii() && c.is_whitespace() => ' ',
+        c => c,
+    }
+}
+
 /// A name as compared: lowercased, accents taken off (`Padmé` is
 /// `padme`), every apostrophe (`’`, `‘`, `` ` ``, `´`) read as `'`, every
 /// dash as `-`, and runs of spaces as one.
@@ -191,15 +212,8 @@ pub fn unaccented(text: &str) -> String {
 pub fn fold_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut space = false;
-    for c in unaccented(name.trim()).chars() {
-        let c = match c {
-            '\u{2018}' | '\u{2019}' | '\u{201b}' | '`' | '\u{b4}' | '\u{2032}' => '\'',
-            '\u{201c}' | '\u{201d}' => '"',
-            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
-            c if c.is_whitespace() => ' ',
-            c => c,
-        };
-        if c == ' ' {
+    for c in unaccented(name.trim()).chars().map(typed) {
+        if c.is_whitespace() {
             if !space {
                 out.push(' ');
             }

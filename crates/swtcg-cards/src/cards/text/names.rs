@@ -193,11 +193,7 @@ pub fn strip_reminders(text: &str) -> String {
                 }
             }
             c if depth > 0 && !c.is_whitespace() => last_inside = c,
-            _ if depth == 0 => out.push(match c {
-                '“' | '”' => '"',
-                '’' | '‘' => '\'',
-                c => c,
-            }),
+            _ if depth == 0 => out.push(crate::cards::typed(c)),
             _ => {}
         }
     }
@@ -435,12 +431,8 @@ pub fn plain_spaces(text: &str) -> std::borrow::Cow<'_, str> {
 /// positions found in its lowercase copy cut it safely.
 pub fn ascii_only(text: &str) -> String {
     text.chars()
-        .map(|c| match c {
+        .map(|c| match crate::cards::typed(c) {
             c if c.is_ascii() => c,
-            c if c.is_whitespace() => ' ',
-            '“' | '”' | '«' | '»' => '"',
-            '’' | '‘' => '\'',
-            '—' | '–' => '-',
             '→' => '>',
             c => {
                 let d = deaccent(&c.to_string());

@@ -1007,3 +1007,44 @@ fn spaces_of_every_kind_are_plain_spaces() {
     ));
     assert_eq!(ascii_only("a\u{a0}b"), "a b");
 }
+
+/// Names, card text and the reader's ASCII copy read a typographic
+/// character the same way: through one table (`typed`). Each character
+/// below (the list is written here, apart from the table) is the key a
+/// keyboard types, in all three; and no other character is changed by the
+/// table but spaces.
+#[test]
+fn typographic_characters_are_read_alike_everywhere() {
+    let typographic = [
+        ('\u{2018}', '\''),
+        ('\u{2019}', '\''),
+        ('\u{201b}', '\''),
+        ('\u{b4}', '\''),
+        ('\u{2032}', '\''),
+        ('\u{201c}', '"'),
+        ('\u{201d}', '"'),
+        ('\u{ab}', '"'),
+        ('\u{bb}', '"'),
+        ('\u{2010}', '-'),
+        ('\u{2013}', '-'),
+        ('\u{2014}', '-'),
+        ('\u{2212}', '-'),
+        ('\u{a0}', ' '),
+        ('\u{2009}', ' '),
+    ];
+    for (c, key) in typographic {
+        let text = format!("a{c}b");
+        let want = format!("a{key}b");
+        assert_eq!(crate::cards::fold_name(&text), want, "{c:?} in a name");
+        assert_eq!(strip_reminders(&text), want, "{c:?} in card text");
+        assert_eq!(ascii_only(&text), want, "{c:?} in the ASCII copy");
+    }
+    for c in (0..0x3000u32).filter_map(char::from_u32) {
+        let t = crate::cards::typed(c);
+        let listed = typographic.iter().any(|&(x, _)| x == c) || c == '`';
+        assert!(
+            t == c || listed || c.is_whitespace() || ('\u{2010}'..='\u{2015}').contains(&c),
+            "{c:?} changed to {t:?}"
+        );
+    }
+}
