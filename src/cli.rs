@@ -50,7 +50,6 @@ fn force_budget(w: &str) -> std::result::Result<ForceBudget, String> {
 }
 use std::ffi::OsString;
 use std::io::Write;
-use std::process::ExitCode;
 
 mod deferred;
 mod refusal;
@@ -1374,7 +1373,7 @@ impl Write for Stdout {
 /// The program: runs the command line, its output written to standard
 /// output as it comes. A closed standard output (`| head`) ends it quietly;
 /// another write error is one line on standard error and status 2.
-pub fn main() -> ExitCode {
+pub fn main() -> u8 {
     let cli = match Cli::try_parse_from(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => {
@@ -1383,7 +1382,7 @@ pub fn main() -> ExitCode {
             let ran = refused(&e);
             let _ = std::io::stdout().write_all(ran.stdout.as_bytes());
             let _ = std::io::stderr().write_all(ran.stderr.as_bytes());
-            return ExitCode::from(ran.status);
+            return ran.status;
         }
     };
     use std::io::IsTerminal;
@@ -1413,11 +1412,11 @@ pub fn main() -> ExitCode {
         let _ = writeln!(std::io::stderr(), "{}", shown(n));
     }
     match result {
-        Ok(status) => ExitCode::from(status),
-        Err(_) if out.closed => ExitCode::SUCCESS,
+        Ok(status) => status,
+        Err(_) if out.closed => 0,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "error: {}", shown(&e.with_flags()));
-            ExitCode::from(error_status(&e))
+            error_status(&e)
         }
     }
 }

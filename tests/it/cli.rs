@@ -1010,6 +1010,48 @@ fn closed_pipes_full_disks_and_special_files() {
     );
 }
 
+/// The binary starts without std's start-up on Linux (src/main.rs) and
+/// does what it did that matters: a closed standard stream is reopened on
+/// `/dev/null` (a command with all three closed ends with its own status,
+/// never an abort, and a server started with its input closed has
+/// `/dev/null` there, not its socket), and a closed pipe is an error it
+/// handles (above).
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_standard_streams_are_reopened_on_dev_null() {
+    let bin = env!("CARGO_BIN_EXE_swtcg-odds");
+    let closed = |args: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("exec \"$0\" {args} <&- >&- 2>&-"), bin])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(closed("--version"), Some(0));
+    assert_eq!(closed("attack --power 3"), Some(0));
+    assert_eq!(closed("attack --power x"), Some(2));
+    // Input closed: the server's first descriptor (its socket) would take
+    // its number, and a read of standard input would read the network.
+    let mut child = Command::new("sh")
+        .args(["-c", "exec \"$0\" serve --host 127.0.0.1 --port 0 <&-", bin])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let stdin = std::fs::read_link(format!("/proc/{}/fd/0", child.id()));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.contains("http://"), "{first}");
+    assert_eq!(stdin.unwrap(), std::path::Path::new("/dev/null"));
+}
+
 /// A flag that leaves its side implied answers to its side's name too
 /// (`--defender-armor` is `--armor`, `--attacker-power` is `--power`), as
 /// `--defender-stun` and `--attacker-health` are names: the same answer
