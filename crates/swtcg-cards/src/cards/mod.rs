@@ -191,11 +191,15 @@ pub fn unaccented(text: &str) -> String {
 /// assert_eq!("K’Kruhk – “Jedi”".chars().map(typed).collect::<String>(), "K'Kruhk - \"Jedi\"");
 /// ```
 pub fn typed(c: char) -> char {
+    if c.is_ascii() {
+        // The one key of ASCII read as another (most text is ASCII).
+        return if c == '`' { '\'' } else { c };
+    }
     match c {
-        '\u{2018}' | '\u{2019}' | '\u{201b}' | '`' | '\u{b4}' | '\u{2032}' => '\'',
+        '\u{2018}' | '\u{2019}' | '\u{201b}' | '\u{b4}' | '\u{2032}' => '\'',
         '\u{201c}' | '\u{201d}' | '\u{ab}' | '\u{bb}' => '"',
         '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
-        c if !c.is_ascii() && c.is_whitespace() => ' ',
+        c if c.is_whitespace() => ' ',
         c => c,
     }
 }
