@@ -1039,12 +1039,7 @@ fn closed_standard_streams_are_reopened_on_dev_null() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut first = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
-        &mut first,
-    )
-    .unwrap();
+    let first = crate::common::first_stderr_line(&mut child);
     let stdin = std::fs::read_link(format!("/proc/{}/fd/0", child.id()));
     let _ = child.kill();
     let _ = child.wait();

@@ -1234,12 +1234,7 @@ fn serve_says_why_it_cannot_listen() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        std::io::BufRead::read_line(
-            &mut std::io::BufReader::new(child.stderr.take().unwrap()),
-            &mut line,
-        )
-        .unwrap();
+        let line = crate::common::first_stderr_line(&mut child);
         let _ = child.kill();
         let _ = child.wait();
         assert!(line.contains("serving http://[::1]:"), "{line}");
@@ -1252,7 +1247,6 @@ fn serve_says_why_it_cannot_listen() {
 /// time over the next second stays low; once they close, it answers again.
 #[test]
 fn the_accept_loop_backs_off_when_descriptors_run_out() {
-    use std::io::BufRead;
     let mut child = std::process::Command::new("sh")
         .args([
             "-c",
@@ -1264,10 +1258,7 @@ fn the_accept_loop_backs_off_when_descriptors_run_out() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = crate::common::first_stderr_line(&mut child);
     let addr = line
         .split("http://")
         .nth(1)

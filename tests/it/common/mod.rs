@@ -137,3 +137,15 @@ pub fn assert_error(
     assert_eq!(e.kind(), kind, "{e}");
     assert_eq!(at(e.origin()), where_, "{e}");
 }
+
+/// The first line a child process writes on its standard error (a server
+/// says there where it listens), which is taken from the child.
+pub fn first_stderr_line(child: &mut std::process::Child) -> String {
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().expect("stderr piped")),
+        &mut line,
+    )
+    .unwrap();
+    line
+}
