@@ -33,7 +33,7 @@ use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::ScenarioReport;
 use swtcg_engine::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
 use swtcg_engine::unit::Arena;
-use swtcg_engine::verify::{check, exact_law, parse_counts};
+use swtcg_engine::verify::{check, parse_counts};
 use swtcg_engine::words::Words;
 
 /// The value parser of a choice typed as a word ([`Words`]): its words are
@@ -382,10 +382,20 @@ struct TableCmd {
     policy: PolicyArgs,
 }
 
+/// The default table, the first thing a newcomer sees: expected damage and
+/// P(discard) of power 1 to 10 against a health-5 defender, without and
+/// with Armor.
+pub fn newcomer_grid() -> Grid {
+    Grid::new()
+        .with(Param::Power, (1..=10).collect())
+        .with(Param::Armor, vec![0, 1])
+        .with(Param::Health, vec![5])
+}
+
 impl TableCmd {
     fn grid(&self) -> Result<Grid> {
         if self.params.given.is_empty() {
-            return Ok(Grid::newcomer());
+            return Ok(newcomer_grid());
         }
         if self.policy.force_attacker.is_some()
             || self.policy.force_defender.is_some()
@@ -755,18 +765,13 @@ fn verify_cmd(cmd: &VerifyCmd) -> Result<Output> {
     }
     let text = read_file(&cmd.counts).map_err(|e| e.about("--counts"))?;
     let counts = parse_counts(&text).map_err(|e| e.about(&cmd.counts))?;
-    let exact = match &cmd.scenario {
-        Some(path) => exact_law(
-            &swtcg_cards::cards::files::scenario_from_file(path)?.solve()?,
-            &cmd.quantity,
-        )?,
-        None => match cmd.attack.request()?.solve()? {
-            AttackAnswer::Game(r) => exact_law(&r, &cmd.quantity)?,
-            AttackAnswer::Static { outcome, .. } => {
-                swtcg_engine::verify::attack_law(&outcome, &cmd.quantity)?
-            }
-        },
+    let answer = match &cmd.scenario {
+        Some(path) => AttackAnswer::Game(Box::new(
+            swtcg_cards::cards::files::scenario_from_file(path)?.solve()?,
+        )),
+        None => cmd.attack.request()?.solve()?,
     };
+    let exact = answer.law(&cmd.quantity)?;
     let v = check(&exact, &counts, cmd.alpha)?;
     let text = if cmd.json {
         to_json_text(&v.json(&cmd.quantity))

@@ -42,6 +42,10 @@ use swtcg_engine::scenario::Scenario;
 use swtcg_engine::table::{Format, Param, ValueKind, units_of};
 use swtcg_engine::unit::Arena;
 
+/// Most states a battle may solve for the web server, which serves several
+/// at once (about 0.2 GB each); the command line's limit is the engine's.
+const WEB_SOLVED_STATES: u64 = 500_000;
+
 /// The page.
 pub const INDEX: &str = include_str!("web/index.html");
 
@@ -833,7 +837,7 @@ pub const ROUTES: &[Route] = &[
         handler: |a| {
             a.json_only()?;
             let mut b: swtcg_engine::battle::Battle = a.posted()?;
-            b.max_solved = swtcg_engine::battle::WEB_SOLVED_STATES;
+            b.max_solved = WEB_SOLVED_STATES;
             let policy = a.query("policy") == "1";
             Ok(Response::json(&b.solve()?.json(policy)))
         },

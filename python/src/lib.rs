@@ -978,10 +978,7 @@ fn verify(
         for (k, c) in counts {
             *map.entry(k).or_default() += c;
         }
-        let exact = match attack_request(pairs)?.solve()? {
-            AttackAnswer::Game(r) => swtcg_engine::verify::exact_law(&r, &q)?,
-            AttackAnswer::Static { outcome, .. } => swtcg_engine::verify::attack_law(&outcome, &q)?,
-        };
+        let exact = attack_request(pairs)?.solve()?.law(&q)?;
         swtcg_engine::verify::check(&exact, &map, alpha)
     })?;
     Ok(Verification { v, quantity })

@@ -288,6 +288,8 @@ fn the_engines_public_face_is_drawn() {
             None => module,
         };
         let mut owner = String::new();
+        // The indentation of a macro's `impl` line, while in its block.
+        let mut owner_indent: Option<usize> = None;
         let mut in_test = false;
         // An inline module: `Some(prefix)` when public, `None` when not
         // (its items are not the engine's face).
@@ -338,7 +340,19 @@ fn the_engines_public_face_is_drawn() {
                 }
                 continue;
             }
-            if let Some(rest) = line.strip_prefix("impl") {
+            // An `impl` inside a macro's body (indented) opens its type's
+            // block as a top-level one does; its closing brace, at the same
+            // indentation, ends it.
+            let indent = line.len() - line.trim_start().len();
+            if owner_indent.is_some_and(|i| i == indent && line.trim_start().starts_with('}')) {
+                owner.clear();
+                owner_indent = None;
+                continue;
+            }
+            if let Some(rest) = line.trim_start().strip_prefix("impl")
+                && (indent == 0 || rest.starts_with([' ', '<']))
+            {
+                owner_indent = (indent > 0).then_some(indent);
                 // `impl<T: Bound> Name<T> {` / `impl Trait for Name {`: its
                 // type, after the generic parameters (which may nest).
                 let mut depth = 0;
@@ -358,6 +372,7 @@ fn the_engines_public_face_is_drawn() {
                 owner = ty.split(['<', ' ', '{']).next().unwrap_or("").to_string();
             } else if !line.starts_with(' ') && !line.is_empty() && !line.starts_with('}') {
                 owner.clear();
+                owner_indent = None;
             }
             let t = line.trim_start();
             let Some(rest) = t.strip_prefix("pub ") else {
@@ -379,7 +394,7 @@ fn the_engines_public_face_is_drawn() {
             if !kinds.contains(&kind) {
                 continue;
             }
-            let method = line.starts_with(' ') && !owner.is_empty();
+            let method = indent > owner_indent.unwrap_or(0) && !owner.is_empty();
             if !in_face(name, if method { &owner } else { "" }) {
                 continue;
             }
@@ -391,6 +406,16 @@ fn the_engines_public_face_is_drawn() {
         }
     }
     assert!(items.len() > 50, "{} items", items.len());
-    let text = format!("{} public items\n{}\n", items.len(), items.join("\n"));
+    // Methods (and associated items) are named by their type: `module::Type::name`.
+    let methods = items
+        .iter()
+        .filter(|i| i.matches("::").count() == 2)
+        .count();
+    let text = format!(
+        "{} public items: {} items and {methods} methods of them\n{}\n",
+        items.len(),
+        items.len() - methods,
+        items.join("\n")
+    );
     crate::snapshots::assert_snapshot("engine-public.txt", &text);
 }

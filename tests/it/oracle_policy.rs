@@ -8,14 +8,13 @@ use crate::common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
 use itertools::iproduct;
 use num_rational::BigRational;
 use swtcg_engine::attack::{Objective, Side};
-use swtcg_engine::files::unit_from_texts;
 use swtcg_engine::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
 use swtcg_engine::unit::Unit;
 
 fn unit(name: &str, power: u32, health: Option<u32>, counters: u32, kws: &[&str]) -> Unit {
-    unit_from_texts(name, power, health, counters, kws, false)
-        .unwrap()
-        .0
+    let mut u = Unit::from_card_text(name, power, health, kws).unwrap();
+    u.counters = counters;
+    u
 }
 
 fn big(q: Q) -> BigRational {
@@ -483,7 +482,7 @@ fn random_small_scenarios() {
         boosted += !a.keywords.boosts.is_empty() as u32 + !d.keywords.boosts.is_empty() as u32;
         let absorbs = d.keywords.paid_evades.iter().any(|p| p.from.is_some());
         let dice = a.power + 1 + a.keywords.fury;
-        let ret: u32 = d.retaliate_dice();
+        let ret: u32 = crate::common::retaliate_dice(&d);
         if dice + ret + a.keywords.lucky + d.keywords.lucky > 7 {
             continue;
         }
@@ -626,7 +625,7 @@ fn random_glossary_scenarios() {
             + units[0].keywords.backfire
             + units
                 .iter()
-                .map(|u| u.retaliate_dice() + u.keywords.avenge)
+                .map(|u| crate::common::retaliate_dice(u) + u.keywords.avenge)
                 .sum::<u32>();
         if dice > 6 {
             continue;
@@ -1103,8 +1102,8 @@ fn another_arena_and_avenge_for_each_unit_discarded() {
 /// 12 dice); brute-forced, and a budget given overrides it.
 #[test]
 fn one_force_default_for_every_cost() {
-    use swtcg_engine::policy::{DEFAULT_BUDGETS, DEFAULT_FORCE};
-    assert_eq!(DEFAULT_FORCE, 4);
+    use swtcg_engine::policy::DEFAULT_BUDGETS;
+    assert_eq!(DEFAULT_BUDGETS, [Some(4), Some(4)]);
     let a = unit("a", 2, Some(3), 0, &[]);
     for texts in [
         &["Pay X Force -> Retaliate X"][..],

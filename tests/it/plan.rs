@@ -42,7 +42,7 @@ fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
         let model = Model::new(a.clone(), d.clone());
         let n = a.dice().saturating_sub(d.keywords.shields);
         let faces = crate::common::sequences(n);
-        let rets = crate::common::sequences(d.retaliate_dice());
+        let rets = crate::common::sequences(crate::common::retaliate_dice(&d));
         let w = p / BigRational::from_integer(((faces.len() * rets.len()) as i64).into());
         for f in &faces {
             for r in &rets {

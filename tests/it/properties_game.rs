@@ -37,9 +37,7 @@ fn unit(name: &'static str) -> impl Strategy<Value = Unit> {
         proptest::sample::subsequence(KEYWORDS.to_vec(), 0..4),
     )
         .prop_map(move |(power, health, kws)| {
-            swtcg_engine::files::unit_from_texts(name, power, health, 0, &kws, false)
-                .unwrap()
-                .0
+            Unit::from_card_text(name, power, health, &kws).unwrap()
         })
 }
 
@@ -121,7 +119,7 @@ proptest! {
         a.keywords.crit = crit;
         a.health = Some(9);
         let value = |text: &str| {
-            let d = swtcg_engine::files::unit_from_texts("d", 1, Some(health), 0, &[text], false).unwrap().0;
+            let d = Unit::from_card_text("d", 1, Some(health), &[text]).unwrap();
             let g = Game { units: vec![a.clone(), d], sides: vec![Side::Attacking, Side::Defending], policy: Policy { objective, ..Policy::default() }, force: [None, budget] };
             solve(&g).unwrap().solution.value
         };
@@ -169,9 +167,7 @@ fn x_beats_a_cost_the_default_budget_cant_pay() {
     let mut a = Unit::new("a", 6);
     a.keywords.crit = 2;
     let value = |text: &str, force| {
-        let d = swtcg_engine::files::unit_from_texts("d", 1, Some(9), 0, &[text], false)
-            .unwrap()
-            .0;
+        let d = Unit::from_card_text("d", 1, Some(9), &[text]).unwrap();
         let g = Game {
             units: vec![a.clone(), d],
             sides: vec![Side::Attacking, Side::Defending],

@@ -4,7 +4,6 @@
 use num_rational::BigRational;
 use swtcg_engine::attack::{Objective, Side};
 use swtcg_engine::dist::{Dist, Num};
-use swtcg_engine::files::unit_from_texts;
 use swtcg_engine::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
 use swtcg_engine::unit::Unit;
 
@@ -13,9 +12,9 @@ fn q(n: i64, d: i64) -> BigRational {
 }
 
 fn unit(name: &str, power: u32, health: Option<u32>, counters: u32, kws: &[&str]) -> Unit {
-    unit_from_texts(name, power, health, counters, kws, false)
-        .unwrap()
-        .0
+    let mut u = Unit::from_card_text(name, power, health, kws).unwrap();
+    u.counters = counters;
+    u
 }
 
 fn play(units: Vec<Unit>, sides: Vec<Side>, policy: Policy) -> GameOutcome {
@@ -830,7 +829,7 @@ fn a_force_cost_is_paid_or_refused_never_free() {
         "Pay X Force -> Intercept",
         "Pay X Force -> Evade 2",
     ] {
-        let e = unit_from_texts("d", 1, Some(5), 0, &[text], false).unwrap_err();
+        let e = Unit::from_card_text("d", 1, Some(5), &[text]).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotModelled, "{text}");
     }
     // `Pay 0 Force` and costs in something else than Force stay as before.

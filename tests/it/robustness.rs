@@ -690,9 +690,11 @@ fn an_error_is_small_and_keeps_its_cause() {
     assert_eq!(e.kind(), ErrorKind::Syntax);
     assert!(e.source().is_some(), "{e:?}");
     // Equal errors say the same of the same, whatever their causes.
-    assert_eq!(
-        Error::new(ErrorKind::Limit, "x"),
-        Error::new(ErrorKind::Limit, "x").caused_by(std::fmt::Error)
+    let missing = |path: &str| swtcg_engine::input::read_file(path).unwrap_err();
+    assert_eq!(missing("/no/such/file.json"), missing("/no/such/file.json"));
+    assert_ne!(
+        missing("/no/such/file.json"),
+        missing("/no/such/other.json")
     );
 }
 

@@ -281,7 +281,10 @@ impl Error {
 
     /// The same error, caused by `cause` (an I/O or a JSON error), which
     /// [`source`](std::error::Error::source) gives.
-    pub fn caused_by(mut self, cause: impl std::error::Error + Send + Sync + 'static) -> Self {
+    pub(crate) fn caused_by(
+        mut self,
+        cause: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
         self.0.source = Some(std::sync::Arc::new(cause));
         self
     }
@@ -351,11 +354,6 @@ impl Error {
             row,
             column: column.to_string(),
         })
-    }
-
-    /// The error of a run its user stopped (`signal`: `SIGINT`, `SIGTERM`).
-    pub fn interrupted(signal: &str) -> Self {
-        Error::new(ErrorKind::Interrupted, format!("stopped by {signal}"))
     }
 
     /// The error of a solve stopped at its deadline.
@@ -685,6 +683,20 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
 
 #[cfg(test)]
 mod tests {
+    /// Equal errors say the same of the same, whatever their causes.
+    #[test]
+    fn equal_whatever_the_cause() {
+        use super::{Error, ErrorKind};
+        assert_eq!(
+            Error::new(ErrorKind::Limit, "x"),
+            Error::new(ErrorKind::Limit, "x").caused_by(std::fmt::Error)
+        );
+        assert_ne!(
+            Error::new(ErrorKind::Limit, "x"),
+            Error::new(ErrorKind::Limit, "y").caused_by(std::fmt::Error)
+        );
+    }
+
     #[test]
     fn nearest_names() {
         use super::nearest;

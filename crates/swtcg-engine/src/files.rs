@@ -304,7 +304,7 @@ pub fn parse_texts(
 /// A unit from its name, numbers and keyword texts. Unknown or malformed
 /// keywords are errors naming the unit and quoting the text, unless
 /// `ignore_unknown`, when they are returned as ignored.
-pub fn unit_from_texts(
+pub(crate) fn unit_from_texts(
     name: &str,
     power: u32,
     health: Option<u32>,

@@ -746,7 +746,7 @@ impl Ability {
 
     /// Whether using it is a choice with a price (a cost other than
     /// `Pay 0 Force`).
-    pub fn is_paid(&self) -> bool {
+    pub(crate) fn is_paid(&self) -> bool {
         self.cost.as_ref().is_some_and(|c| !c.is_free())
     }
 

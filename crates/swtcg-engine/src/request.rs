@@ -32,7 +32,7 @@ pub struct PolicyRequest {
     /// `damage`, `discard` or `net`.
     pub objective: Option<Objective>,
     /// Force the attacking side may spend: a number or unlimited
-    /// ([`crate::policy::DEFAULT_FORCE`] if not given).
+    /// (4, a turn's income, if not given: [`crate::policy::DEFAULT_BUDGETS`]).
     pub force_attacker: Option<ForceBudget>,
     /// Force the defending side may spend.
     pub force_defender: Option<ForceBudget>,
@@ -376,6 +376,16 @@ impl AttackAnswer {
         match self {
             AttackAnswer::Static { outcome, stun } => attack_text(outcome, *stun),
             AttackAnswer::Game(r) => r.to_text(),
+        }
+    }
+
+    /// The exact law of `quantity`, the simulator's quantity that `verify`
+    /// checks counts against: `hits`, `defender_damage`, `attacker_damage`,
+    /// or (an attack with choices) `damage:<unit>`.
+    pub fn law(&self, quantity: &str) -> Result<crate::dist::Dist> {
+        match self {
+            AttackAnswer::Static { outcome, .. } => crate::verify::attack_law(outcome, quantity),
+            AttackAnswer::Game(r) => crate::verify::exact_law(r, quantity),
         }
     }
 }

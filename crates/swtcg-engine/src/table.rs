@@ -748,16 +748,6 @@ impl Grid {
         self
     }
 
-    /// The default table, the first thing a newcomer sees: expected damage and
-    /// P(discard) of power 1 to 10 against a health-5 defender, without and
-    /// with Armor.
-    pub fn newcomer() -> Grid {
-        Grid::new()
-            .with(Param::Power, (1..=10).collect())
-            .with(Param::Armor, vec![0, 1])
-            .with(Param::Health, vec![5])
-    }
-
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.params

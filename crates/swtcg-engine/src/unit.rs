@@ -67,11 +67,6 @@ impl Arena {
             Arena::Character => "Character",
         }
     }
-
-    /// The arenas of a type line (`Ground/Character`, `Space`), in order.
-    pub fn of_type(t: &str) -> Vec<Arena> {
-        t.split('/').filter_map(Arena::from_word).collect()
-    }
 }
 
 /// A unit in an attack.
@@ -138,7 +133,7 @@ impl Unit {
     }
 
     /// The Retaliate dice of all its abilities together.
-    pub fn retaliate_dice(&self) -> u32 {
+    pub(crate) fn retaliate_dice(&self) -> u32 {
         self.keywords.retaliates.iter().map(|r| r.amount).sum()
     }
 
@@ -156,11 +151,11 @@ impl Unit {
         name: &str,
         power: u32,
         health: Option<u32>,
-        texts: &[&str],
+        texts: &[impl AsRef<str>],
     ) -> Result<Unit, Error> {
         let abilities = texts
             .iter()
-            .map(|t| crate::keywords::parse(t))
+            .map(|t| crate::keywords::parse(t.as_ref()))
             .collect::<Result<Vec<_>, Error>>()
             .map_err(|e| e.at_unit(name))?;
         let mut u = Unit::new(name, power);

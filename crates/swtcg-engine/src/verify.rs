@@ -207,7 +207,7 @@ pub struct Row {
 
 /// A pooled bin of the chi-square tests.
 #[derive(Clone, Debug)]
-pub struct Bin {
+pub(crate) struct Bin {
     /// First outcome of the bin.
     pub from: i64,
     /// Last outcome of the bin.
@@ -237,7 +237,7 @@ pub struct Verification {
     /// Every outcome possible or observed.
     pub rows: Vec<Row>,
     /// The pooled bins.
-    pub bins: Vec<Bin>,
+    pub(crate) bins: Vec<Bin>,
     /// Pearson's chi-square test.
     pub pearson: Test,
     /// The G (likelihood ratio) test.
@@ -395,7 +395,7 @@ impl Verification {
 /// The exact law of `quantity` in a solved scenario: `hits`,
 /// `defender_damage` (the unit that ended up defending),
 /// `attacker_damage`, or `damage:<unit>`.
-pub fn exact_law(r: &crate::scenario::ScenarioReport, quantity: &str) -> Result<Dist<Num>> {
+pub(crate) fn exact_law(r: &crate::scenario::ScenarioReport, quantity: &str) -> Result<Dist<Num>> {
     let defending = r.outcome.declared.defending;
     match quantity {
         "hits" => Ok(r.hits()),
@@ -425,7 +425,7 @@ pub fn exact_law(r: &crate::scenario::ScenarioReport, quantity: &str) -> Result<
 
 /// The exact law of `quantity` (`hits`, `defender_damage`,
 /// `attacker_damage`) of a static attack.
-pub fn attack_law(o: &crate::attack::AttackOutcome, quantity: &str) -> Result<Dist<Num>> {
+pub(crate) fn attack_law(o: &crate::attack::AttackOutcome, quantity: &str) -> Result<Dist<Num>> {
     Ok(match quantity {
         "hits" => o.hits.clone(),
         "defender_damage" => o.defender_damage.clone(),
@@ -563,13 +563,7 @@ pub fn check(exact: &Dist<Num>, counts: &BTreeMap<i64, u64>, alpha: f64) -> Resu
 
 /// P(X ≥ x) for X chi-square with `df` degrees of freedom: the regularized
 /// upper incomplete gamma function Q(df/2, x/2).
-///
-/// ```
-/// use swtcg_engine::verify::chi_square_sf;
-/// assert!((chi_square_sf(3.841458820694124, 1.0) - 0.05).abs() < 1e-9);
-/// assert!((chi_square_sf(18.307038053275146, 10.0) - 0.05).abs() < 1e-9);
-/// ```
-pub fn chi_square_sf(x: f64, df: f64) -> f64 {
+pub(crate) fn chi_square_sf(x: f64, df: f64) -> f64 {
     if x <= 0.0 {
         return 1.0;
     }
@@ -646,5 +640,36 @@ fn gamma_q(a: f64, x: f64) -> f64 {
             }
         }
         (-x + a * x.ln() - gln).exp() * h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chi_square_sf;
+
+    #[test]
+    fn chi_square_tail_matches_tables() {
+        // df = 2: the tail is exp(-x/2) exactly.
+        for x in [0.1, 1.0, 5.0, 20.0, 60.0] {
+            let want: f64 = (-x / 2.0f64).exp();
+            assert!(
+                (chi_square_sf(x, 2.0) - want).abs() < 1e-12 * want.max(1e-300) + 1e-15,
+                "{x}"
+            );
+        }
+        // Critical values from standard tables.
+        for (x, df, p) in [
+            (6.634896601021214, 1.0, 0.01),
+            (10.827566170662733, 1.0, 0.001),
+            (11.070497693516351, 5.0, 0.05),
+            (124.34211340400407, 100.0, 0.05),
+            (2.7326367934996, 8.0, 0.95),
+            (3.841458820694124, 1.0, 0.05),
+            (18.307038053275146, 10.0, 0.05),
+        ] {
+            let got = chi_square_sf(x, df);
+            assert!((got - p).abs() < 1e-8, "x={x} df={df}: {got} vs {p}");
+        }
+        assert_eq!(chi_square_sf(0.0, 3.0), 1.0);
     }
 }

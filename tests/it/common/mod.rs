@@ -11,6 +11,12 @@ use swtcg_engine::sample::{Model, Sampled};
 use swtcg_engine::unit::Unit;
 
 /// Every sequence of `n` d6 faces (1..=6).
+/// The dice of a unit's Retaliate abilities together (each ability rolls
+/// its own amount), counted here apart from the engine.
+pub fn retaliate_dice(u: &Unit) -> u32 {
+    u.keywords.retaliates.iter().map(|r| r.amount).sum()
+}
+
 pub fn sequences(n: u32) -> Vec<Vec<i32>> {
     let mut out = vec![vec![]];
     for _ in 0..n {
@@ -76,7 +82,7 @@ pub fn enumerate(a: &Unit, d: &Unit) -> Counts<Result1> {
     let n = a.dice().saturating_sub(d.keywords.shields);
     let fury = a.keywords.fury;
     // Every die rolled at the end: each Retaliate's, then Backfire's.
-    let ret = d.retaliate_dice() + a.keywords.backfire;
+    let ret = retaliate_dice(d) + a.keywords.backfire;
     let firsts = sequences(n);
     let extras = sequences(fury);
     let rets = sequences(ret);

@@ -241,6 +241,11 @@ pub fn base_name(name: &str) -> &str {
 
 /// Whether every stat a card prints as `*` (and nothing else missing) is
 /// set by its text to a count the two units of an attack decide.
+/// The arenas of a type line (`Ground/Character`, `Space`), in order.
+fn arenas_of_type(t: &str) -> Vec<Arena> {
+    t.split('/').filter_map(Arena::from_word).collect()
+}
+
 fn stats_counted(c: &Card) -> bool {
     let Some(v) = &c.variable else {
         return false;
@@ -526,9 +531,9 @@ impl CardDb {
                 Some((a, rest)) => (a.trim(), rest.trim()),
                 None => (st.split_whitespace().next().unwrap_or(""), ""),
             };
-            (Arena::of_type(arena), rest.to_string())
+            (arenas_of_type(arena), rest.to_string())
         } else {
-            (Arena::of_type(&ty), r.get("Subtype").to_string())
+            (arenas_of_type(&ty), r.get("Subtype").to_string())
         };
         if arenas.is_empty() {
             let lt = ty.to_ascii_lowercase();

@@ -147,7 +147,7 @@ pub struct Options {
     pub force: [Option<u32>; 2],
     /// Stop with an error after this long.
     pub time_limit: Duration,
-    /// Stop with [`Error::interrupted`] at the next block once this holds a
+    /// Stop with an `Interrupted` error at the next block once this holds a
     /// signal's number (a front-end's signal handler sets it): what was
     /// written so far stays written.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
@@ -239,6 +239,11 @@ pub const MAX_PAIRS: usize = 1_000_000;
 /// The default of [`Options::block`].
 pub const BLOCK: usize = 4096;
 
+/// The error of a run its user stopped (`signal`: `SIGINT`, `SIGTERM`).
+fn interrupted(signal: &str) -> Error {
+    Error::new(ErrorKind::Interrupted, format!("stopped by {signal}"))
+}
+
 /// `Err(interrupted)` once `opts.stop` holds a signal's number.
 pub(crate) fn stopped(opts: &Options) -> Result<()> {
     let signal = opts
@@ -249,9 +254,9 @@ pub(crate) fn stopped(opts: &Options) -> Result<()> {
         // A front-end's poll (Python's Ctrl-C) or a deadline.
         0 if swtcg_engine::cancel::expired() => Err(Error::cancelled()),
         0 => Ok(()),
-        2 => Err(Error::interrupted("SIGINT (Ctrl-C)").about("matchups")),
-        15 => Err(Error::interrupted("SIGTERM").about("matchups")),
-        n => Err(Error::interrupted(&format!("signal {n}")).about("matchups")),
+        2 => Err(interrupted("SIGINT (Ctrl-C)").about("matchups")),
+        15 => Err(interrupted("SIGTERM").about("matchups")),
+        n => Err(interrupted(&format!("signal {n}")).about("matchups")),
     }
 }
 

@@ -55,7 +55,8 @@ mod report;
 mod sixths;
 mod solve;
 
-pub use report::{ArenaControl, BattleReport, FirstDecision, FirstOption, UnitFate};
+pub use report::{ArenaControl, BattleReport, UnitFate};
+pub(crate) use report::{FirstDecision, FirstOption};
 pub use solve::BattleProgress;
 use solve::{Forward, Solver, Values};
 
@@ -78,9 +79,6 @@ pub(crate) const MAX_BATTLE_STATES: u64 = 100_000_000_000;
 /// goes): the memory of one state's values is a few hundred bytes (1.4
 /// million states took 0.6 GB).
 pub(crate) const MAX_SOLVED_STATES: u64 = 4_000_000;
-/// Most states a battle may solve for the web server, which serves several
-/// at once (about 0.2 GB each).
-pub const WEB_SOLVED_STATES: u64 = 500_000;
 
 /// The two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -270,8 +268,7 @@ pub struct Battle {
     /// The bound on the estimated states.
     pub max_states: u64,
     /// The most states the solve may really solve (`MAX_SOLVED_STATES`
-    /// unless a front-end lowers it: the web server's is
-    /// [`WEB_SOLVED_STATES`]).
+    /// unless a front-end lowers it, as the web server does).
     pub max_solved: u64,
     /// Every unit of an arena takes part in each attack there, and each
     /// attack is keyed by every unit's state and both sides' Force: the

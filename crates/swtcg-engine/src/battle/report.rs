@@ -5,7 +5,7 @@ use super::*;
 
 /// One alternative of the first decision.
 #[derive(Clone, Debug)]
-pub struct FirstOption {
+pub(crate) struct FirstOption {
     /// The choice.
     pub(crate) choice: Choice,
     /// Its value for the player choosing.
@@ -16,7 +16,7 @@ pub struct FirstOption {
 
 /// The battle's first decision.
 #[derive(Clone, Debug)]
-pub struct FirstDecision {
+pub(crate) struct FirstDecision {
     /// Who chooses.
     pub(crate) player: Player,
     /// The choice made.
@@ -64,7 +64,7 @@ pub struct BattleReport {
     /// The objective's value for each player, by `Player::index`.
     pub value: [BigRational; 2],
     /// The first decision, unless no unit can attack.
-    pub first: Option<FirstDecision>,
+    pub(crate) first: Option<FirstDecision>,
     /// The states estimated before the solve.
     pub estimate: u64,
     /// The states solved.

@@ -83,7 +83,7 @@ impl LuckyOrder {
 /// (no `--force-attacker` / `--force-defender`, no `"force"` in a file): a
 /// turn's usual income. Fixed costs and costs of X are paid from it alike;
 /// a budget given (a number, or `unlimited`) overrides it.
-pub const DEFAULT_FORCE: u32 = 4;
+pub(crate) const DEFAULT_FORCE: u32 = 4;
 
 /// The budgets of both sides when none is given.
 pub const DEFAULT_BUDGETS: [Option<u32>; 2] = [Some(DEFAULT_FORCE), Some(DEFAULT_FORCE)];
@@ -487,7 +487,7 @@ struct Setup {
 }
 
 impl Game {
-    /// A scenario with the default Force budgets ([`DEFAULT_FORCE`] a
+    /// A scenario with the default Force budgets ([`DEFAULT_BUDGETS`]: 4 a
     /// side).
     pub fn new(units: Vec<Unit>, sides: Vec<Side>, policy: Policy) -> Game {
         Game {
