@@ -33,7 +33,7 @@ use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::ScenarioReport;
 use swtcg_engine::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
 use swtcg_engine::unit::Arena;
-use swtcg_engine::verify::{check, parse_counts};
+use swtcg_engine::verify::check;
 use swtcg_engine::words::Words;
 
 /// The value parser of a choice typed as a word ([`Words`]): its words are
@@ -51,9 +51,11 @@ fn force_budget(w: &str) -> std::result::Result<ForceBudget, String> {
 use std::ffi::OsString;
 use std::io::Write;
 
+mod counts;
 mod deferred;
 mod refusal;
 mod terminal;
+pub use counts::parse_counts;
 use deferred::Deferred;
 use refusal::refused;
 use terminal::Progress;

@@ -234,7 +234,7 @@ fn the_librarys_messages_are_pinned() {
     ] {
         say(
             &format!("counts {t}"),
-            swtcg_engine::verify::parse_counts(t).unwrap_err(),
+            swtcg_odds::cli::parse_counts(t).unwrap_err(),
         );
     }
     for t in [

@@ -300,7 +300,7 @@ fn numbers_and_messages() {
         "{:?}",
         t.elapsed()
     );
-    let e = swtcg_engine::verify::parse_counts(r#"{"0": 18446744073709551616}"#).unwrap_err();
+    let e = swtcg_odds::cli::parse_counts(r#"{"0": 18446744073709551616}"#).unwrap_err();
     assert_error(&e, ErrorKind::Range, "none");
     let t = Instant::now();
     let out = run_args([

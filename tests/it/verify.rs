@@ -10,7 +10,8 @@ use swtcg_engine::policy::{Game, LuckyPolicy, Policy};
 use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::Scenario;
 use swtcg_engine::unit::Unit;
-use swtcg_engine::verify::{check, parse_counts};
+use swtcg_engine::verify::check;
+use swtcg_odds::cli::parse_counts;
 
 fn unit(name: &str, power: u32, kws: &[&str]) -> Unit {
     Unit::from_card_text(name, power, None, kws).unwrap()

@@ -134,7 +134,7 @@ pub struct Tally {
     pub used: u32,
     /// Force spent in the damage steps by each side (see `side_index`).
     pub spent: [u32; 2],
-    /// What the roll showed that endings read (see [`flags`]).
+    /// What the roll showed that endings read (bits of the crate's `flags`).
     pub flags: u8,
     /// Bit `i`: unit `i` was discarded in the attack's POP with damage
     /// from the attacking unit among what was placed on it (Avenge).
@@ -142,7 +142,7 @@ pub struct Tally {
 }
 
 /// Bits of [`Tally::flags`].
-pub mod flags {
+pub(crate) mod flags {
     /// A natural 2 in the final roll (Riposte).
     pub(crate) const TWO: u8 = 1;
     /// A natural 3 in the roll before re-rolls (Backfire).
