@@ -1096,7 +1096,7 @@ fn another_arena_and_avenge_for_each_unit_discarded() {
 }
 
 /// One Force default for every cost (issue 30): with no budget given, each
-/// side may spend 4 (`DEFAULT_FORCE`, a turn's income) on fixed costs and
+/// side may spend 4 (a turn's income, `DEFAULT_BUDGETS`) on fixed costs and
 /// costs of X alike; X is chosen by its owner as it serves; `unlimited`
 /// lifts it (Evade X and Deflect X as much as is needed, Retaliate X up to
 /// 12 dice); brute-forced, and a budget given overrides it.
