@@ -28,13 +28,13 @@ use swtcg_engine::error::{Error, ErrorKind, Result};
 use swtcg_engine::input::read_file;
 use swtcg_engine::policy::{ForceBudget, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_engine::report::to_json_text;
+use swtcg_engine::request::Words;
 use swtcg_engine::request::{AttackAnswer, AttackRequest, PolicyRequest};
 use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::ScenarioReport;
 use swtcg_engine::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
 use swtcg_engine::unit::Arena;
 use swtcg_engine::verify::check;
-use swtcg_engine::words::Words;
 
 /// The value parser of a choice typed as a word ([`Words`]): its words are
 /// the possible values clap lists and suggests.
@@ -252,7 +252,7 @@ impl PolicyArgs {
 
     /// The flags given, as typed on a command line (for a page's header).
     fn flags(&self) -> Vec<String> {
-        use swtcg_engine::words::Words;
+        use swtcg_engine::request::Words;
         let mut out = Vec::new();
         if let Some(v) = self.lucky_policy {
             out.push(format!("--lucky-policy {}", v.word()));
@@ -1058,7 +1058,7 @@ fn matchups_body(
                     }
                 }
                 if let Some(s) = cmd.sort {
-                    options.push(format!("--sort {}", swtcg_engine::words::Words::word(s)));
+                    options.push(format!("--sort {}", swtcg_engine::request::Words::word(s)));
                 }
                 options.extend(cmd.policy.flags());
                 let header = PageHeader::of(

@@ -530,7 +530,7 @@ fn cards_attack(
         .collect();
     let arena = match get("arena") {
         Some(w) => Some(
-            <Arena as swtcg_engine::words::Words>::from_word(&w).ok_or_else(|| {
+            <Arena as swtcg_engine::request::Words>::from_word(&w).ok_or_else(|| {
                 Error::new(
                     ErrorKind::Unknown,
                     format!(
@@ -655,7 +655,7 @@ fn export_format(pairs: &mut Vec<(String, String)>) -> Result<Option<Format>> {
         if k != "format" {
             return true;
         }
-        match <Format as swtcg_engine::words::Words>::from_word(v) {
+        match <Format as swtcg_engine::request::Words>::from_word(v) {
             Some(f @ (Format::Json | Format::Csv | Format::Markdown)) if format.is_none() => {
                 format = Some(f)
             }

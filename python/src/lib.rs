@@ -22,11 +22,11 @@ use swtcg_engine::dist::{Dist, Num, Weight, reduce};
 use swtcg_engine::error::{ErrorKind, Origin};
 use swtcg_engine::plan::{Plan, PlanReport};
 use swtcg_engine::policy::Policy;
+use swtcg_engine::request::Words;
 use swtcg_engine::request::{AttackAnswer, AttackRequest};
 use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::{Scenario, ScenarioReport};
 use swtcg_engine::table::{Grid, Param, ValueKind};
-use swtcg_engine::words::Words;
 
 mod fractions;
 use fractions::{Fractions, GcPause};

@@ -262,30 +262,68 @@ fn the_engines_public_face_is_drawn() {
             .collect();
         (!names.is_empty()).then_some((parent, names))
     };
-    for f in &files {
-        let only = match reexported(f) {
-            Some((parent, names)) if public(&parent) => Some(names),
-            _ if public(f) => None,
-            _ => continue,
-        };
-        let in_face = |name: &str, owner: &str| {
-            only.as_ref()
-                .is_none_or(|n| n.iter().any(|x| x == name || x == owner))
-        };
-        let module = f
-            .strip_prefix(&src)
+    let module_of = |f: &Path| -> String {
+        f.strip_prefix(&src)
             .unwrap()
             .with_extension("")
             .to_string_lossy()
             .replace('/', "::")
             .trim_end_matches("::mod")
-            .to_string();
-        // A re-exported module's items are named by its parent's path.
-        let module = match &only {
-            Some(_) => module
-                .rsplit_once("::")
-                .map_or(module.clone(), |(p, _)| p.to_string()),
-            None => module,
+            .to_string()
+    };
+    // The names a public module re-exports by a path from the crate's root
+    // (`pub use crate::dice::Roll;`, `pub use crate::a::{B, C};`): by the
+    // file that declares them, with the re-exporting module's path.
+    let mut from_root: Vec<(PathBuf, String, Vec<String>)> = Vec::new();
+    for f in files.iter().filter(|f| public(f)) {
+        let text = code(f);
+        for (start, _) in text.match_indices("pub use crate::") {
+            let rest = &text[start + "pub use crate::".len()..];
+            let Some(end) = rest.find(';') else { continue };
+            let stmt = rest[..end].split_whitespace().collect::<String>();
+            let (path, names): (&str, Vec<String>) = match stmt.split_once("::{") {
+                Some((path, list)) => (
+                    path,
+                    list.trim_end_matches('}')
+                        .split(',')
+                        .filter(|n| !n.is_empty())
+                        .map(String::from)
+                        .collect(),
+                ),
+                None => match stmt.rsplit_once("::") {
+                    Some((path, name)) => (path, vec![name.to_string()]),
+                    None => continue,
+                },
+            };
+            let base = src.join(path.replace("::", "/"));
+            let Some(file) = [base.with_extension("rs"), base.join("mod.rs")]
+                .into_iter()
+                .find(|p| p.exists())
+            else {
+                panic!("{}: `pub use crate::{stmt}` names no file", f.display());
+            };
+            from_root.push((file, module_of(f), names));
+        }
+    }
+    for f in &files {
+        let (only, module) = match reexported(f) {
+            // A re-exported module's items are named by its parent's path.
+            Some((parent, names)) if public(&parent) => {
+                let module = module_of(f);
+                let module = module
+                    .rsplit_once("::")
+                    .map_or(module.clone(), |(p, _)| p.to_string());
+                (Some(names), module)
+            }
+            _ if public(f) => (None, module_of(f)),
+            _ => match from_root.iter().find(|(file, _, _)| file == f) {
+                Some((_, module, names)) => (Some(names.clone()), module.clone()),
+                None => continue,
+            },
+        };
+        let in_face = |name: &str, owner: &str| {
+            only.as_ref()
+                .is_none_or(|n| n.iter().any(|x| x == name || x == owner))
         };
         let mut owner = String::new();
         // The indentation of a macro's `impl` line, while in its block.

@@ -7,7 +7,7 @@
 //!
 //! Data flows one way: a typed request ([`request`], [`table`], a scenario
 //! or plan file: [`files`]) → units with typed keywords ([`unit`](mod@unit),
-//! [`keywords`]) → attack dice ([`dice`]) → the attack pipeline ([`attack`])
+//! [`keywords`]) → the attack dice and pipeline ([`attack`])
 //! and the players' choices ([`policy`]) → exact distributions ([`dist`]) →
 //! typed results ([`report`], [`scenario`], [`plan`], [`verify`]). Errors
 //! are typed values with a kind and an origin ([`error`]).
@@ -29,13 +29,10 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
-#[macro_use]
-pub mod words;
-
 pub mod attack;
 pub mod battle;
 pub mod cancel;
-pub mod dice;
+mod dice;
 pub mod dist;
 pub mod error;
 pub mod files;
@@ -51,3 +48,4 @@ pub mod scenario;
 pub mod table;
 pub mod unit;
 pub mod verify;
+mod words;

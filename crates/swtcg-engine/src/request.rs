@@ -19,7 +19,7 @@ use crate::report::{AttackReport, attack_text, to_json_text};
 use crate::scenario::{Scenario, ScenarioReport};
 use crate::table::{Grid, Param, ValueKind, Work, units_of};
 use crate::unit::Unit;
-use crate::words::Words;
+pub use crate::words::Words;
 
 /// How choices are played, as asked: each word optional (the policy's
 /// default then), and each side's Force budget.

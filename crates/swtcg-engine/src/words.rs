@@ -4,7 +4,7 @@
 //! the web API, files) reads them through [`Words`].
 //!
 //! ```
-//! use swtcg_engine::words::Words;
+//! use swtcg_engine::request::Words;
 //! use swtcg_engine::policy::LuckyOrder;
 //! assert_eq!(LuckyOrder::from_word("attacker-first"), Some(LuckyOrder::AttackerFirst));
 //! assert_eq!(LuckyOrder::AttackerFirst.word(), "attacker-first");

@@ -174,7 +174,7 @@ impl Sums {
     }
 }
 
-impl swtcg_engine::words::Words for SortBy {}
+impl swtcg_engine::request::Words for SortBy {}
 
 /// Ranks each unit of `units` against the field `field` in each arena it
 /// fights in (both directions), sorted by `sort`. Every pairing of the

@@ -47,7 +47,8 @@
 //! println!("{}", out.defender_damage.mean());
 //! ```
 
-use crate::dice::{Roll, Track, damage_dice};
+pub use crate::dice::Roll;
+use crate::dice::{Track, damage_dice};
 use crate::dist::{Dist, Joint, Num, Weight, fits_u128};
 use crate::error::{Error, Result};
 use crate::keywords::Paid;
