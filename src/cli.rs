@@ -28,8 +28,7 @@ use swtcg_engine::error::{Error, ErrorKind, Result};
 use swtcg_engine::input::read_file;
 use swtcg_engine::policy::{ForceBudget, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_engine::report::to_json_text;
-use swtcg_engine::request::Words;
-use swtcg_engine::request::{AttackAnswer, AttackRequest, PolicyRequest};
+use swtcg_engine::request::{AttackAnswer, AttackRequest, PolicyRequest, Words};
 use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::ScenarioReport;
 use swtcg_engine::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
@@ -252,7 +251,6 @@ impl PolicyArgs {
 
     /// The flags given, as typed on a command line (for a page's header).
     fn flags(&self) -> Vec<String> {
-        use swtcg_engine::request::Words;
         let mut out = Vec::new();
         if let Some(v) = self.lucky_policy {
             out.push(format!("--lucky-policy {}", v.word()));
@@ -387,7 +385,7 @@ struct TableCmd {
 /// The default table, the first thing a newcomer sees: expected damage and
 /// P(discard) of power 1 to 10 against a health-5 defender, without and
 /// with Armor.
-pub fn newcomer_grid() -> Grid {
+fn newcomer_grid() -> Grid {
     Grid::new()
         .with(Param::Power, (1..=10).collect())
         .with(Param::Armor, vec![0, 1])
@@ -1058,7 +1056,7 @@ fn matchups_body(
                     }
                 }
                 if let Some(s) = cmd.sort {
-                    options.push(format!("--sort {}", swtcg_engine::request::Words::word(s)));
+                    options.push(format!("--sort {}", Words::word(s)));
                 }
                 options.extend(cmd.policy.flags());
                 let header = PageHeader::of(

@@ -3,9 +3,10 @@
 use std::collections::BTreeMap;
 use swtcg_engine::error::{Error, ErrorKind, Result};
 
-/// Parses a simulator's counts (`verify --counts`): a JSON object mapping each outcome (a whole
-/// number, as a string key) to a non-negative whole count. A key given
-/// twice, a count beyond `u64` or a total beyond `u64` is an error.
+/// Parses a simulator's counts (`verify --counts`): a JSON object mapping
+/// each outcome (a whole number, as a string key) to a non-negative whole
+/// count. A key given twice, a count beyond `u64` or a total beyond `u64`
+/// is an error.
 pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
     let pairs: Pairs = serde_json::from_str(swtcg_engine::input::strip_bom(text))
         .map_err(|e| Error::json("counts", &e))?;

@@ -239,13 +239,13 @@ pub fn base_name(name: &str) -> &str {
     }
 }
 
-/// Whether every stat a card prints as `*` (and nothing else missing) is
-/// set by its text to a count the two units of an attack decide.
 /// The arenas of a type line (`Ground/Character`, `Space`), in order.
 fn arenas_of_type(t: &str) -> Vec<Arena> {
     t.split('/').filter_map(Arena::from_word).collect()
 }
 
+/// Whether every stat a card prints as `*` (and nothing else missing) is
+/// set by its text to a count the two units of an attack decide.
 fn stats_counted(c: &Card) -> bool {
     let Some(v) = &c.variable else {
         return false;
