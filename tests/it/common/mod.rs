@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 use swtcg_engine::sample::{Model, Sampled};
 use swtcg_engine::unit::Unit;
 
-/// Every sequence of `n` d6 faces (1..=6).
 /// The dice of a unit's Retaliate abilities together (each ability rolls
 /// its own amount), counted here apart from the engine.
 pub fn retaliate_dice(u: &Unit) -> u32 {
     u.keywords.retaliates.iter().map(|r| r.amount).sum()
 }
 
+/// Every sequence of `n` d6 faces (1..=6).
 pub fn sequences(n: u32) -> Vec<Vec<i32>> {
     let mut out = vec![vec![]];
     for _ in 0..n {
