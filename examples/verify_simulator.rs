@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 use swtcg_engine::attack::attack;
+use swtcg_engine::keywords::Keyword;
 use swtcg_engine::sample::Rng;
 use swtcg_engine::unit::Unit;
 use swtcg_engine::verify::check;
@@ -31,9 +32,9 @@ pub fn main() {
     }
     // 2. The exact law of the same attack.
     let mut attacker = Unit::new("attacker", 5);
-    attacker.keywords.crit = 1;
+    attacker.keywords.set(Keyword::CriticalHit(1));
     let mut defender = Unit::new("defender", 3);
-    defender.keywords.parry = 1;
+    defender.keywords.set(Keyword::Parry(1));
     let exact = attack(&attacker, &defender)
         .expect("valid units")
         .defender_damage;

@@ -5,6 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use swtcg_engine::attack::attack;
+use swtcg_engine::keywords::Keyword;
 use swtcg_engine::table::{Grid, Param};
 use swtcg_engine::unit::Unit;
 
@@ -13,23 +14,23 @@ fn loaded(power: u32) -> (Unit, Unit) {
     let mut a = Unit::new("attacker", power);
     a.health = Some(6);
     let k = &mut a.keywords;
-    k.accuracy = 1;
-    k.fury = 2;
-    k.crit = 2;
-    k.stun = 1;
-    k.evade = 1;
-    k.deflect = 1;
+    k.set(Keyword::Accuracy(1));
+    k.set(Keyword::Fury(2));
+    k.set(Keyword::CriticalHit(2));
+    k.set(Keyword::Stun(1));
+    k.set(Keyword::Evade(1));
+    k.set(Keyword::Deflect(1));
     let mut d = Unit::new("defender", 5);
     d.health = Some(8);
     d.counters = 1;
     let k = &mut d.keywords;
-    k.armor = true;
-    k.shields = 1;
-    k.parry = 1;
-    k.evade = 1;
-    k.deflect = 1;
-    k.set_retaliate(3);
-    k.stun = 1;
+    k.set(Keyword::Armor);
+    k.set(Keyword::Shields(1));
+    k.set(Keyword::Parry(1));
+    k.set(Keyword::Evade(1));
+    k.set(Keyword::Deflect(1));
+    k.set(Keyword::Retaliate(3));
+    k.set(Keyword::Stun(1));
     (a, d)
 }
 

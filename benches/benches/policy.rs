@@ -8,6 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use swtcg_engine::attack::Side;
+use swtcg_engine::keywords::Keyword;
 use swtcg_engine::policy::{Game, LuckyOrder, Policy, solve};
 use swtcg_engine::unit::Unit;
 
@@ -15,11 +16,11 @@ use swtcg_engine::unit::Unit;
 /// 1, Lucky `x` and health 12, both playing optimally for damage.
 fn game(power: u32, x: u32, lucky_order: LuckyOrder) -> Game {
     let mut a = Unit::new("attacker", power);
-    a.keywords.crit = 2;
-    a.keywords.lucky = x;
+    a.keywords.set(Keyword::CriticalHit(2));
+    a.keywords.set(Keyword::Lucky(x));
     let mut d = Unit::new("defender", 4);
-    d.keywords.parry = 1;
-    d.keywords.lucky = x;
+    d.keywords.set(Keyword::Parry(1));
+    d.keywords.set(Keyword::Lucky(x));
     d.health = Some(12);
     Game {
         units: vec![a, d],

@@ -7,8 +7,7 @@ use swtcg_cards::cards::CardDb;
 use swtcg_cards::cards::stack::{Fielded, Switches, pair};
 use swtcg_cards::cards::text::{Class, Reading, Subject, read_abilities, split_abilities};
 use swtcg_engine::error::ErrorKind;
-use swtcg_engine::keywords::Keyword;
-use swtcg_engine::keywords::When;
+use swtcg_engine::keywords::{Keyword, KeywordKind, When};
 use swtcg_engine::unit::Arena;
 
 fn fixtures() -> String {
@@ -389,7 +388,10 @@ fn decided_conditions_are_applied_per_pair() {
     )
     .unwrap();
     assert_eq!(
-        (p.attacker.keywords.fury, p.attacker.keywords.accuracy),
+        (
+            p.attacker.keywords.number(KeywordKind::Fury) as u32,
+            p.attacker.keywords.number(KeywordKind::Accuracy) as i32
+        ),
         (1, 1)
     );
     // Conditions the cards can't decide wait for the user.
@@ -402,7 +404,7 @@ fn decided_conditions_are_applied_per_pair() {
         &off,
     )
     .unwrap();
-    assert_eq!(p.attacker.keywords.lucky, 0);
+    assert_eq!(p.attacker.keywords.number(KeywordKind::Lucky) as u32, 0);
     assert_eq!(p.waiting.len(), 1);
     let on = Switches::parse(&["Jedi in the Character arena".to_string()]).unwrap();
     let p = pair(
@@ -414,7 +416,10 @@ fn decided_conditions_are_applied_per_pair() {
     )
     .unwrap();
     assert_eq!(
-        (p.attacker.keywords.lucky, p.attacker.keywords.parry),
+        (
+            p.attacker.keywords.number(KeywordKind::Lucky) as u32,
+            p.attacker.keywords.number(KeywordKind::Parry) as u32
+        ),
         (1, 1)
     );
     assert!(Switches::parse(&[String::new()]).is_err());
@@ -435,7 +440,10 @@ fn pilots_grant_their_text_to_the_unit_and_must_fit() {
         &Switches::default(),
     )
     .unwrap();
-    assert_eq!(p.attacker.keywords.crit, 2);
+    assert_eq!(
+        p.attacker.keywords.number(KeywordKind::CriticalHit) as u32,
+        2
+    );
     assert_eq!(
         p.attacker.name,
         "TIE Fighter DS-3-12 with TIE Fighter Elite Pilot"
@@ -556,12 +564,18 @@ fn rerolls_of_its_own_dice_are_lucky_in_their_role() {
     );
     let p = fight(&lando, &nien);
     assert_eq!(
-        (p.attacker.keywords.lucky, p.defender.keywords.lucky),
+        (
+            p.attacker.keywords.number(KeywordKind::Lucky) as u32,
+            p.defender.keywords.number(KeywordKind::Lucky) as u32
+        ),
         (1, 2)
     );
     let p = fight(&nien, &lando);
     assert_eq!(
-        (p.attacker.keywords.lucky, p.defender.keywords.lucky),
+        (
+            p.attacker.keywords.number(KeywordKind::Lucky) as u32,
+            p.defender.keywords.number(KeywordKind::Lucky) as u32
+        ),
         (2, 0)
     );
 }
@@ -583,12 +597,17 @@ fn damage_that_cant_be_prevented_by_a_keyword_takes_it_away() {
         db.piece("Jedi Scout (X)").unwrap(),
     );
     let p = fight(&rancor, &scout);
-    assert_eq!(p.defender.keywords.evade, 0, "{:?}", p.defender.keywords);
-    assert_eq!(p.defender.keywords.parry, 1);
+    assert_eq!(
+        p.defender.keywords.number(KeywordKind::Evade) as u32,
+        0,
+        "{:?}",
+        p.defender.keywords
+    );
+    assert_eq!(p.defender.keywords.number(KeywordKind::Parry) as u32, 1);
     let p = fight(&scout, &rancor);
-    assert_eq!(p.attacker.keywords.evade, 0);
+    assert_eq!(p.attacker.keywords.number(KeywordKind::Evade) as u32, 0);
     let p = fight(&scout, &scout);
-    assert_eq!(p.attacker.keywords.evade, 2);
+    assert_eq!(p.attacker.keywords.number(KeywordKind::Evade) as u32, 2);
     let sith = db.piece("Sith Lord (X)").unwrap();
     assert_eq!(sith.top().abilities[0].class(), Class::Unmodelled);
 }
@@ -612,12 +631,30 @@ fn a_keyword_for_each_of_a_count() {
         piece("Jedi Knight (X)"),
         piece("Clone Trooper (X)"),
     );
-    assert_eq!(fight(&grievous, &jedi).attacker.keywords.crit, 1);
-    assert_eq!(fight(&grievous, &clone).attacker.keywords.crit, 0);
+    assert_eq!(
+        fight(&grievous, &jedi)
+            .attacker
+            .keywords
+            .number(KeywordKind::CriticalHit) as u32,
+        1
+    );
+    assert_eq!(
+        fight(&grievous, &clone)
+            .attacker
+            .keywords
+            .number(KeywordKind::CriticalHit) as u32,
+        0
+    );
     let hand = piece("Hand Counter (X)");
     let a = &hand.top().abilities[0];
     assert_eq!((a.class(), a.decidable()), (Class::Condition, Some(false)));
-    assert_eq!(fight(&hand, &jedi).attacker.keywords.crit, 0);
+    assert_eq!(
+        fight(&hand, &jedi)
+            .attacker
+            .keywords
+            .number(KeywordKind::CriticalHit) as u32,
+        0
+    );
 }
 
 /// "+1 power for each Padawan you have in the Character arena", on a unit
@@ -677,7 +714,7 @@ fn a_signed_keyword_of_x_counts() {
         .unwrap()
         .attacker
         .keywords
-        .resilience
+        .number(KeywordKind::Resilience)
     };
     assert_eq!(resilience(0), 0);
     assert_eq!(resilience(2), 2);
@@ -768,11 +805,11 @@ fn counters_on_the_unit_attacking_this_are_a_paid_option() {
         db.piece("Raider (X)").unwrap(),
     );
     let p = fight(&raider, &guard);
-    let boosts = &p.defender.keywords.boosts;
+    let boosts = &p.defender.keywords.boosts();
     assert_eq!(boosts.len(), 1, "{boosts:?}");
     assert_eq!((boosts[0].cost, boosts[0].theirs.counters), (2, 1));
     // When the guard attacks, it is no option.
-    assert!(fight(&guard, &raider).attacker.keywords.boosts.is_empty());
+    assert!(fight(&guard, &raider).attacker.keywords.boosts().is_empty());
 }
 
 /// The nearest-name search is bounded before it starts: an 8,000-character

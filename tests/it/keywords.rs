@@ -154,7 +154,9 @@ fn every_keyword_parses_displays_adds_and_is_lost() {
             twice.add(&[parse(&text).unwrap(), parse(&text).unwrap()]);
             assert_ne!(twice, ks, "{text} is cumulative");
         }
-        assert!(ks.lose(k.name()), "{text}: not a name");
+        let kind = KeywordKind::from_name(k.name()).expect("a keyword's name");
+        assert_eq!(kind, k.kind(), "{text}");
+        ks.lose(kind);
         assert_eq!(ks, Keywords::default(), "{text} is not lost");
         let _: When = k.when();
     }
@@ -163,8 +165,8 @@ fn every_keyword_parses_displays_adds_and_is_lost() {
     assert_eq!(parse("Elude").unwrap().keyword, Keyword::Precision);
     let mut ks = Keywords::default();
     ks.add(&[parse("Bombard 3").unwrap()]);
-    assert!(!ks.lose("Mana"));
-    assert!(ks.lose("bombard"));
+    assert_eq!(KeywordKind::from_name("Mana"), None);
+    ks.lose(KeywordKind::Bombard);
     assert_eq!(ks, Keywords::default());
 }
 
@@ -188,4 +190,134 @@ fn a_keyword_of_x_is_read_with_x() {
             .unwrap()
             .x
     );
+}
+
+/// `Keywords`' methods, read against the keyword's own text: `set` is
+/// what card text gives, `number` is the keyword's number (1 for one
+/// without, the items of a list), `has` says it is there, `lose` takes it
+/// all, and a number of 0 sets nothing.
+#[test]
+fn keywords_are_set_read_and_lost_through_methods() {
+    use swtcg_engine::keywords::{KeywordKind, Keywords};
+    let examples = Keyword::examples();
+    assert_eq!(examples.len(), KeywordKind::ALL.len());
+    for k in examples {
+        let kind = k.kind();
+        let mut set = Keywords::default();
+        set.set(k.clone());
+        let printed = Keywords::from_abilities(&[parse(&k.to_string()).unwrap()]);
+        assert_eq!(set, printed, "{k}");
+        assert!(set.has(kind), "{k}");
+        let expected = match (k.number(), &k) {
+            (Some(n), _) => n,
+            (None, Keyword::Stack(l) | Keyword::Adapt(l)) => l.len() as i64,
+            (None, _) => 1,
+        };
+        assert_eq!(set.number(kind), expected, "{k}");
+        for other in KeywordKind::ALL.iter().filter(|&&o| o != kind) {
+            assert_eq!(set.number(*other), 0, "{k} gives {other}");
+        }
+        // Set twice: the second replaces the first, even when it adds up.
+        let again = set.clone().set(k.clone()).clone();
+        assert_eq!(again, set, "{k}");
+        set.lose(kind);
+        assert_eq!(set, Keywords::default(), "{k} is not lost");
+        assert!(!set.has(kind) && set.number(kind) == 0, "{k}");
+        if k.number().is_some() {
+            assert_eq!(*set.set(k.with_number(0)), Keywords::default(), "{k} 0");
+        }
+    }
+    // Paid abilities are read apart from the free sums, and a paid one is
+    // had as much as a free one.
+    let k = Keywords::from_abilities(
+        &[
+            "Pay 1 Force -> Evade 2",
+            "Absorb 1",
+            "Pay X Force -> Deflect X",
+            "Retaliate 1",
+            "Pay 2 Force -> Retaliate 3",
+            "Foresight: Gain 1 Force.",
+        ]
+        .map(|t| parse(t).unwrap()),
+    );
+    // Absorb prevents as Evade does, but is its own keyword here.
+    assert_eq!(
+        (k.number(KeywordKind::Evade), k.number(KeywordKind::Absorb)),
+        (0, 1)
+    );
+    assert!(k.has(KeywordKind::Evade) && k.has(KeywordKind::Absorb));
+    assert_eq!(k.paid(KeywordKind::Evade).len(), 1);
+    assert!(k.paid(KeywordKind::Deflect)[0].x && k.has(KeywordKind::Deflect));
+    assert_eq!(k.number(KeywordKind::Deflect), 0);
+    assert_eq!(
+        k.paid(KeywordKind::Retaliate)
+            .iter()
+            .map(|p| (p.amount, p.cost))
+            .collect::<Vec<_>>(),
+        [(1, 0), (3, 2)]
+    );
+    assert_eq!(k.number(KeywordKind::Retaliate), 4);
+    assert_eq!(k.texts(KeywordKind::Foresight), ["Gain 1 Force"]);
+    assert!(k.texts(KeywordKind::Adapt).is_empty() && k.paid(KeywordKind::Parry).is_empty());
+    let only_absorb = Keywords::from_abilities(&[parse("Absorb 2").unwrap()]);
+    assert!(!only_absorb.has(KeywordKind::Evade) && only_absorb.has(KeywordKind::Absorb));
+}
+
+/// Every effect beyond the keywords is given by `apply` and read back by
+/// `effects`, in the enum's order, counts summed; applying what `effects`
+/// lists to a bare unit gives the same keywords.
+#[test]
+fn effects_round_trip() {
+    use swtcg_engine::keywords::{Boost, Keywords, UnitEffect};
+    let boost = Boost {
+        cost: 1,
+        text: "a boost".into(),
+        ..Boost::default()
+    };
+    let all = [
+        UnitEffect::PowerPerCounter(-1),
+        UnitEffect::ExtraDamage(2),
+        UnitEffect::Boost(boost.clone()),
+        UnitEffect::NoIntercept,
+        UnitEffect::Toll(2),
+        UnitEffect::Harmless,
+        UnitEffect::Consolation {
+            own: 1,
+            defender: 2,
+        },
+        UnitEffect::HalfDice,
+        UnitEffect::SelfDamage {
+            amount: 2,
+            dice: true,
+        },
+    ];
+    let mut k = Keywords::default();
+    for e in all.iter().rev() {
+        k.apply(e.clone());
+    }
+    assert_eq!(k.effects(), all);
+    assert_eq!(k.boosts(), [boost]);
+    let mut again = Keywords::default();
+    for e in k.effects() {
+        again.apply(e);
+    }
+    assert_eq!(again, k);
+    // Counts add up; lists keep each.
+    k.apply(UnitEffect::ExtraDamage(1))
+        .apply(UnitEffect::Toll(3));
+    let effects = k.effects();
+    assert!(effects.contains(&UnitEffect::ExtraDamage(3)));
+    assert_eq!(
+        effects
+            .iter()
+            .filter(|e| matches!(e, UnitEffect::Toll(_)))
+            .count(),
+        2
+    );
+    k.clear_boosts();
+    assert!(k.boosts().is_empty());
+    // Overload's option is an effect its keyword makes.
+    let o = Keywords::from_abilities(&[parse("Overload 2").unwrap()]);
+    assert_eq!(o.number(swtcg_engine::keywords::KeywordKind::Overload), 2);
+    assert!(matches!(o.effects()[..], [UnitEffect::Boost(_)]));
 }

@@ -211,6 +211,7 @@ fn the_engines_public_face_is_drawn() {
         "fn", "struct", "enum", "const", "type", "trait", "mod", "static",
     ];
     let mut items = Vec::new();
+    let mut fields = 0;
     // Whether a file's module is public all the way up: each parent
     // declares it `pub mod name;`.
     let public = |f: &Path| -> bool {
@@ -334,6 +335,8 @@ fn the_engines_public_face_is_drawn() {
         let mut inline: Option<Option<String>> = None;
         // `#[cfg(test)]` on the line before: the item it marks is a test's.
         let mut test_attr = false;
+        // A public struct whose fields are being read: its indentation.
+        let mut open_struct: Option<usize> = None;
         for line in code(f).lines() {
             // A test module ends the file's face; a single test-only item
             // (a helper of the tests) is skipped, not the rest of the file.
@@ -413,6 +416,31 @@ fn the_engines_public_face_is_drawn() {
                 owner_indent = None;
             }
             let t = line.trim_start();
+            // A public struct's public fields (`pub name: Type,`), counted
+            // beside the items: they are its face too.
+            if let Some(at) = open_struct
+                && indent == at
+                && t.starts_with('}')
+            {
+                open_struct = None;
+            }
+            if let Some(name) = t
+                .strip_prefix("pub struct ")
+                .and_then(|r| r.strip_suffix(" {"))
+            {
+                let name = name.split('<').next().unwrap_or(name);
+                open_struct = in_face(name, "").then_some(indent);
+            } else if let Some(at) = open_struct
+                && indent > at
+                && t.strip_prefix("pub ").is_some_and(|r| {
+                    r.split_once(':').is_some_and(|(n, _)| {
+                        !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    })
+                })
+            {
+                fields += 1;
+                continue;
+            }
             let Some(rest) = t.strip_prefix("pub ") else {
                 continue;
             };
@@ -450,7 +478,8 @@ fn the_engines_public_face_is_drawn() {
         .filter(|i| i.matches("::").count() == 2)
         .count();
     let text = format!(
-        "{} public items: {} items and {methods} methods of them\n{}\n",
+        "{} public items: {} items and {methods} methods of them; \
+         {fields} public fields of public structs\n{}\n",
         items.len(),
         items.len() - methods,
         items.join("\n")

@@ -11,6 +11,7 @@ use num_rational::BigRational;
 use std::collections::BTreeMap;
 use swtcg_engine::attack::{ATTACKER, AttackOutcome, DEFENDER, attack, attack_with};
 use swtcg_engine::dist::{Dist, ratio};
+use swtcg_engine::keywords::Keyword;
 use swtcg_engine::unit::Unit;
 
 fn pmf(d: &Dist) -> BTreeMap<i64, BigRational> {
@@ -108,13 +109,15 @@ fn oracle_dice_keywords() {
             continue;
         }
         let mut a = Unit::new("a", power);
-        a.keywords.accuracy = accuracy;
-        a.keywords.fury = fury;
-        a.keywords.crit = crit;
+        a.keywords.set(Keyword::Accuracy(accuracy));
+        a.keywords.set(Keyword::Fury(fury));
+        a.keywords.set(Keyword::CriticalHit(crit));
         let mut d = Unit::new("d", 3);
-        d.keywords.armor = armor;
-        d.keywords.shields = shields;
-        d.keywords.parry = parry;
+        if armor {
+            d.keywords.set(Keyword::Armor);
+        }
+        d.keywords.set(Keyword::Shields(shields));
+        d.keywords.set(Keyword::Parry(parry));
         check(&a, &d);
         cases += 1;
     }
@@ -177,24 +180,34 @@ fn prevention_and_retaliate(keep: impl Fn(usize, usize) -> bool) -> usize {
             }
             let mut a = Unit::new("a", 3);
             let k = &mut a.keywords;
-            k.crit = crit;
-            k.ferocity = ferocity;
-            k.evade = att_evade;
-            k.deflect = att_deflect;
-            k.fortitude = att_fortitude;
-            k.armor = att_armor;
+            k.set(Keyword::CriticalHit(crit));
+            if ferocity {
+                k.set(Keyword::Ferocity);
+            }
+            k.set(Keyword::Evade(att_evade));
+            k.set(Keyword::Deflect(att_deflect));
+            if att_fortitude {
+                k.set(Keyword::Fortitude);
+            }
+            if att_armor {
+                k.set(Keyword::Armor);
+            }
             if let Some((h, c)) = att_health {
                 a.health = Some(h);
                 a.counters = c;
             }
             let mut d = Unit::new("d", 3);
             let k = &mut d.keywords;
-            k.parry = parry;
-            k.evade = evade;
-            k.deflect = deflect;
-            k.fortitude = fortitude;
-            k.ferocity = def_ferocity;
-            k.set_retaliate(retaliate);
+            k.set(Keyword::Parry(parry));
+            k.set(Keyword::Evade(evade));
+            k.set(Keyword::Deflect(deflect));
+            if fortitude {
+                k.set(Keyword::Fortitude);
+            }
+            if def_ferocity {
+                k.set(Keyword::Ferocity);
+            }
+            k.set(Keyword::Retaliate(retaliate));
             if let Some((h, c)) = health {
                 d.health = Some(h);
                 d.counters = c;
@@ -217,13 +230,13 @@ fn oracle_fury_with_retaliate() {
             continue;
         }
         let mut a = Unit::new("a", power);
-        a.keywords.fury = fury;
-        a.keywords.crit = crit;
-        a.keywords.deflect = att_deflect;
+        a.keywords.set(Keyword::Fury(fury));
+        a.keywords.set(Keyword::CriticalHit(crit));
+        a.keywords.set(Keyword::Deflect(att_deflect));
         a.health = Some(3);
         let mut d = Unit::new("d", 2);
-        d.keywords.set_retaliate(retaliate);
-        d.keywords.deflect = deflect;
+        d.keywords.set(Keyword::Retaliate(retaliate));
+        d.keywords.set(Keyword::Deflect(deflect));
         d.health = Some(2);
         check(&a, &d);
     }
@@ -233,13 +246,13 @@ fn oracle_fury_with_retaliate() {
 #[test]
 fn big_and_small_paths_agree() {
     let mut a = Unit::new("a", 9);
-    a.keywords.fury = 2;
-    a.keywords.crit = 2;
-    a.keywords.accuracy = 1;
+    a.keywords.set(Keyword::Fury(2));
+    a.keywords.set(Keyword::CriticalHit(2));
+    a.keywords.set(Keyword::Accuracy(1));
     let mut d = Unit::new("d", 3);
-    d.keywords.parry = 1;
-    d.keywords.deflect = 1;
-    d.keywords.set_retaliate(3);
+    d.keywords.set(Keyword::Parry(1));
+    d.keywords.set(Keyword::Deflect(1));
+    d.keywords.set(Keyword::Retaliate(3));
     d.health = Some(5);
     let small = attack_with::<u128>(&a, &d).convert::<BigUint>();
     let big = attack_with::<BigUint>(&a, &d);
@@ -275,7 +288,7 @@ fn sixty_dice_are_binomial() {
 /// die by die by the simulator; Parry resolves before Deflect.
 #[test]
 fn oracle_several_retaliates_and_parry_before_deflect() {
-    use swtcg_engine::keywords::Paid;
+    use swtcg_engine::keywords::parse;
     let mut cases = 0;
     for (power, rets, att_evade, att_deflect, parry, deflect, att_health) in iproduct!(
         1..=2u32,
@@ -287,13 +300,15 @@ fn oracle_several_retaliates_and_parry_before_deflect() {
         [None, Some(2)]
     ) {
         let mut a = Unit::new("a", power);
-        a.keywords.evade = att_evade;
-        a.keywords.deflect = att_deflect;
+        a.keywords.set(Keyword::Evade(att_evade));
+        a.keywords.set(Keyword::Deflect(att_deflect));
         a.health = att_health;
         let mut d = Unit::new("d", 2);
-        d.keywords.retaliates = rets.iter().map(|&r| Paid::free(r)).collect();
-        d.keywords.parry = parry;
-        d.keywords.deflect = deflect;
+        for &r in &rets {
+            d.keywords.add(&[parse(&format!("Retaliate {r}")).unwrap()]);
+        }
+        d.keywords.set(Keyword::Parry(parry));
+        d.keywords.set(Keyword::Deflect(deflect));
         d.health = Some(3);
         check(&a, &d);
         cases += 1;
@@ -324,18 +339,20 @@ fn oracle_glossary_keywords() {
         let mut a = Unit::new("a", power);
         a.health = Some(3);
         a.counters = 1;
-        a.keywords.backfire = backfire;
-        a.keywords.double_damage = double;
-        a.keywords.resilience = resilience;
-        a.keywords.deflect = att_deflect;
-        a.keywords.evade = prevent;
+        a.keywords.set(Keyword::Backfire(backfire));
+        if double {
+            a.keywords.set(Keyword::DoubleDamage);
+        }
+        a.keywords.set(Keyword::Resilience(resilience));
+        a.keywords.set(Keyword::Deflect(att_deflect));
+        a.keywords.set(Keyword::Evade(prevent));
         let mut d = Unit::new("d", 2);
         d.health = Some(3);
-        d.keywords.riposte = riposte;
-        d.keywords.deflect = deflect;
-        d.keywords.absorb = prevent;
-        d.keywords.evade = prevent;
-        d.keywords.set_retaliate(1);
+        d.keywords.set(Keyword::Riposte(riposte));
+        d.keywords.set(Keyword::Deflect(deflect));
+        d.keywords.set(Keyword::Absorb(prevent));
+        d.keywords.set(Keyword::Evade(prevent));
+        d.keywords.set(Keyword::Retaliate(1));
         check(&a, &d);
         cases += 1;
     }

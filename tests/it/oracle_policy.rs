@@ -8,6 +8,7 @@ use crate::common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
 use itertools::iproduct;
 use num_rational::BigRational;
 use swtcg_engine::attack::{Objective, Side};
+use swtcg_engine::keywords::{Keyword, KeywordKind, UnitEffect};
 use swtcg_engine::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
 use swtcg_engine::unit::Unit;
 
@@ -181,14 +182,16 @@ fn lucky_both_sides(mut keep: impl FnMut(usize, u32, u32) -> bool) -> usize {
             continue;
         }
         let mut a = unit("a", power, None, 0, &[]);
-        a.keywords.fury = fury;
-        a.keywords.accuracy = accuracy;
-        a.keywords.crit = crit;
-        a.keywords.lucky = la;
+        a.keywords.set(Keyword::Fury(fury));
+        a.keywords.set(Keyword::Accuracy(accuracy));
+        a.keywords.set(Keyword::CriticalHit(crit));
+        a.keywords.set(Keyword::Lucky(la));
         let mut d = unit("d", 1, health, 0, &[]);
-        d.keywords.armor = armor;
-        d.keywords.parry = parry;
-        d.keywords.lucky = ld;
+        if armor {
+            d.keywords.set(Keyword::Armor);
+        }
+        d.keywords.set(Keyword::Parry(parry));
+        d.keywords.set(Keyword::Lucky(ld));
         let objectives = objectives_when(health.is_some());
         check(
             vec![a, d],
@@ -287,14 +290,14 @@ fn optimal_lucky_never_worse_than_simple() {
         [true, false]
     ) {
         let mut a = unit("a", power, None, 0, &[]);
-        a.keywords.accuracy = accuracy;
-        a.keywords.crit = crit;
+        a.keywords.set(Keyword::Accuracy(accuracy));
+        a.keywords.set(Keyword::CriticalHit(crit));
         let mut d = unit("d", 1, Some(4), 0, &[]);
-        d.keywords.parry = parry;
+        d.keywords.set(Keyword::Parry(parry));
         if attacker_side {
-            a.keywords.lucky = x;
+            a.keywords.set(Keyword::Lucky(x));
         } else {
-            d.keywords.lucky = x;
+            d.keywords.set(Keyword::Lucky(x));
         }
         let value = |lucky| {
             let game = Game {
@@ -324,10 +327,10 @@ fn simple_lucky_hits_law() {
         iproduct!(1..=4u32, [-2, 0, 3], 0..=2u32, 0..=2u32, ORDERS)
     {
         let mut a = unit("a", power, None, 0, &[]);
-        a.keywords.accuracy = accuracy;
-        a.keywords.lucky = la;
+        a.keywords.set(Keyword::Accuracy(accuracy));
+        a.keywords.set(Keyword::Lucky(la));
         let mut d = unit("d", 1, None, 0, &[]);
-        d.keywords.lucky = ld;
+        d.keywords.set(Keyword::Lucky(ld));
         let game = Game {
             units: vec![a.clone(), d.clone()],
             sides: duel(),
@@ -443,7 +446,7 @@ fn random_small_scenarios() {
                 .add(&[parse(def_pool[pick(def_pool.len() as u64)]).unwrap()]);
         }
         match pick(8) {
-            0 => a.keywords.boosts.push(Boost {
+            0 => a.keywords.apply(UnitEffect::Boost(Boost {
                 source: Default::default(),
                 cost: pick(2) as u32,
                 mine: Change {
@@ -453,8 +456,8 @@ fn random_small_scenarios() {
                 },
                 text: "boost".into(),
                 ..Boost::default()
-            }),
-            1 => a.keywords.boosts.push(Boost {
+            })),
+            1 => a.keywords.apply(UnitEffect::Boost(Boost {
                 source: Default::default(),
                 mine: Change {
                     power: 1,
@@ -463,10 +466,13 @@ fn random_small_scenarios() {
                 },
                 text: "Overload".into(),
                 ..Boost::default()
+            })),
+            2 => d.keywords.apply(UnitEffect::Toll(1)),
+            3 => a.keywords.apply(UnitEffect::Consolation {
+                own: 1,
+                defender: 1,
             }),
-            2 => d.keywords.tolls.push(1),
-            3 => a.keywords.consolation = Some((1, 1)),
-            4 => d.keywords.boosts.push(Boost {
+            4 => d.keywords.apply(UnitEffect::Boost(Boost {
                 source: Default::default(),
                 cost: 1,
                 theirs: Change {
@@ -475,15 +481,24 @@ fn random_small_scenarios() {
                 },
                 text: "-1 power".into(),
                 ..Boost::default()
-            }),
-            5 => a.keywords.bonus_damage = 1,
-            _ => {}
-        }
-        boosted += !a.keywords.boosts.is_empty() as u32 + !d.keywords.boosts.is_empty() as u32;
-        let absorbs = d.keywords.paid_evades.iter().any(|p| p.from.is_some());
-        let dice = a.power + 1 + a.keywords.fury;
+            })),
+            5 => a.keywords.apply(UnitEffect::ExtraDamage(1)),
+            _ => &mut a.keywords,
+        };
+        boosted += !a.keywords.boosts().is_empty() as u32 + !d.keywords.boosts().is_empty() as u32;
+        let absorbs = d
+            .keywords
+            .paid(KeywordKind::Evade)
+            .iter()
+            .any(|p| p.from.is_some());
+        let dice = a.power + 1 + a.keywords.number(KeywordKind::Fury) as u32;
         let ret: u32 = crate::common::retaliate_dice(&d);
-        if dice + ret + a.keywords.lucky + d.keywords.lucky > 7 {
+        if dice
+            + ret
+            + a.keywords.number(KeywordKind::Lucky) as u32
+            + d.keywords.number(KeywordKind::Lucky) as u32
+            > 7
+        {
             continue;
         }
         let force = [
@@ -492,10 +507,10 @@ fn random_small_scenarios() {
         ];
         let x_needs = |u: &Unit| {
             let k = &u.keywords;
-            k.paid_evades
+            k.paid(KeywordKind::Evade)
                 .iter()
-                .chain(&k.paid_deflects)
-                .chain(&k.retaliates)
+                .chain(k.paid(KeywordKind::Deflect))
+                .chain(k.paid(KeywordKind::Retaliate))
                 .any(|p| p.x)
         };
         // A cost of X with no budget is priced by the default (X up to 4)
@@ -506,7 +521,10 @@ fn random_small_scenarios() {
             force[1].or((budget && x_needs(&d)).then_some(2)),
         ];
         let objective = OBJECTIVES[case % 3];
-        let orders: &[LuckyOrder] = if a.keywords.lucky + d.keywords.lucky > 0 {
+        let orders: &[LuckyOrder] = if a.keywords.number(KeywordKind::Lucky) as u32
+            + d.keywords.number(KeywordKind::Lucky) as u32
+            > 0
+        {
             &ORDERS
         } else {
             &ORDERS[..1]
@@ -592,17 +610,22 @@ fn random_glossary_scenarios() {
         // Adapt's texts: one keyword each, a list of keywords, or `None`
         // (a text that changes nothing in an attack).
         if pick(5) == 0 {
-            d.keywords.adapt = match pick(3) {
-                0 => vec!["Evade 1", "Retaliate 1"],
-                1 => vec!["Evade 1, Retaliate 1", "None"],
-                _ => vec!["None", "Parry 1, Armor"],
-            }
-            .into_iter()
-            .map(String::from)
-            .collect();
+            d.keywords.set(Keyword::Adapt(
+                match pick(3) {
+                    0 => vec!["Evade 1", "Retaliate 1"],
+                    1 => vec!["Evade 1, Retaliate 1", "None"],
+                    _ => vec!["None", "Parry 1, Armor"],
+                }
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            ));
         }
         if pick(6) == 0 {
-            a.keywords.adapt = vec!["Critical Hit 1, Accuracy 1".into(), "None".into()];
+            a.keywords.set(Keyword::Adapt(vec![
+                "Critical Hit 1, Accuracy 1".into(),
+                "None".into(),
+            ]));
         }
         // An attack from another arena (Bombard and its kin): no Retaliate,
         // no Deflect back at the attacker.
@@ -622,10 +645,12 @@ fn random_glossary_scenarios() {
         }
         let dice = units[0].dice()
             + 1
-            + units[0].keywords.backfire
+            + units[0].keywords.number(KeywordKind::Backfire) as u32
             + units
                 .iter()
-                .map(|u| crate::common::retaliate_dice(u) + u.keywords.avenge)
+                .map(|u| {
+                    crate::common::retaliate_dice(u) + u.keywords.number(KeywordKind::Avenge) as u32
+                })
                 .sum::<u32>();
         if dice > 6 {
             continue;
@@ -687,24 +712,37 @@ fn faces_before_and_after_rerolls_with_lucky() {
                 .add(&[parse(def_pool[pick(def_pool.len() as u64)]).unwrap()]);
         }
         match pick(3) {
-            0 => a.keywords.lucky = 1,
-            1 => d.keywords.lucky = 1,
+            0 => {
+                a.keywords.set(Keyword::Lucky(1));
+            }
+            1 => {
+                d.keywords.set(Keyword::Lucky(1));
+            }
             _ => {
-                a.keywords.lucky = 1;
-                d.keywords.lucky = 1;
+                a.keywords.set(Keyword::Lucky(1));
+                d.keywords.set(Keyword::Lucky(1));
             }
         }
         let k = &a.keywords;
         let dk = &d.keywords;
-        let glossary = [k.backfire > 0, dk.riposte > 0, k.focus > 0, k.cunning];
+        let glossary = [
+            k.number(KeywordKind::Backfire) as u32 > 0,
+            dk.number(KeywordKind::Riposte) as u32 > 0,
+            k.number(KeywordKind::Focus) as u32 > 0,
+            k.has(KeywordKind::Cunning),
+        ];
         if !glossary.iter().any(|&g| g) {
             continue;
         }
-        let dice = a.dice() + k.fury + k.backfire;
+        let dice =
+            a.dice() + k.number(KeywordKind::Fury) as u32 + k.number(KeywordKind::Backfire) as u32;
         if dice > 4 {
             continue;
         }
-        if k.cunning && dk.lucky > 0 && (k.lucky > 0 || k.fury > 0) {
+        if k.has(KeywordKind::Cunning)
+            && dk.number(KeywordKind::Lucky) as u32 > 0
+            && (k.number(KeywordKind::Lucky) as u32 > 0 || k.number(KeywordKind::Fury) as u32 > 0)
+        {
             // Lucky on both sides against Cunning, or the defender's blind
             // Lucky with Fury's extra dice, is refused (issue 30).
             let game = Game::new(vec![a.clone(), d.clone()], duel(), Default::default());
@@ -742,11 +780,11 @@ fn the_roll_law_keeps_faces_before_and_after_rerolls() {
             continue;
         }
         let mut a = unit("a", power, None, 0, &["Backfire 1", "Focus 1"]);
-        a.keywords.fury = fury;
-        a.keywords.lucky = la;
-        a.keywords.accuracy = acc;
+        a.keywords.set(Keyword::Fury(fury));
+        a.keywords.set(Keyword::Lucky(la));
+        a.keywords.set(Keyword::Accuracy(acc));
         let mut d = unit("d", 1, None, 0, &["Riposte 1"]);
-        d.keywords.lucky = ld;
+        d.keywords.set(Keyword::Lucky(ld));
         for lucky_order in [LuckyOrder::AttackerFirst, LuckyOrder::DefenderFirst] {
             let game = Game {
                 units: vec![a.clone(), d.clone()],
@@ -954,7 +992,7 @@ fn cunning_makes_the_defenders_lucky_blind() {
     let mean = out.solution.tallies.marginal(|t| t.damage[1] as i64).mean();
     assert_eq!(mean, "415/216".parse::<BigRational>().unwrap());
     let mut both = a;
-    both.keywords.lucky = 1;
+    both.keywords.set(Keyword::Lucky(1));
     let d = unit("d", 1, Some(4), 0, &["Lucky 1"]);
     let e = solve(&Game::new(vec![both, d.clone()], duel(), Policy::default())).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NotModelled);

@@ -5,6 +5,7 @@
 use num_rational::BigRational;
 use std::collections::BTreeMap;
 use swtcg_engine::error::ErrorKind;
+use swtcg_engine::keywords::{Keyword, KeywordKind, UnitEffect};
 use swtcg_engine::plan::Plan;
 use swtcg_engine::sample::Model;
 use swtcg_engine::unit::Unit;
@@ -40,7 +41,9 @@ fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
         let mut d = plan.defender.clone();
         d.counters += s.0;
         let model = Model::new(a.clone(), d.clone());
-        let n = a.dice().saturating_sub(d.keywords.shields);
+        let n = a
+            .dice()
+            .saturating_sub(d.keywords.number(KeywordKind::Shields) as u32);
         let faces = crate::common::sequences(n);
         let rets = crate::common::sequences(crate::common::retaliate_dice(&d));
         let w = p / BigRational::from_integer(((faces.len() * rets.len()) as i64).into());
@@ -51,9 +54,13 @@ fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
                 t.0 += x.def_dmg;
                 t.1[i].0 += x.att_dmg;
                 if x.def_stun && x.att_dmg > 0 {
-                    t.1[i].1 += d.keywords.stun;
+                    t.1[i].1 += d.keywords.number(KeywordKind::Stun) as u32;
                 }
-                t.1[i].2 = if f.contains(&5) { a0.keywords.focus } else { 0 };
+                t.1[i].2 = if f.contains(&5) {
+                    a0.keywords.number(KeywordKind::Focus) as u32
+                } else {
+                    0
+                };
                 t.1[i].3 = true;
                 *next.entry(t).or_default() += &w;
             }
@@ -64,7 +71,7 @@ fn brute(plan: &Plan) -> Vec<BTreeMap<State, BigRational>> {
         for (s, p) in &law {
             attack(s, p, i, &mut next);
         }
-        let x = plan.attackers[i].keywords.tenacity;
+        let x = plan.attackers[i].keywords.number(KeywordKind::Tenacity) as u32;
         if x > 0 {
             let mut redo: BTreeMap<State, BigRational> = BTreeMap::new();
             for (s, p) in &law {
@@ -204,7 +211,7 @@ fn bad_plans_are_clear_errors() {
 #[test]
 fn pictures_are_well_formed_and_carry_the_numbers() {
     let mut d = Unit::new("d", 3);
-    d.keywords.parry = 1;
+    d.keywords.set(Keyword::Parry(1));
     let o = swtcg_engine::attack::attack(&Unit::new("a <&> \"b\"", 4), &d).unwrap();
     let series = vec![
         Series::at_least("damage <&>", &o.defender_damage),
@@ -289,20 +296,22 @@ fn keywords_an_option_grants_are_refused_where_a_plan_reads_its_own() {
     let a = Unit::new("A", 2);
     assert!(plan(d.clone(), a.clone()).is_ok());
     let mut stunning = d.clone();
-    stunning.keywords.boosts.push(option("Stun 2"));
+    stunning.keywords.apply(UnitEffect::Boost(option("Stun 2")));
     assert_eq!(
         plan(stunning, a.clone()).unwrap_err().kind(),
         ErrorKind::NotModelled
     );
     let mut focused = a.clone();
-    focused.keywords.boosts.push(option("Focus 1"));
+    focused.keywords.apply(UnitEffect::Boost(option("Focus 1")));
     assert_eq!(
         plan(d.clone(), focused).unwrap_err().kind(),
         ErrorKind::NotModelled
     );
     // An option's Critical Hit is the attack's own: planned.
     let mut critical = a.clone();
-    critical.keywords.boosts.push(option("Critical Hit 1"));
+    critical
+        .keywords
+        .apply(UnitEffect::Boost(option("Critical Hit 1")));
     assert!(plan(d.clone(), critical).is_ok());
     let mut persuading = d.clone();
     persuading.keywords.add(&[parse("Persuade 1").unwrap()]);

@@ -6,6 +6,7 @@
 use num_rational::BigRational;
 use proptest::prelude::*;
 use swtcg_engine::attack::{AttackOutcome, attack};
+use swtcg_engine::keywords::{Keyword, parse};
 use swtcg_engine::unit::Unit;
 
 #[derive(Clone, Debug)]
@@ -36,25 +37,35 @@ fn units() -> impl Strategy<Value = Case> {
             )| {
                 let mut a = Unit::new("a", power);
                 let k = &mut a.keywords;
-                k.accuracy = accuracy;
-                k.fury = fury;
-                k.crit = crit;
-                k.ferocity = ferocity;
-                k.stun = stun;
-                k.armor = att_armor;
-                k.fortitude = att_fortitude;
-                k.evade = att_evade;
-                k.deflect = att_deflect;
+                k.set(Keyword::Accuracy(accuracy));
+                k.set(Keyword::Fury(fury));
+                k.set(Keyword::CriticalHit(crit));
+                if ferocity {
+                    k.set(Keyword::Ferocity);
+                }
+                k.set(Keyword::Stun(stun));
+                if att_armor {
+                    k.set(Keyword::Armor);
+                }
+                if att_fortitude {
+                    k.set(Keyword::Fortitude);
+                }
+                k.set(Keyword::Evade(att_evade));
+                k.set(Keyword::Deflect(att_deflect));
                 a.health = att_health;
                 let mut d = Unit::new("d", 3);
                 let k = &mut d.keywords;
-                k.armor = armor;
-                k.shields = shields;
-                k.parry = parry;
-                k.evade = evade;
-                k.deflect = deflect;
-                k.set_retaliate(retaliate);
-                k.fortitude = fortitude;
+                if armor {
+                    k.set(Keyword::Armor);
+                }
+                k.set(Keyword::Shields(shields));
+                k.set(Keyword::Parry(parry));
+                k.set(Keyword::Evade(evade));
+                k.set(Keyword::Deflect(deflect));
+                k.set(Keyword::Retaliate(retaliate));
+                if fortitude {
+                    k.set(Keyword::Fortitude);
+                }
                 d.health = health;
                 Case {
                     attacker: a,
@@ -110,8 +121,8 @@ proptest! {
     /// Parry and the attacker no Deflect (see the counterexamples below).
     #[test]
     fn more_power_never_hurts(mut c in units()) {
-        c.defender.keywords.parry = 0;
-        c.attacker.keywords.deflect = 0;
+        c.defender.keywords.set(Keyword::Parry(0));
+        c.attacker.keywords.set(Keyword::Deflect(0));
         let lo = run(&c);
         c.attacker.power += 1;
         let hi = run(&c);
@@ -122,9 +133,9 @@ proptest! {
     /// Deflect (see the counterexample below).
     #[test]
     fn more_parry_never_helps_the_attacker(mut c in units(), extra in 1u32..3) {
-        c.attacker.keywords.deflect = 0;
+        c.attacker.keywords.set(Keyword::Deflect(0));
         let lo = run(&c);
-        c.defender.keywords.parry += extra;
+        c.defender.keywords.add(&[parse(&format!("Parry {extra}")).unwrap()]);
         let hi = run(&c);
         dominates(&lo, &hi)?;
     }
@@ -133,9 +144,9 @@ proptest! {
     /// Deflect (see the counterexample below).
     #[test]
     fn more_evade_never_helps_the_attacker(mut c in units(), extra in 1u32..3) {
-        c.attacker.keywords.deflect = 0;
+        c.attacker.keywords.set(Keyword::Deflect(0));
         let lo = run(&c);
-        c.defender.keywords.evade += extra;
+        c.defender.keywords.add(&[parse(&format!("Evade {extra}")).unwrap()]);
         let hi = run(&c);
         dominates(&lo, &hi)?;
     }
@@ -143,10 +154,10 @@ proptest! {
     /// Shields remove dice: the same law as power, so the same conditions.
     #[test]
     fn more_shields_never_help_the_attacker(mut c in units()) {
-        c.defender.keywords.parry = 0;
-        c.attacker.keywords.deflect = 0;
+        c.defender.keywords.set(Keyword::Parry(0));
+        c.attacker.keywords.set(Keyword::Deflect(0));
         let lo = run(&c);
-        c.defender.keywords.shields += 1;
+        c.defender.keywords.add(&[parse("Shields 1").unwrap()]);
         let hi = run(&c);
         dominates(&lo, &hi)?;
     }
@@ -173,7 +184,7 @@ fn q(n: i64, d: i64) -> BigRational {
 #[test]
 fn counterexample_more_power_against_parry() {
     let mut d = Unit::new("d", 3);
-    d.keywords.parry = 5;
+    d.keywords.set(Keyword::Parry(5));
     let p = |n: u32| {
         attack(&Unit::new("a", n), &d)
             .unwrap()
@@ -192,10 +203,10 @@ fn counterexample_more_power_against_parry() {
 #[test]
 fn counterexample_more_power_with_attacker_deflect() {
     let mut d = Unit::new("d", 3);
-    d.keywords.deflect = 1;
-    d.keywords.set_retaliate(3);
+    d.keywords.set(Keyword::Deflect(1));
+    d.keywords.set(Keyword::Retaliate(3));
     let mut a = Unit::new("a", 0);
-    a.keywords.deflect = 3;
+    a.keywords.set(Keyword::Deflect(3));
     let zero = attack(&a, &d).unwrap().defender_damage;
     a.power = 1;
     let one = attack(&a, &d).unwrap().defender_damage;
@@ -349,17 +360,17 @@ fn a_parameter_sets_its_own_side_and_a_grid_refuses_its_first_bad_row() {
 #[test]
 fn counterexample_more_parry_with_attacker_deflect() {
     let mut a = Unit::new("a", 1);
-    a.keywords.accuracy = 3;
-    a.keywords.deflect = 5;
+    a.keywords.set(Keyword::Accuracy(3));
+    a.keywords.set(Keyword::Deflect(5));
     let mut d = Unit::new("d", 3);
     d.health = Some(1);
-    d.keywords.set_retaliate(2);
+    d.keywords.set(Keyword::Retaliate(2));
     // No Parry: 1 damage discards it; the Retaliate dice sent back find
     // nothing to damage.
     assert_eq!(attack(&a, &d).unwrap().defender_damage.at_least(2), q(0, 1));
     // Parry 5: a natural 1 (1/6) saves it, then both Retaliate dice hit
     // (1/4) and come back: 1/24.
-    d.keywords.parry = 5;
+    d.keywords.set(Keyword::Parry(5));
     assert_eq!(
         attack(&a, &d).unwrap().defender_damage.at_least(2),
         q(1, 24)
@@ -372,13 +383,13 @@ fn counterexample_more_parry_with_attacker_deflect() {
 #[test]
 fn counterexample_more_evade_with_attacker_deflect() {
     let mut a = Unit::new("a", 1);
-    a.keywords.accuracy = 3;
-    a.keywords.deflect = 5;
+    a.keywords.set(Keyword::Accuracy(3));
+    a.keywords.set(Keyword::Deflect(5));
     let mut d = Unit::new("d", 3);
     d.health = Some(1);
-    d.keywords.set_retaliate(3);
+    d.keywords.set(Keyword::Retaliate(3));
     assert_eq!(attack(&a, &d).unwrap().defender_damage.at_least(2), q(0, 1));
-    d.keywords.evade = 1;
+    d.keywords.set(Keyword::Evade(1));
     assert_eq!(attack(&a, &d).unwrap().defender_damage.at_least(2), q(1, 8));
 }
 

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use swtcg_cards::cards::CardDb;
 use swtcg_cards::cards::text::{Class, read_abilities};
 use swtcg_engine::attack::{Objective, Side};
+use swtcg_engine::keywords::Keyword;
 use swtcg_engine::keywords::parse;
 use swtcg_engine::policy::{Game, LuckyOrder, LuckyPolicy, Policy, solve};
 use swtcg_engine::unit::Unit;
@@ -95,11 +96,11 @@ proptest! {
     #[test]
     fn optimal_lucky_is_never_worse_for_its_side(power in 1u32..8, x in 1u32..3, crit in 0u32..3, parry in 0u32..3, health in 1u32..6, attacker in any::<bool>()) {
         let mut a = Unit::new("a", power);
-        a.keywords.crit = crit;
+        a.keywords.set(Keyword::CriticalHit(crit));
         let mut d = Unit::new("d", 1);
-        d.keywords.parry = parry;
+        d.keywords.set(Keyword::Parry(parry));
         d.health = Some(health);
-        if attacker { a.keywords.lucky = x } else { d.keywords.lucky = x }
+        if attacker { a.keywords.set(Keyword::Lucky(x)); } else { d.keywords.set(Keyword::Lucky(x)); }
         let value = |lucky| {
             let g = Game { units: vec![a.clone(), d.clone()], sides: vec![Side::Attacking, Side::Defending], policy: Policy { lucky, ..Policy::default() }, force: [None, None] };
             solve(&g).unwrap().solution.value
@@ -116,7 +117,7 @@ proptest! {
         let effect = ["Evade", "Deflect", "Retaliate", "Absorb", "Persuade"][k];
         let objective = [Objective::Damage, Objective::Discard, Objective::Net][objective];
         let mut a = Unit::new("a", power);
-        a.keywords.crit = crit;
+        a.keywords.set(Keyword::CriticalHit(crit));
         a.health = Some(9);
         let value = |text: &str| {
             let d = Unit::from_card_text("d", 1, Some(health), &[text]).unwrap();
@@ -165,7 +166,7 @@ proptest! {
 fn x_beats_a_cost_the_default_budget_cant_pay() {
     use swtcg_engine::policy::DEFAULT_BUDGETS;
     let mut a = Unit::new("a", 6);
-    a.keywords.crit = 2;
+    a.keywords.set(Keyword::CriticalHit(2));
     let value = |text: &str, force| {
         let d = Unit::from_card_text("d", 1, Some(9), &[text]).unwrap();
         let g = Game {
@@ -191,10 +192,10 @@ fn x_beats_a_cost_the_default_budget_cant_pay() {
 #[test]
 fn big_games_stay_exact() {
     let mut a = Unit::new("a", 50);
-    a.keywords.crit = 2;
-    a.keywords.lucky = 2;
+    a.keywords.set(Keyword::CriticalHit(2));
+    a.keywords.set(Keyword::Lucky(2));
     let mut d = Unit::new("d", 1);
-    d.keywords.parry = 1;
+    d.keywords.set(Keyword::Parry(1));
     d.health = Some(30);
     let game = |a: &Unit, lucky| Game {
         units: vec![a.clone(), d.clone()],
@@ -212,7 +213,7 @@ fn big_games_stay_exact() {
     assert!(simple.solution.final_roll.sums_to_one());
     assert!(opt.solution.value >= simple.solution.value);
     // Without Lucky the solver's law is the static engine's (no other choices here).
-    a.keywords.lucky = 0;
+    a.keywords.set(Keyword::Lucky(0));
     let plain = solve(&game(&a, LuckyPolicy::Optimal)).unwrap();
     let stat = swtcg_engine::attack::attack(&a, &d).unwrap();
     assert_eq!(

@@ -10,6 +10,7 @@
 use swtcg_cards::cards::stack::{Fielded, Pairing, Piece, Switches, pair};
 use swtcg_cards::cards::text::{Class, Effect, ReadAbility, Reading, Subject, read_abilities};
 use swtcg_cards::cards::{Card, CardDb};
+use swtcg_engine::keywords::KeywordKind;
 use swtcg_engine::keywords::When;
 use swtcg_engine::unit::Arena;
 
@@ -211,12 +212,12 @@ fn a_unit_that_taps_to_pay_has_none_of_it_in_its_own_attack() {
     let prevention = |u: &swtcg_engine::unit::Unit| {
         let k = &u.keywords;
         let paid: u32 = k
-            .paid_evades
+            .paid(KeywordKind::Evade)
             .iter()
-            .chain(k.paid_deflects.iter())
+            .chain(k.paid(KeywordKind::Deflect).iter())
             .map(|p| p.amount)
             .sum();
-        k.evade + k.deflect + paid
+        crate::common::free_evade(k) + k.number(KeywordKind::Deflect) as u32 + paid
     };
     for (name, has) in [("Tapper", 2), ("Tap Payer", 1), ("Switcher", 1)] {
         let unit = db.piece(name).unwrap();

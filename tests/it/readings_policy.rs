@@ -4,6 +4,7 @@
 use num_rational::BigRational;
 use swtcg_engine::attack::{Objective, Side};
 use swtcg_engine::dist::{Dist, Num};
+use swtcg_engine::keywords::{KeywordKind, UnitEffect};
 use swtcg_engine::policy::{Game, GameOutcome, LuckyOrder, LuckyPolicy, Policy, solve};
 use swtcg_engine::unit::Unit;
 
@@ -372,7 +373,7 @@ fn options_before_the_roll_are_declare_choices() {
     use swtcg_engine::keywords::parse;
     use swtcg_engine::keywords::{Boost, Change};
     let mut a = unit("Vader", 1, Some(5), 0, &[]);
-    a.keywords.boosts.push(Boost {
+    a.keywords.apply(UnitEffect::Boost(Boost {
         source: Default::default(),
         cost: 2,
         mine: Change {
@@ -382,7 +383,7 @@ fn options_before_the_roll_are_declare_choices() {
         },
         theirs: Change::default(),
         text: "+2 power and Stun 2".into(),
-    });
+    }));
     let d = unit("d", 1, Some(5), 0, &[]);
     let v = |f| budget(vec![a.clone(), d.clone()], Policy::default(), [f, None]);
     // Power 1: 1/2; with the boost, power 3: 3/2 (and Stun 2 for it).
@@ -390,10 +391,10 @@ fn options_before_the_roll_are_declare_choices() {
     let o = v(Some(2));
     assert_eq!(o.solution.value, q(3, 2));
     assert_eq!(o.declared.boosts, vec![(0, 0)]);
-    assert_eq!(o.units[0].keywords.stun, 2);
+    assert_eq!(o.units[0].keywords.number(KeywordKind::Stun) as u32, 2);
     // The defender may disrupt the attack for 3 Force: nothing happens.
     let mut d2 = d.clone();
-    d2.keywords.boosts.push(Boost {
+    d2.keywords.apply(UnitEffect::Boost(Boost {
         source: Default::default(),
         cost: 3,
         mine: Change {
@@ -402,13 +403,13 @@ fn options_before_the_roll_are_declare_choices() {
         },
         theirs: Change::default(),
         text: "Disrupt".into(),
-    });
+    }));
     let o = budget(vec![a.clone(), d2], Policy::default(), [Some(2), Some(3)]);
     assert_eq!(o.solution.value, q(0, 1));
     // Overload: +3 power for 2 damage to itself at the end: taken for
     // damage (power 4: 2), declined for net (2 − 2 < 1/2).
     let mut a = unit("a", 1, Some(5), 0, &[]);
-    a.keywords.boosts.push(Boost {
+    a.keywords.apply(UnitEffect::Boost(Boost {
         source: Default::default(),
         cost: 0,
         mine: Change {
@@ -418,7 +419,7 @@ fn options_before_the_roll_are_declare_choices() {
         },
         theirs: Change::default(),
         text: "Overload".into(),
-    });
+    }));
     let o = duel(a.clone(), d.clone(), Policy::default());
     assert_eq!(o.solution.value, q(2, 1));
     assert_eq!(o.solution.tallies.prob(|t| t.damage[0] == 2), q(1, 1));
@@ -436,7 +437,7 @@ fn options_before_the_roll_are_declare_choices() {
 fn tolls_harmless_consolation_and_extra_damage() {
     let a = unit("a", 2, None, 0, &["Accuracy 3"]); // 2 hits
     let mut d = unit("d", 1, Some(5), 0, &[]);
-    d.keywords.tolls.push(2);
+    d.keywords.apply(UnitEffect::Toll(2));
     let v = |a: &Unit, d: &Unit, f| {
         budget(vec![a.clone(), d.clone()], Policy::default(), [f, None])
             .solution
@@ -445,11 +446,14 @@ fn tolls_harmless_consolation_and_extra_damage() {
     assert_eq!(v(&a, &d, Some(1)), q(0, 1));
     assert_eq!(v(&a, &d, Some(2)), q(2, 1));
     let mut h = a.clone();
-    h.keywords.harmless = true;
+    h.keywords.apply(UnitEffect::Harmless);
     assert_eq!(v(&h, &unit("d", 1, Some(5), 0, &[]), None), q(0, 1));
     // Never hits (Accuracy −3): 1 counter on itself, then 2 on the defender.
     let mut c = unit("c", 1, Some(3), 0, &["Accuracy -3"]);
-    c.keywords.consolation = Some((1, 2));
+    c.keywords.apply(UnitEffect::Consolation {
+        own: 1,
+        defender: 2,
+    });
     let o = duel(c, unit("d", 1, Some(5), 0, &[]), Policy::default());
     assert_eq!(o.solution.value, q(2, 1));
     assert_eq!(
@@ -457,7 +461,7 @@ fn tolls_harmless_consolation_and_extra_damage() {
         q(1, 1)
     );
     let mut x = unit("x", 0, None, 0, &[]);
-    x.keywords.bonus_damage = 2;
+    x.keywords.apply(UnitEffect::ExtraDamage(2));
     let d = unit("d", 1, Some(5), 0, &["Parry 5"]);
     // No dice, so no natural 1: Parry does nothing to the 2 extra damage.
     assert_eq!(duel(x, d, Policy::default()).solution.value, q(2, 1));
@@ -781,10 +785,10 @@ fn a_force_cost_is_paid_or_refused_never_free() {
         0,
         &["Pay 1 Force -> Absorb 1", "Pay 1 Force -> Evade 1"],
     );
-    assert!(d.keywords.lose("Evade"));
-    assert_eq!(d.keywords.paid_evades.len(), 1);
-    assert!(d.keywords.lose("Absorb"));
-    assert!(d.keywords.paid_evades.is_empty());
+    d.keywords.lose(KeywordKind::Evade);
+    assert_eq!(d.keywords.paid(KeywordKind::Evade).len(), 1);
+    d.keywords.lose(KeywordKind::Absorb);
+    assert!(d.keywords.paid(KeywordKind::Evade).is_empty());
     // Losing a keyword takes the option made of its paid ability, and a
     // refused one with it (the unit no longer has it to refuse).
     let mut c = unit(
@@ -794,14 +798,14 @@ fn a_force_cost_is_paid_or_refused_never_free() {
         0,
         &["Pay 1 Force -> Critical Hit 2", "Critical Hit 1"],
     );
-    assert_eq!(c.keywords.boosts.len(), 1);
-    assert!(c.keywords.lose("Critical Hit"));
-    assert!(c.keywords.boosts.is_empty() && c.keywords.crit == 0);
+    assert_eq!(c.keywords.boosts().len(), 1);
+    c.keywords.lose(KeywordKind::CriticalHit);
+    assert!(c.keywords.boosts().is_empty() && c.keywords.number(KeywordKind::CriticalHit) == 0);
     let mut l = Unit::new("l", 1);
     l.keywords
         .add(&[swtcg_engine::keywords::parse("Pay 1 Force -> Lucky 1").unwrap()]);
     assert!(l.validate().is_err());
-    assert!(l.keywords.lose("Lucky"));
+    l.keywords.lose(KeywordKind::Lucky);
     assert!(l.validate().is_ok());
     // A keyword read from the roll on, behind a fixed Force cost: an
     // option before the roll (the POPs after it are reserved for re-rolls
@@ -834,7 +838,7 @@ fn a_force_cost_is_paid_or_refused_never_free() {
     }
     // `Pay 0 Force` and costs in something else than Force stay as before.
     let zero = unit("a", 2, None, 0, &["Pay 0 Force -> Critical Hit 1"]);
-    assert_eq!(zero.keywords.crit, 1);
+    assert_eq!(zero.keywords.number(KeywordKind::CriticalHit) as u32, 1);
     // A paid Protect: nothing to protect in a duel; refused beside another
     // unit of its side.
     let p = unit(

@@ -4,12 +4,14 @@
 //! runs them by name (`cargo test --test it shared -- --ignored`), and there
 //! they fail, never skip, when the files are missing.
 
+use crate::common::fx;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use swtcg_cards::cards::check::check;
 use swtcg_cards::cards::stack::Switches;
 use swtcg_cards::cards::{CardDb, Piece};
 use swtcg_cards::matchups::duel;
+use swtcg_engine::keywords::KeywordKind;
 use swtcg_engine::policy::Policy;
 
 fn shared() -> PathBuf {
@@ -301,10 +303,11 @@ fn bombard_rows_take_no_damage_back() {
         .unwrap();
         let (ua, ud) = (&s.game.units[0], &s.game.units[1]);
         assert!(ua.from_another_arena, "{r:?}");
-        let own = ua.keywords.backfire > 0
-            || !ua.keywords.boosts.is_empty()
-            || !ua.keywords.self_damage.is_empty();
-        let reaches = ud.keywords.riposte > 0 || ud.keywords.avenge > 0;
+        let own = ua.keywords.number(KeywordKind::Backfire) as u32 > 0
+            || !ua.keywords.boosts().is_empty()
+            || !fx(&ua.keywords).self_damage.is_empty();
+        let reaches = ud.keywords.number(KeywordKind::Riposte) as u32 > 0
+            || ud.keywords.number(KeywordKind::Avenge) as u32 > 0;
         assert!(own || reaches, "damage back from another arena: {r:?}");
         back += 1;
     }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use swtcg_engine::attack::{Side, attack};
 use swtcg_engine::dist::{Dist, Num};
 use swtcg_engine::error::ErrorKind;
+use swtcg_engine::keywords::KeywordKind;
 use swtcg_engine::policy::{Game, LuckyPolicy, Policy};
 use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::Scenario;
@@ -21,7 +22,9 @@ fn unit(name: &str, power: u32, kws: &[&str]) -> Unit {
 /// game with simple Lucky when a side has Lucky.
 fn exact(model: &Model) -> Dist<Num> {
     let (a, d) = (&model.attacker, &model.defender);
-    if a.keywords.lucky + d.keywords.lucky == 0 {
+    if a.keywords.number(KeywordKind::Lucky) as u32 + d.keywords.number(KeywordKind::Lucky) as u32
+        == 0
+    {
         return attack(a, d).unwrap().defender_damage;
     }
     let game = Game {

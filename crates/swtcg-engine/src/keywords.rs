@@ -60,7 +60,7 @@ macro_rules! keyword_table {
         $(#[doc = $doc:literal])*
         $variant:ident $(($arg:ty))? = $name:literal $(| $alias:literal)*, $value:ident,
             cumulative: $cum:literal, when: $when:ident,
-            add: $add:expr, lose: $lose:expr;
+            get: $get:expr, add: $add:expr, lose: $lose:expr;
     )*) => {
         /// One combat keyword with its value.
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -100,7 +100,7 @@ macro_rules! keyword_table {
             /// Takes it away from a unit's keywords (the unit *loses* it),
             /// its abilities behind a Force cost included (an option
             /// before the roll made of it, one the solver refuses).
-            pub fn lose_from(self, k: &mut Keywords) {
+            pub(crate) fn lose_from(self, k: &mut Keywords) {
                 match self {
                     $(KeywordKind::$variant => {
                         let f: fn(&mut Keywords) = $lose;
@@ -108,6 +108,35 @@ macro_rules! keyword_table {
                     })*
                 }
                 k.forget_paid(self);
+            }
+        }
+
+        impl Keywords {
+            /// What it has of `kind`, as one number: a count's sum or a
+            /// signed keyword's (0 when it has none), 1 or 0 for a keyword
+            /// without a number (`Armor`) or with a text (`Foresight`), the
+            /// items of a list (`Stack`, `Adapt`). For Evade, Deflect and
+            /// Absorb and Persuade, the free ones (Absorb and Persuade
+            /// prevent as Evade does, but are not counted as Evade here),
+            /// those behind a Force cost apart ([`Keywords::paid`]); for
+            /// Retaliate, the dice of them all (X counting 0); for
+            /// Overload, the power its options give.
+            ///
+            /// ```
+            /// use swtcg_engine::keywords::{Keyword, KeywordKind, Keywords};
+            /// let mut k = Keywords::default();
+            /// k.set(Keyword::CriticalHit(2)).set(Keyword::Armor).set(Keyword::Accuracy(-1));
+            /// assert_eq!(k.number(KeywordKind::CriticalHit), 2);
+            /// assert_eq!(k.number(KeywordKind::Accuracy), -1);
+            /// assert!(k.has(KeywordKind::Armor) && !k.has(KeywordKind::Parry));
+            /// ```
+            pub fn number(&self, kind: KeywordKind) -> i64 {
+                match kind {
+                    $(KeywordKind::$variant => {
+                        let f: fn(&Keywords) -> i64 = $get;
+                        f(self)
+                    })*
+                }
             }
         }
 
@@ -176,12 +205,6 @@ macro_rules! keyword_table {
                 match self {
                     $(keyword_table!(@pat $variant $value) => KeywordKind::$variant,)*
                 }
-            }
-
-            /// Takes the keyword named `name` away from a unit's keywords
-            /// (the unit *loses* it); `false` when no keyword has that name.
-            pub(crate) fn lose_from(name: &str, k: &mut Keywords) -> bool {
-                KeywordKind::from_name(name).map(|kind| kind.lose_from(k)).is_some()
             }
 
             /// Builds a keyword from its name and value as read.
@@ -377,25 +400,32 @@ fn priced(k: &Keyword, a: &Ability) -> Paid {
 keyword_table! {
     /// Accuracy X (or −X): added to each attack die.
     Accuracy(i32) = "Accuracy", Signed, cumulative: true, when: Attacking,
+        get: |k| k.accuracy as i64,
         add: |k, kw, _| k.accuracy = k.accuracy.saturating_add(s(kw)),
         lose: |k| k.accuracy = 0;
     /// Armor: attack dice and dice of damage need 5+.
     Armor = "Armor", None, cumulative: false, when: Any,
+        get: |k| k.armor as i64,
         add: |k, _, _| k.armor = true, lose: |k| k.armor = false;
     /// Shields X: X fewer attack dice against this unit.
     Shields(u32) = "Shields", Count, cumulative: true, when: Defending,
+        get: |k| k.shields as i64,
         add: |k, kw, _| k.shields = k.shields.saturating_add(n(kw)), lose: |k| k.shields = 0;
     /// Fury X: X more attack dice on a natural 4 in the first roll.
     Fury(u32) = "Fury", Count, cumulative: true, when: Attacking,
+        get: |k| k.fury as i64,
         add: |k, kw, _| k.fury = k.fury.saturating_add(n(kw)), lose: |k| k.fury = 0;
     /// Critical Hit X: X more damage on a natural 6.
     CriticalHit(u32) = "Critical Hit", Count, cumulative: true, when: Attacking,
+        get: |k| k.crit as i64,
         add: |k, kw, _| k.crit = k.crit.saturating_add(n(kw)), lose: |k| k.crit = 0;
     /// Parry X: prevent X attack damage on a natural 1.
     Parry(u32) = "Parry", Count, cumulative: true, when: Defending,
+        get: |k| k.parry as i64,
         add: |k, kw, _| k.parry = k.parry.saturating_add(n(kw)), lose: |k| k.parry = 0;
     /// Evade X: prevent up to X damage, once per instance.
     Evade(u32) = "Evade", Count, cumulative: true, when: Any,
+        get: |k| k.evade.saturating_sub(k.absorb.saturating_add(k.persuade)) as i64,
         add: |k, kw, a| {
             if a.is_paid() || a.x {
                 k.paid_evades.push(priced(kw, a))
@@ -409,6 +439,7 @@ keyword_table! {
         };
     /// Deflect X: prevent X and do it to a unit of the owner's choice.
     Deflect(u32) = "Deflect", Count, cumulative: true, when: Any,
+        get: |k| k.deflect as i64,
         add: |k, kw, a| {
             if a.is_paid() || a.x {
                 k.paid_deflects.push(priced(kw, a))
@@ -422,24 +453,31 @@ keyword_table! {
         };
     /// Overkill: excess hits may go to another unit.
     Overkill = "Overkill", None, cumulative: false, when: Attacking,
+        get: |k| k.overkill as i64,
         add: |k, _, _| k.overkill = true, lose: |k| k.overkill = false;
     /// Retaliate X: X dice of damage to the attacker when the attack ends.
     Retaliate(u32) = "Retaliate", Count, cumulative: false, when: Defending,
+        get: |k| k.retaliates.iter().map(|p| p.amount as i64).sum(),
         add: |k, kw, a| k.retaliates.push(priced(kw, a)), lose: |k| k.retaliates.clear();
     /// Stun X: a unit this one damages gets −X power.
     Stun(u32) = "Stun", Count, cumulative: true, when: Any,
+        get: |k| k.stun as i64,
         add: |k, kw, _| k.stun = k.stun.saturating_add(n(kw)), lose: |k| k.stun = 0;
     /// Lucky X: re-roll up to X attack dice, once per attack.
     Lucky(u32) = "Lucky", Count, cumulative: true, when: Any,
+        get: |k| k.lucky as i64,
         add: |k, kw, _| k.lucky = k.lucky.saturating_add(n(kw)), lose: |k| k.lucky = 0;
     /// Ferocity: this unit's damage can't be prevented.
     Ferocity = "Ferocity", None, cumulative: false, when: Any,
+        get: |k| k.ferocity as i64,
         add: |k, _, _| k.ferocity = true, lose: |k| k.ferocity = false;
     /// Fortitude: can prevent damage from Ferocity.
     Fortitude = "Fortitude", None, cumulative: false, when: Any,
+        get: |k| k.fortitude as i64,
         add: |k, _, _| k.fortitude = true, lose: |k| k.fortitude = false;
     /// Intercept: may become the defender of an attack on its side.
     Intercept = "Intercept", None, cumulative: false, when: Defending,
+        get: |k| k.intercept as i64,
         add: |k, _, a| {
             let cost = a.force().unwrap_or(0);
             k.intercept_cost = if k.intercept { k.intercept_cost.min(cost) } else { cost };
@@ -451,31 +489,39 @@ keyword_table! {
         };
     /// Precision (old name Elude): can't be intercepted.
     Precision = "Precision" | "Elude", None, cumulative: false, when: Attacking,
+        get: |k| k.precision as i64,
         add: |k, _, _| k.precision = true, lose: |k| k.precision = false;
     /// Foresight: \[effect\]: guess the attack's hits to gain the effect.
     Foresight(String) = "Foresight", Text, cumulative: false, when: Attacking,
+        get: |k| k.foresight.is_some() as i64,
         add: |k, kw, _| k.foresight = kw.text().map(str::to_string), lose: |k| k.foresight = None;
     /// Forewarning: \[effect\]: the defender's twin of Foresight.
     Forewarning(String) = "Forewarning", Text, cumulative: false, when: Defending,
+        get: |k| k.forewarning.is_some() as i64,
         add: |k, kw, _| k.forewarning = kw.text().map(str::to_string), lose: |k| k.forewarning = None;
     /// Stack: \[list\]: the listed cards may go beneath this one.
     Stack(Vec<String>) = "Stack", ListComma, cumulative: true, when: Any,
+        get: |k| k.stack.len() as i64,
         add: |k, kw, _| k.stack.extend(kw.list().iter().cloned()), lose: |k| k.stack.clear();
     /// Backfire X: a natural 3 in the roll before re-rolls: X dice of damage
     /// to itself when the attack ends.
     Backfire(u32) = "Backfire", Count, cumulative: true, when: Attacking,
+        get: |k| k.backfire as i64,
         add: |k, kw, _| k.backfire = k.backfire.saturating_add(n(kw)), lose: |k| k.backfire = 0;
     /// Riposte X: a natural 2 in the final roll against it: X damage to the
     /// attacker when the attack ends (not if it was discarded).
     Riposte(u32) = "Riposte", Count, cumulative: true, when: Defending,
+        get: |k| k.riposte as i64,
         add: |k, kw, _| k.riposte = k.riposte.saturating_add(n(kw)), lose: |k| k.riposte = 0;
     /// Double Damage: one more counter on the defending unit per point of
     /// the attack's damage not prevented.
     DoubleDamage = "Double Damage", None, cumulative: false, when: Attacking,
+        get: |k| k.double_damage as i64,
         add: |k, _, _| k.double_damage = true, lose: |k| k.double_damage = false;
     /// Overload X: when it attacks, it may take +X power; then X dice of
     /// damage to itself when the attack ends.
     Overload(u32) = "Overload", Count, cumulative: false, when: Attacking,
+        get: |k| k.boosts.iter().filter(|b| b.source == BoostSource::Overload).map(|b| b.mine.power as i64).sum(),
         add: |k, kw, _| {
             let x = n(kw);
             k.boosts.push(Boost {
@@ -494,70 +540,87 @@ keyword_table! {
     /// Absorb X: prevent up to X damage (and gain that much power for the
     /// next attack).
     Absorb(u32) = "Absorb", Count, cumulative: true, when: Any,
+        get: |k| k.absorb as i64,
         add: |k, kw, a| evade_like(k, kw, a, KeywordKind::Absorb, |k| &mut k.absorb),
         lose: |k| lose_evade_like(k, KeywordKind::Absorb, |k| &mut k.absorb);
     /// Persuade X: prevent up to X damage (and the attacker loses that much
     /// power for its next attack).
     Persuade(u32) = "Persuade", Count, cumulative: true, when: Any,
+        get: |k| k.persuade as i64,
         add: |k, kw, a| evade_like(k, kw, a, KeywordKind::Persuade, |k| &mut k.persuade),
         lose: |k| lose_evade_like(k, KeywordKind::Persuade, |k| &mut k.persuade);
     /// Resilience ±X: power ±X as long as it has at least X damage counters.
     Resilience(i32) = "Resilience", SignedPlus, cumulative: true, when: Any,
+        get: |k| k.resilience as i64,
         add: |k, kw, _| k.resilience = k.resilience.saturating_add(s(kw)),
         lose: |k| k.resilience = 0;
     /// Cunning: the defender's damage prevention is played before it sees
     /// the dice.
     Cunning = "Cunning", None, cumulative: false, when: Attacking,
+        get: |k| k.cunning as i64,
         add: |k, _, _| k.cunning = true, lose: |k| k.cunning = false;
     /// Redirect: when attacked, its player may move the attack to another
     /// of its units.
     Redirect = "Redirect", None, cumulative: false, when: Defending,
+        get: |k| k.redirect as i64,
         add: |k, _, _| k.redirect = true, lose: |k| k.redirect = false;
     /// Protect X: prevent up to X damage to one of its player's other units,
     /// once per instance.
     Protect(u32) = "Protect", Count, cumulative: true, when: Any,
+        get: |k| k.protect as i64,
         add: |k, kw, _| k.protect = k.protect.saturating_add(n(kw)), lose: |k| k.protect = 0;
     /// Intimidation: +1 power and +1 health for each opposing unit in the
     /// arena.
     Intimidation = "Intimidation", None, cumulative: false, when: Any,
+        get: |k| k.intimidation as i64,
         add: |k, _, _| k.intimidation = true, lose: |k| k.intimidation = false;
     /// Inspiration: its player's other units in the arena get +1 power and
     /// +1 health.
     Inspiration = "Inspiration", None, cumulative: false, when: Any,
+        get: |k| k.inspiration as i64,
         add: |k, _, _| k.inspiration = true, lose: |k| k.inspiration = false;
     /// Focus X: a natural 5 in the roll before re-rolls: +X power for its
     /// next attack.
     Focus(u32) = "Focus", Count, cumulative: true, when: Attacking,
+        get: |k| k.focus as i64,
         add: |k, kw, _| k.focus = k.focus.saturating_add(n(kw)), lose: |k| k.focus = 0;
     /// Surge X: when damaged, +X power to a unit of its player's choice
     /// until the end of the turn.
     Surge(u32) = "Surge", Count, cumulative: true, when: Any,
+        get: |k| k.surge as i64,
         add: |k, kw, _| k.surge = k.surge.saturating_add(n(kw)), lose: |k| k.surge = 0;
     /// Tenacity X: its first attack of a turn doing less than X damage may
     /// attack the same target again.
     Tenacity(u32) = "Tenacity", Count, cumulative: true, when: Attacking,
+        get: |k| k.tenacity as i64,
         add: |k, kw, _| k.tenacity = k.tenacity.saturating_add(n(kw)), lose: |k| k.tenacity = 0;
     /// Area Damage X: when its attack discards a unit, X dice of damage to
     /// another unit of that arena.
     AreaDamage(u32) = "Area Damage", Count, cumulative: true, when: Attacking,
+        get: |k| k.area_damage as i64,
         add: |k, kw, _| k.area_damage = k.area_damage.saturating_add(n(kw)),
         lose: |k| k.area_damage = 0;
     /// Avenge X: when an attack discards one of its player's other units in
     /// its arena, X dice of damage to the attacker when the attack ends.
     Avenge(u32) = "Avenge", Count, cumulative: true, when: Any,
+        get: |k| k.avenge as i64,
         add: |k, kw, _| k.avenge = k.avenge.saturating_add(n(kw)), lose: |k| k.avenge = 0;
     /// Bombard X: may attack a Ground unit with X power.
     Bombard(u32) = "Bombard", Count, cumulative: true, when: Attacking,
+        get: |k| k.bombard as i64,
         add: |k, kw, _| k.bombard = k.bombard.saturating_add(n(kw)), lose: |k| k.bombard = 0;
     /// Ion Cannon X: may attack a Space unit with X power.
     IonCannon(u32) = "Ion Cannon", Count, cumulative: true, when: Attacking,
+        get: |k| k.ion_cannon as i64,
         add: |k, kw, _| k.ion_cannon = k.ion_cannon.saturating_add(n(kw)),
         lose: |k| k.ion_cannon = 0;
     /// Barrage X: may attack a Character with X power.
     Barrage(u32) = "Barrage", Count, cumulative: true, when: Attacking,
+        get: |k| k.barrage as i64,
         add: |k, kw, _| k.barrage = k.barrage.saturating_add(n(kw)), lose: |k| k.barrage = 0;
     /// Adapt: \[a/b/...\]: its player chooses one of the texts for the turn.
     Adapt(Vec<String>) = "Adapt", ListSlash, cumulative: false, when: Any,
+        get: |k| k.adapt.len() as i64,
         add: |k, kw, _| k.adapt = kw.list().to_vec(), lose: |k| k.adapt.clear();
 }
 
@@ -962,136 +1025,136 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Keywords {
     /// Accuracy X (negative for Accuracy −X): added to each attack die.
-    pub accuracy: i32,
+    pub(crate) accuracy: i32,
     /// Armor: attack dice against this unit need 5+ (dice of damage too).
-    pub armor: bool,
+    pub(crate) armor: bool,
     /// Shields X: the attacker rolls X fewer attack dice against this unit.
-    pub shields: u32,
+    pub(crate) shields: u32,
     /// Fury X: a natural 4 in the first roll adds X attack dice, once.
-    pub fury: u32,
+    pub(crate) fury: u32,
     /// Critical Hit X: a natural 6 in the final roll adds X damage.
-    pub crit: u32,
+    pub(crate) crit: u32,
     /// Parry X: a natural 1 in the attacker's final roll prevents X attack damage.
-    pub parry: u32,
+    pub(crate) parry: u32,
     /// Evade X without a cost: prevents up to X damage, once per instance
     /// of damage (its paid abilities are in `paid_evades`).
-    pub evade: u32,
+    pub(crate) evade: u32,
     /// Deflect X without a cost: prevents X damage and does that much to a
     /// chosen unit, once per source of damage (its paid abilities are in
     /// `paid_deflects`; all are played together, once per source).
-    pub deflect: u32,
+    pub(crate) deflect: u32,
     /// Retaliate abilities, in printed order: each is optional (activated
     /// in the attack POP, a printed cost or `Pay 0 Force`), and each is its
     /// own roll of X dice of damage to the attacker when the attack ends.
-    pub retaliates: Vec<Paid>,
+    pub(crate) retaliates: Vec<Paid>,
     /// Stun X: a unit this unit damages gets −X power.
-    pub stun: u32,
+    pub(crate) stun: u32,
     /// Ferocity: this unit's damage can't be prevented (unless the damaged
     /// unit has Fortitude).
-    pub ferocity: bool,
+    pub(crate) ferocity: bool,
     /// Fortitude: this unit can prevent damage from a unit with Ferocity.
-    pub fortitude: bool,
+    pub(crate) fortitude: bool,
     /// Lucky X: re-roll up to X attack dice once per attack (the defender's
     /// forces the attacker to re-roll).
-    pub lucky: u32,
+    pub(crate) lucky: u32,
     /// Overkill: hits beyond the defender's remaining health may go to
     /// another unit.
-    pub overkill: bool,
+    pub(crate) overkill: bool,
     /// Intercept: may become the defender of an attack on its side.
-    pub intercept: bool,
+    pub(crate) intercept: bool,
     /// The Force its Intercept costs (the cheapest of its Intercepts; 0 for
     /// one without a Force cost, or costing X).
-    pub intercept_cost: u32,
+    pub(crate) intercept_cost: u32,
     /// Precision (Elude): this unit's attacks can't be intercepted.
-    pub precision: bool,
+    pub(crate) precision: bool,
     /// Foresight: the effect gained on guessing the hits of this unit's attack.
-    pub foresight: Option<String>,
+    pub(crate) foresight: Option<String>,
     /// Forewarning: the effect gained on guessing the hits of an attack on it.
-    pub forewarning: Option<String>,
+    pub(crate) forewarning: Option<String>,
     /// Stack: the cards that may go beneath this one.
-    pub stack: Vec<String>,
+    pub(crate) stack: Vec<String>,
     /// Evade abilities behind a Force cost, played per instance of damage
     /// when their owner pays.
-    pub paid_evades: Vec<Paid>,
+    pub(crate) paid_evades: Vec<Paid>,
     /// Deflect abilities behind a Force cost, played with the free Deflect
     /// when their owner pays (once per source).
-    pub paid_deflects: Vec<Paid>,
+    pub(crate) paid_deflects: Vec<Paid>,
     /// Power per damage counter on the unit (`This unit gets -1 power for
     /// each damage counter on it`).
-    pub power_per_counter: i32,
+    pub(crate) power_per_counter: i32,
     /// Damage the unit's attack does beyond its hits (no roll needed).
-    pub bonus_damage: u32,
+    pub(crate) bonus_damage: u32,
     /// Options its owner may take before the roll (paid in Force, or paid
     /// for by damage to itself): see [`Boost`].
-    pub boosts: Vec<Boost>,
+    pub(crate) boosts: Vec<Boost>,
     /// No Intercept may be activated while this unit is attacked.
-    pub no_intercept: bool,
+    pub(crate) no_intercept: bool,
     /// Tolls: each instance of damage from its opponent to this unit is
     /// prevented unless the opponent pays this much Force.
-    pub tolls: Vec<u32>,
+    pub(crate) tolls: Vec<u32>,
     /// All damage from this unit is prevented.
-    pub harmless: bool,
+    pub(crate) harmless: bool,
     /// When its attack placed no counters on the defending unit, it may put
     /// `.0` counters on itself and then `.1` on the defending unit.
-    pub consolation: Option<(u32, u32)>,
+    pub(crate) consolation: Option<(u32, u32)>,
     /// It rolls half its attack dice, rounded up (a boost taken).
-    pub half_dice: bool,
+    pub(crate) half_dice: bool,
     /// Damage it does to itself when the attack ends: the amount, and
     /// whether it is dice of damage (Overload taken).
-    pub self_damage: Vec<(u32, bool)>,
+    pub(crate) self_damage: Vec<(u32, bool)>,
     /// Backfire X: a natural 3 in its attack roll before re-rolls: X dice of
     /// damage to itself when the attack ends.
-    pub backfire: u32,
+    pub(crate) backfire: u32,
     /// Riposte X: a natural 2 in the final roll of an attack on it: X damage
     /// to the attacker when the attack ends, unless it was discarded.
-    pub riposte: u32,
+    pub(crate) riposte: u32,
     /// Double Damage: one more counter on the defending unit per point of
     /// its attack damage not prevented.
-    pub double_damage: bool,
+    pub(crate) double_damage: bool,
     /// Absorb X (prevention like Evade; the power it gains matters after
     /// the attack).
-    pub absorb: u32,
+    pub(crate) absorb: u32,
     /// Persuade X (prevention like Evade; the attacker's power loss matters
     /// after the attack).
-    pub persuade: u32,
+    pub(crate) persuade: u32,
     /// Resilience ±X (cumulative): power ±X with at least X counters.
-    pub resilience: i32,
+    pub(crate) resilience: i32,
     /// Cunning: the defending unit's damage prevention in its attacks is
     /// played before the dice are seen.
-    pub cunning: bool,
+    pub(crate) cunning: bool,
     /// Redirect: when attacked, its player may move the attack to another
     /// of its units.
-    pub redirect: bool,
+    pub(crate) redirect: bool,
     /// Protect X: prevents up to X damage to each instance of damage to
     /// another unit of its side.
-    pub protect: u32,
+    pub(crate) protect: u32,
     /// Intimidation: +1 power and health per opposing unit in the arena.
-    pub intimidation: bool,
+    pub(crate) intimidation: bool,
     /// Inspiration: its side's other units get +1 power and health.
-    pub inspiration: bool,
+    pub(crate) inspiration: bool,
     /// Focus X: a natural 5 before re-rolls gives +X power for its next
     /// attack (battle plans).
-    pub focus: u32,
+    pub(crate) focus: u32,
     /// Surge X (its effect lasts beyond the attack).
-    pub surge: u32,
+    pub(crate) surge: u32,
     /// Tenacity X: a first attack doing less than X damage is made again
     /// (battle plans).
-    pub tenacity: u32,
+    pub(crate) tenacity: u32,
     /// Area Damage X: when its attack discards a unit, X dice of damage to
     /// another unit of that arena.
-    pub area_damage: u32,
+    pub(crate) area_damage: u32,
     /// Avenge X: when an attack discards another unit of its side in its
     /// arena, X dice of damage to the attacker when the attack ends.
-    pub avenge: u32,
+    pub(crate) avenge: u32,
     /// Power to attack another arena with: (Bombard: Ground, Ion Cannon:
     /// Space, Barrage: Character), 0 when absent.
-    pub bombard: u32,
+    pub(crate) bombard: u32,
     /// Ion Cannon X.
-    pub ion_cannon: u32,
+    pub(crate) ion_cannon: u32,
     /// Barrage X.
-    pub barrage: u32,
+    pub(crate) barrage: u32,
     /// Adapt: the texts its player chooses one of.
-    pub adapt: Vec<String>,
+    pub(crate) adapt: Vec<String>,
     /// Abilities behind a Force cost whose use the solver does not price
     /// (`Pay X Force -> Critical Hit X`: the solver prices Force costs of
     /// Evade, Absorb, Persuade, Deflect, Retaliate and Intercept): they do
@@ -1099,7 +1162,7 @@ pub struct Keywords {
     /// not modelled, never solved as if it were free (one acting only
     /// through another unit of its side, such as Protect, where its side
     /// has another unit).
-    pub unpriced: Vec<Ability>,
+    pub(crate) unpriced: Vec<Ability>,
 }
 
 /// An activated keyword behind a Force cost: `Pay 2 Force -> Evade 2`, or
@@ -1153,6 +1216,44 @@ pub struct Change {
     pub force_gain: u32,
 }
 
+/// An effect on a unit beyond its keywords ([`Keywords::apply`]): a
+/// standing effect of its card's text, or what an option it took does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum UnitEffect {
+    /// Its power changes by this much per damage counter on it (`This
+    /// unit gets -1 power for each damage counter on it`).
+    PowerPerCounter(i32),
+    /// Its attack does this much damage beyond its hits (no roll needed).
+    ExtraDamage(u32),
+    /// An option its owner may take before the roll.
+    Boost(Boost),
+    /// No Intercept may be activated while it is attacked.
+    NoIntercept,
+    /// Each instance of damage from its opponent to it is prevented unless
+    /// the opponent pays this much Force.
+    Toll(u32),
+    /// All damage from it is prevented.
+    Harmless,
+    /// When its attack placed no counters on the defending unit, it may put
+    /// `own` counters on itself and then `defender` on the defending unit.
+    Consolation {
+        /// Counters on itself.
+        own: u32,
+        /// Counters then on the defending unit.
+        defender: u32,
+    },
+    /// It rolls half its attack dice, rounded up.
+    HalfDice,
+    /// Damage it does to itself when the attack ends.
+    SelfDamage {
+        /// How much.
+        amount: u32,
+        /// Whether it is dice of damage (Overload's).
+        dice: bool,
+    },
+}
+
 /// Where a [`Boost`] comes from: the Overload keyword (which a later
 /// Overload replaces), or another ability (a card's option, a scenario's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -1194,13 +1295,13 @@ impl Keywords {
     ///
     /// ```
     /// use swtcg_engine::keywords::parse;
-    /// use swtcg_engine::keywords::{Keywords, Paid};
+    /// use swtcg_engine::keywords::{KeywordKind, Keywords, Paid};
     /// let k = Keywords::from_abilities(
     ///     &["Parry 1", "Parry 2", "Pay 2 Force -> Evade 2", "Evade 1", "Retaliate 2"].map(|t| parse(t).unwrap()),
     /// );
-    /// assert_eq!((k.parry, k.evade), (3, 1));
-    /// assert_eq!(k.paid_evades, vec![Paid { cost: 2, ..Paid::free(2) }]);
-    /// assert_eq!(k.retaliates, vec![Paid::free(2)]);
+    /// assert_eq!((k.number(KeywordKind::Parry), k.number(KeywordKind::Evade)), (3, 1));
+    /// assert_eq!(k.paid(KeywordKind::Evade), [Paid { cost: 2, ..Paid::free(2) }]);
+    /// assert_eq!(k.paid(KeywordKind::Retaliate), [Paid::free(2)]);
     /// ```
     pub fn from_abilities(abilities: &[Ability]) -> Keywords {
         let mut k = Keywords::default();
@@ -1208,21 +1309,140 @@ impl Keywords {
         k
     }
 
-    /// Sets one Retaliate X without a printed cost (none for 0), in place
-    /// of any others.
-    pub fn set_retaliate(&mut self, x: u32) {
-        self.retaliates = if x > 0 {
-            vec![Paid::free(x)]
-        } else {
-            Vec::new()
-        };
+    /// Gives it `keyword` in place of what it had of that keyword: it
+    /// loses the keyword (its abilities behind a Force cost included), then
+    /// gains this one without a cost, unless its number is 0 (`Retaliate
+    /// 0` leaves it without Retaliate). Returns itself, to chain.
+    pub fn set(&mut self, keyword: Keyword) -> &mut Keywords {
+        keyword.kind().lose_from(self);
+        if keyword.number() != Some(0) {
+            self.add(&[Ability {
+                keyword,
+                cost: None,
+                x: false,
+            }]);
+        }
+        self
     }
 
-    /// Removes a keyword by name (`Elude` is Precision), as the keyword
-    /// table says it is lost: the unit *loses* it. Returns whether the name
-    /// is a keyword's.
-    pub fn lose(&mut self, name: &str) -> bool {
-        crate::keywords::Keyword::lose_from(name, self)
+    /// Takes `kind` away, as the keyword table says it is lost (the unit
+    /// *loses* it), its abilities behind a Force cost included. Returns
+    /// itself, to chain.
+    pub fn lose(&mut self, kind: KeywordKind) -> &mut Keywords {
+        kind.lose_from(self);
+        self
+    }
+
+    /// Whether it has `kind`, free or behind a Force cost the solver
+    /// prices ([`Keywords::paid`]); an Absorb or Persuade is not an Evade
+    /// here, though it prevents as one.
+    pub fn has(&self, kind: KeywordKind) -> bool {
+        match kind {
+            KeywordKind::Absorb | KeywordKind::Persuade => self.has_evade_like(kind),
+            KeywordKind::Evade => {
+                self.evade > self.absorb.saturating_add(self.persuade)
+                    || self.paid_evades.iter().any(|p| p.from.is_none())
+            }
+            _ => self.number(kind) != 0 || !self.paid(kind).is_empty(),
+        }
+    }
+
+    /// Its abilities of `kind` that the solver prices one by one: Evade's
+    /// behind a Force cost (Absorb's and Persuade's among them, marked by
+    /// [`Paid::from`]), Deflect's behind a Force cost, and every Retaliate
+    /// (a free one at cost 0). Empty for any other keyword.
+    pub fn paid(&self, kind: KeywordKind) -> &[Paid] {
+        match kind {
+            KeywordKind::Evade => &self.paid_evades,
+            KeywordKind::Deflect => &self.paid_deflects,
+            KeywordKind::Retaliate => &self.retaliates,
+            _ => &[],
+        }
+    }
+
+    /// The texts of a keyword written with a text or a list: Foresight's
+    /// or Forewarning's effect, Stack's cards, Adapt's choices. Empty for
+    /// any other keyword, or one it lacks.
+    pub fn texts(&self, kind: KeywordKind) -> &[String] {
+        match kind {
+            KeywordKind::Foresight => self.foresight.as_slice(),
+            KeywordKind::Forewarning => self.forewarning.as_slice(),
+            KeywordKind::Stack => &self.stack,
+            KeywordKind::Adapt => &self.adapt,
+            _ => &[],
+        }
+    }
+
+    /// Adds an effect beyond its keywords (counts add up; a later
+    /// Consolation replaces an earlier one). Returns itself, to chain.
+    ///
+    /// ```
+    /// use swtcg_engine::keywords::{Keywords, UnitEffect};
+    /// let mut k = Keywords::default();
+    /// k.apply(UnitEffect::ExtraDamage(1)).apply(UnitEffect::ExtraDamage(2));
+    /// k.apply(UnitEffect::Harmless);
+    /// assert_eq!(k.effects(), [UnitEffect::ExtraDamage(3), UnitEffect::Harmless]);
+    /// ```
+    pub fn apply(&mut self, effect: UnitEffect) -> &mut Keywords {
+        match effect {
+            UnitEffect::PowerPerCounter(n) => {
+                self.power_per_counter = self.power_per_counter.saturating_add(n)
+            }
+            UnitEffect::ExtraDamage(n) => self.bonus_damage = self.bonus_damage.saturating_add(n),
+            UnitEffect::Boost(b) => self.boosts.push(b),
+            UnitEffect::NoIntercept => self.no_intercept = true,
+            UnitEffect::Toll(force) => self.tolls.push(force),
+            UnitEffect::Harmless => self.harmless = true,
+            UnitEffect::Consolation { own, defender } => self.consolation = Some((own, defender)),
+            UnitEffect::HalfDice => self.half_dice = true,
+            UnitEffect::SelfDamage { amount, dice } => self.self_damage.push((amount, dice)),
+        }
+        self
+    }
+
+    /// Its effects beyond its keywords, in [`UnitEffect`]'s order, each
+    /// count summed: what [`Keywords::apply`] gave it, with the options
+    /// its keywords make (Overload, a keyword bought before the roll).
+    pub fn effects(&self) -> Vec<UnitEffect> {
+        let mut out = Vec::new();
+        if self.power_per_counter != 0 {
+            out.push(UnitEffect::PowerPerCounter(self.power_per_counter));
+        }
+        if self.bonus_damage != 0 {
+            out.push(UnitEffect::ExtraDamage(self.bonus_damage));
+        }
+        out.extend(self.boosts.iter().cloned().map(UnitEffect::Boost));
+        if self.no_intercept {
+            out.push(UnitEffect::NoIntercept);
+        }
+        out.extend(self.tolls.iter().map(|&t| UnitEffect::Toll(t)));
+        if self.harmless {
+            out.push(UnitEffect::Harmless);
+        }
+        if let Some((own, defender)) = self.consolation {
+            out.push(UnitEffect::Consolation { own, defender });
+        }
+        if self.half_dice {
+            out.push(UnitEffect::HalfDice);
+        }
+        out.extend(
+            self.self_damage
+                .iter()
+                .map(|&(amount, dice)| UnitEffect::SelfDamage { amount, dice }),
+        );
+        out
+    }
+
+    /// Its options before the roll ([`UnitEffect::Boost`]s, Overload's
+    /// and bought keywords' among them).
+    pub fn boosts(&self) -> &[Boost] {
+        &self.boosts
+    }
+
+    /// Takes away every option before the roll (a unit that can't use
+    /// its activated abilities, nor Overload).
+    pub fn clear_boosts(&mut self) {
+        self.boosts.clear();
     }
 
     /// Forgets the abilities of `kind` behind a Force cost that are kept

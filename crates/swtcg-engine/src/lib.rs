@@ -16,11 +16,11 @@
 //! the web server and the card reader are other crates.
 //!
 //! ```
-//! use swtcg_engine::{attack::attack, unit::Unit};
+//! use swtcg_engine::{attack::attack, keywords::Keyword, unit::Unit};
 //!
 //! let attacker = Unit::new("Attacker", 4);
 //! let mut defender = Unit::new("Defender", 3);
-//! defender.keywords.armor = true;
+//! defender.keywords.set(Keyword::Armor);
 //! let out = attack(&attacker, &defender).unwrap();
 //! // Each die hits on 5+ against Armor: 4 dice, 1/3 each.
 //! assert_eq!(out.defender_damage.mean().to_string(), "4/3");

@@ -316,7 +316,9 @@ impl Param {
             Param::Ferocity => a.keywords.ferocity = on,
             Param::Stun => a.keywords.stun = n,
             Param::Lucky => a.keywords.lucky = n,
-            Param::Retaliate => d.keywords.set_retaliate(n),
+            Param::Retaliate => {
+                d.keywords.set(crate::keywords::Keyword::Retaliate(n));
+            }
             Param::Fortitude => d.keywords.fortitude = on,
             Param::DefenderFerocity => d.keywords.ferocity = on,
             Param::Counters => d.counters = n,

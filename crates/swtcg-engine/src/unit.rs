@@ -106,13 +106,14 @@ impl Unit {
     /// half its dice.
     ///
     /// ```
+    /// use swtcg_engine::keywords::UnitEffect;
     /// use swtcg_engine::unit::Unit;
     /// let mut u = Unit::new("Wounded", 6);
     /// u.health = Some(5);
     /// u.counters = 2;
-    /// u.keywords.power_per_counter = -1;
+    /// u.keywords.apply(UnitEffect::PowerPerCounter(-1));
     /// assert_eq!(u.dice(), 4);
-    /// u.keywords.half_dice = true;
+    /// u.keywords.apply(UnitEffect::HalfDice);
     /// assert_eq!(u.dice(), 2);
     /// ```
     pub fn dice(&self) -> u32 {
@@ -142,9 +143,11 @@ impl Unit {
     /// error quoting it).
     ///
     /// ```
+    /// use swtcg_engine::keywords::KeywordKind;
     /// use swtcg_engine::unit::Unit;
     /// let u = Unit::from_card_text("Trooper", 4, Some(3), &["Critical Hit 1", "Pay 1 Force -> Evade 1"]).unwrap();
-    /// assert_eq!(u.keywords.crit, 1);
+    /// assert_eq!(u.keywords.number(KeywordKind::CriticalHit), 1);
+    /// assert_eq!(u.keywords.paid(KeywordKind::Evade).len(), 1);
     /// assert!(Unit::from_card_text("Trooper", 4, Some(3), &["Parry lots"]).is_err());
     /// ```
     pub fn from_card_text(

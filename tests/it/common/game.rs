@@ -6,10 +6,11 @@
 //! counting, no shared code).
 #![allow(dead_code)]
 
-use super::sequences;
+use super::{free_evade, fx, sequences};
 use num_rational::Ratio;
 use std::collections::HashMap;
 use swtcg_engine::keywords::Paid;
+use swtcg_engine::keywords::{KeywordKind, UnitEffect};
 use swtcg_engine::unit::Unit;
 
 pub type Q = Ratio<i128>;
@@ -220,15 +221,19 @@ impl Brute {
     /// options.
     pub fn value(&self) -> Q {
         let mut defs = vec![1];
-        let precision = self.units[0].keywords.precision;
+        let precision = self.units[0].keywords.has(KeywordKind::Precision);
         for i in 2..self.units.len() {
             if self.sides[i] != Who::Def {
                 continue;
             }
             let k = &self.units[i].keywords;
-            let intercepts = !precision && !self.units[1].keywords.no_intercept && k.intercept;
+            let intercepts = !precision
+                && !fx(&self.units[1].keywords).no_intercept
+                && k.has(KeywordKind::Intercept);
             // Redirect: to another of its side's units that can be damaged.
-            let redirected = !precision && self.units[1].keywords.redirect && k.evade < 1000;
+            let redirected = !precision
+                && self.units[1].keywords.has(KeywordKind::Redirect)
+                && free_evade(k) < 1000;
             if intercepts || redirected {
                 defs.push(i);
             }
@@ -236,7 +241,7 @@ impl Brute {
         best(
             Who::Def,
             defs.into_iter().map(|d| {
-                let ab = &self.units[0].keywords.boosts;
+                let ab = &self.units[0].keywords.boosts();
                 let att_sets: Vec<Vec<usize>> = subsets(ab)
                     .into_iter()
                     .filter(|s| {
@@ -245,7 +250,7 @@ impl Brute {
                     })
                     .collect();
                 let adapts = |u: usize| -> Vec<Option<usize>> {
-                    let n = self.units[u].keywords.adapt.len();
+                    let n = self.units[u].keywords.texts(KeywordKind::Adapt).len();
                     if n == 0 {
                         vec![None]
                     } else {
@@ -270,10 +275,12 @@ impl Brute {
                         if !self.units[0].from_another_arena {
                             if d != 1 {
                                 retaliates.extend(
-                                    (0..self.units[1].keywords.retaliates.len()).map(|r| (1, r)),
+                                    (0..self.units[1].keywords.paid(KeywordKind::Retaliate).len())
+                                        .map(|r| (1, r)),
                                 );
                             }
-                            retaliates.extend((0..dk.retaliates.len()).map(|r| (d, r)));
+                            retaliates
+                                .extend((0..dk.paid(KeywordKind::Retaliate).len()).map(|r| (d, r)));
                         }
                         for rset in subsets(&retaliates) {
                             // X for each X Retaliate in the set.
@@ -282,7 +289,7 @@ impl Brute {
                             let mut choices: Vec<(Chosen, u32)> = vec![(vec![], 0)];
                             for &i in &rset {
                                 let (u, r) = retaliates[i];
-                                let p = self.units[u].keywords.retaliates[r];
+                                let p = self.units[u].keywords.paid(KeywordKind::Retaliate)[r];
                                 let mut next = vec![];
                                 for (c, cost) in &choices {
                                     let xs: Vec<u32> = if p.x {
@@ -304,8 +311,9 @@ impl Brute {
                                 if self.force[1].is_some_and(|f| rcost > f) {
                                     continue;
                                 }
-                                for dset in subsets(&dk.boosts) {
-                                    let dcost: u32 = dset.iter().map(|&i| dk.boosts[i].cost).sum();
+                                for dset in subsets(dk.boosts()) {
+                                    let dcost: u32 =
+                                        dset.iter().map(|&i| dk.boosts()[i].cost).sum();
                                     if self.force[1].is_some_and(|f| rcost + dcost > f) {
                                         continue;
                                     }
@@ -338,12 +346,12 @@ impl Brute {
         // Intimidation: +1/+1 per opposing unit; Inspiration: +1/+1 to each
         // other unit of its side.
         for i in 0..self.units.len() {
-            if self.units[i].keywords.intimidation {
+            if self.units[i].keywords.has(KeywordKind::Intimidation) {
                 let n = self.sides.iter().filter(|s| **s != self.sides[i]).count() as u32;
                 units[i].power += n;
                 units[i].health = units[i].health.map(|h| h + n);
             }
-            if self.units[i].keywords.inspiration {
+            if self.units[i].keywords.has(KeywordKind::Inspiration) {
                 for (j, u) in units.iter_mut().enumerate() {
                     if j != i && self.sides[j] == self.sides[i] {
                         u.power += 1;
@@ -356,7 +364,7 @@ impl Brute {
             if let Some(o) = o {
                 // A text is a keyword, keywords listed with commas, or
                 // `None` (no keyword).
-                let text = &self.units[u].keywords.adapt[o];
+                let text = &self.units[u].keywords.texts(KeywordKind::Adapt)[o];
                 if text != "None" {
                     for part in text.split(", ") {
                         units[u]
@@ -370,7 +378,7 @@ impl Brute {
         let mut start = vec![0u32; units.len()];
         let mut cancelled = false;
         for &(u, r, x) in rs {
-            let p = self.units[u].keywords.retaliates[r];
+            let p = self.units[u].keywords.paid(KeywordKind::Retaliate)[r];
             if let Some(f) = force[1].as_mut() {
                 *f -= if p.x { x } else { p.cost };
             }
@@ -381,7 +389,7 @@ impl Brute {
             .chain(dset.iter().map(|&b| (d, b)))
             .collect();
         for (owner, b) in chosen {
-            let boost = self.units[owner].keywords.boosts[b].clone();
+            let boost = self.units[owner].keywords.boosts()[b].clone();
             let s = side(self.sides[owner]);
             if let Some(f) = force[s].as_mut() {
                 *f = *f - boost.cost + boost.mine.force_gain;
@@ -391,12 +399,13 @@ impl Brute {
                 let unit = &mut units[u];
                 unit.power = (unit.power as i64 + ch.power as i64).max(0) as u32;
                 unit.keywords.add(&ch.abilities);
-                unit.keywords.bonus_damage += ch.extra_damage;
-                if let Some(sd) = ch.self_damage {
-                    unit.keywords.self_damage.push(sd);
+                unit.keywords
+                    .apply(UnitEffect::ExtraDamage(ch.extra_damage));
+                if let Some((amount, dice)) = ch.self_damage {
+                    unit.keywords.apply(UnitEffect::SelfDamage { amount, dice });
                 }
                 if ch.half_dice {
-                    unit.keywords.half_dice = true;
+                    unit.keywords.apply(UnitEffect::HalfDice);
                 }
                 if ch.cancel_attack {
                     cancelled = true;
@@ -415,26 +424,45 @@ impl Brute {
             .iter()
             .map(|&(u, _, x)| (u, 0, x, true, Cond::Always))
             .collect();
-        if units[d].keywords.riposte > 0 {
-            ends.push((d, 0, units[d].keywords.riposte, false, Cond::Two));
+        if units[d].keywords.number(KeywordKind::Riposte) as u32 > 0 {
+            ends.push((
+                d,
+                0,
+                units[d].keywords.number(KeywordKind::Riposte) as u32,
+                false,
+                Cond::Two,
+            ));
         }
         // Avenge: once for each other unit of its side that damage from the
         // attacking unit discards.
         for (i, u) in units.iter().enumerate() {
-            if self.sides[i] != self.sides[d] || u.keywords.avenge == 0 {
+            if self.sides[i] != self.sides[d] || u.keywords.number(KeywordKind::Avenge) as u32 == 0
+            {
                 continue;
             }
             for j in 0..units.len() {
                 if j != i && self.sides[j] == self.sides[d] {
-                    ends.push((i, 0, u.keywords.avenge, true, Cond::Felled(j)));
+                    ends.push((
+                        i,
+                        0,
+                        u.keywords.number(KeywordKind::Avenge) as u32,
+                        true,
+                        Cond::Felled(j),
+                    ));
                 }
             }
         }
-        if units[0].keywords.backfire > 0 {
-            ends.push((0, 0, units[0].keywords.backfire, true, Cond::Three));
+        if units[0].keywords.number(KeywordKind::Backfire) as u32 > 0 {
+            ends.push((
+                0,
+                0,
+                units[0].keywords.number(KeywordKind::Backfire) as u32,
+                true,
+                Cond::Three,
+            ));
         }
         for (i, u) in units.iter().enumerate() {
-            for &(n, dice) in &u.keywords.self_damage {
+            for &(n, dice) in &fx(&u.keywords).self_damage {
                 ends.push((i, i, n, dice, Cond::Always));
             }
         }
@@ -452,29 +480,37 @@ impl Brute {
             return decl.leaf(&decl.start_state());
         }
         let dk = decl.units[d].keywords.clone();
-        let choices = dk.deflect > 0 || !dk.paid_deflects.is_empty() || !dk.paid_evades.is_empty();
-        if !(decl.units[0].keywords.cunning && choices) {
+        let choices = dk.number(KeywordKind::Deflect) as u32 > 0
+            || !dk.paid(KeywordKind::Deflect).is_empty()
+            || !dk.paid(KeywordKind::Evade).is_empty();
+        if !(decl.units[0].keywords.has(KeywordKind::Cunning) && choices) {
             return decl.value();
         }
         // Cunning: every commitment, the defending side takes the best.
         let left = force[1];
         let cap = 20;
         let mut commitments = vec![(None, 0u32)];
-        if dk.deflect > 0 || !dk.paid_deflects.is_empty() {
-            for (extra, cost) in buys(&dk.paid_deflects, left, cap) {
-                if dk.deflect + extra == 0 {
+        if dk.number(KeywordKind::Deflect) as u32 > 0 || !dk.paid(KeywordKind::Deflect).is_empty() {
+            for (extra, cost) in buys(dk.paid(KeywordKind::Deflect), left, cap) {
+                if dk.number(KeywordKind::Deflect) as u32 + extra == 0 {
                     continue;
                 }
                 let targets = (0..decl.units.len()).filter(|&t| decl.same_arena(d, t));
                 for t in std::iter::once(None).chain(targets.map(Some)) {
-                    commitments.push((Some((dk.deflect + extra, t)), cost));
+                    commitments.push((
+                        Some((dk.number(KeywordKind::Deflect) as u32 + extra, t)),
+                        cost,
+                    ));
                 }
             }
         }
         let mut vals = vec![];
         for (deflect, dcost) in commitments {
-            for (evade, ecost) in buys(&dk.paid_evades, left.map(|l| l.saturating_sub(dcost)), cap)
-            {
+            for (evade, ecost) in buys(
+                dk.paid(KeywordKind::Evade),
+                left.map(|l| l.saturating_sub(dcost)),
+                cap,
+            ) {
                 if left.is_some_and(|l| dcost + ecost > l) {
                     continue;
                 }
@@ -593,12 +629,12 @@ impl Decl<'_> {
     }
 
     fn need(&self) -> i32 {
-        let base = if self.units[self.def].keywords.armor {
+        let base = if self.units[self.def].keywords.has(KeywordKind::Armor) {
             5
         } else {
             4
         };
-        base - self.attacker().keywords.accuracy
+        base - self.attacker().keywords.number(KeywordKind::Accuracy) as i32
     }
 
     fn hits(&self, faces: &[i32]) -> u32 {
@@ -610,23 +646,27 @@ impl Decl<'_> {
         let a = self.attacker();
         let k = &a.keywords;
         // Resilience ±X: ±X power with at least X counters.
-        let resilience = if k.resilience != 0 && a.counters as i64 >= (k.resilience as i64).abs() {
-            k.resilience as i64
+        let resilience = if k.number(KeywordKind::Resilience) as i32 != 0
+            && a.counters as i64 >= (k.number(KeywordKind::Resilience) as i32 as i64).abs()
+        {
+            k.number(KeywordKind::Resilience) as i32 as i64
         } else {
             0
         };
         let mut power =
-            (a.power as i64 + k.power_per_counter as i64 * a.counters as i64 + resilience).max(0);
-        if k.half_dice {
+            (a.power as i64 + fx(k).power_per_counter as i64 * a.counters as i64 + resilience)
+                .max(0);
+        if fx(k).half_dice {
             power = (power + 1) / 2;
         }
-        let n = (power as u32).saturating_sub(self.units[self.def].keywords.shields);
+        let n = (power as u32)
+            .saturating_sub(self.units[self.def].keywords.number(KeywordKind::Shields) as u32);
         let first = sequences(n);
         let mut out = vec![];
         let p1 = q(1) / q(6i128.pow(n));
         for f in first {
-            if k.fury > 0 && f.contains(&4) {
-                let extra = sequences(k.fury);
+            if k.number(KeywordKind::Fury) as u32 > 0 && f.contains(&4) {
+                let extra = sequences(k.number(KeywordKind::Fury) as u32);
                 let p2 = q(1) / q(extra.len() as i128);
                 for e in extra {
                     let mut all = f.clone();
@@ -643,7 +683,7 @@ impl Decl<'_> {
     fn value(&self) -> Q {
         let mut memo = HashMap::new();
         let mut strikes = HashMap::new();
-        if self.attacker().keywords.cunning && self.x(Who::Def) > 0 {
+        if self.attacker().keywords.has(KeywordKind::Cunning) && self.x(Who::Def) > 0 {
             return self.blind_defender_lucky(&mut strikes);
         }
         let mut total = q(0);
@@ -653,7 +693,8 @@ impl Decl<'_> {
             // 5): re-rolls can't change it.
             // (Only Backfire's 3 is read by the value; the memo is keyed
             // by it only when it matters.)
-            let three = self.attacker().keywords.backfire > 0 && faces.contains(&3);
+            let three = self.attacker().keywords.number(KeywordKind::Backfire) as u32 > 0
+                && faces.contains(&3);
             total += p * self.lucky(&faces, (three, false), first, &mut memo, &mut strikes);
         }
         total
@@ -677,7 +718,8 @@ impl Decl<'_> {
         for s in choices {
             let mut total = q(0);
             for (faces, p) in &rolls {
-                let three = self.attacker().keywords.backfire > 0 && faces.contains(&3);
+                let three = self.attacker().keywords.number(KeywordKind::Backfire) as u32 > 0
+                    && faces.contains(&3);
                 let outs = Self::reroll_all(faces, &s);
                 let mut sum = q(0);
                 for f in &outs {
@@ -694,8 +736,8 @@ impl Decl<'_> {
 
     fn x(&self, who: Who) -> u32 {
         match who {
-            Who::Att => self.attacker().keywords.lucky,
-            Who::Def => self.units[self.def].keywords.lucky,
+            Who::Att => self.attacker().keywords.number(KeywordKind::Lucky) as u32,
+            Who::Def => self.units[self.def].keywords.number(KeywordKind::Lucky) as u32,
         }
     }
 
@@ -920,7 +962,11 @@ impl Decl<'_> {
     /// Steps 4-8 from the final roll, with every choice.
     fn strike(&self, hits: u32, one: bool, six: bool, two: bool, three: bool) -> Q {
         let a = self.attacker();
-        let bonus = if six { a.keywords.crit } else { 0 } + a.keywords.bonus_damage;
+        let bonus = if six {
+            a.keywords.number(KeywordKind::CriticalHit) as u32
+        } else {
+            0
+        } + fx(&a.keywords).bonus_damage;
         let mut st = self.start_state();
         st.two = two;
         st.three = three;
@@ -934,7 +980,7 @@ impl Decl<'_> {
             kind: PKind::Attack,
         };
         let mut vals = vec![self.pop(&st, vec![attack(hits)], one, 0)];
-        if a.keywords.overkill
+        if a.keywords.has(KeywordKind::Overkill)
             && let Some(r) = self.remaining(self.def)
             && hits > r
         {
@@ -1002,17 +1048,19 @@ impl Decl<'_> {
         let b = self.b;
         let (src, tgt) = (&self.units[p.from], &self.units[p.to]);
         let tk = &tgt.keywords;
-        let unpreventable = src.keywords.ferocity && !tk.fortitude;
+        let unpreventable =
+            src.keywords.has(KeywordKind::Ferocity) && !tk.has(KeywordKind::Fortitude);
         if p.amount == 0 || unpreventable || self.gone(st, p.to) {
             let mut l = landed;
-            let double = p.kind == PKind::Attack && self.units[0].keywords.double_damage;
+            let double =
+                p.kind == PKind::Attack && self.units[0].keywords.has(KeywordKind::DoubleDamage);
             self.land(&mut l, &p, if double { 2 * p.amount } else { p.amount });
             return self.pop_acc(st, stack, l, one, phase);
         }
-        if src.keywords.harmless {
+        if fx(&src.keywords).harmless {
             return self.pop_acc(st, stack, landed, one, phase);
         }
-        let toll: u32 = tk.tolls.iter().sum();
+        let toll: u32 = fx(tk).tolls.iter().sum();
         if toll > 0 && b.sides[p.from] != b.sides[p.to] {
             let payer = b.sides[p.from];
             let refuse = self.pop_acc(st, stack.clone(), landed.clone(), one, phase);
@@ -1038,16 +1086,16 @@ impl Decl<'_> {
         let left = self.left(st, owner);
         let mut amount = p.amount;
         if p.kind == PKind::Attack && one {
-            amount -= amount.min(tk.parry);
+            amount -= amount.min(tk.number(KeywordKind::Parry) as u32);
         }
         // Protect: each other unit of the side, still there, prevents up to
         // its X of this instance.
         let protect: u32 = (0..self.units.len())
             .filter(|&i| i != p.to && b.sides[i] == owner && !self.gone(st, i))
-            .map(|i| self.units[i].keywords.protect)
+            .map(|i| self.units[i].keywords.number(KeywordKind::Protect) as u32)
             .sum();
         let doubled = |x: u32| {
-            if p.kind == PKind::Attack && self.units[0].keywords.double_damage {
+            if p.kind == PKind::Attack && self.units[0].keywords.has(KeywordKind::DoubleDamage) {
                 2 * x
             } else {
                 x
@@ -1077,17 +1125,18 @@ impl Decl<'_> {
                     });
                 }
             }
-            let through = rest - rest.min(tk.evade + evade + protect);
+            let through = rest - rest.min(free_evade(tk) + evade + protect);
             let mut l = landed;
             self.land(&mut l, &p, doubled(through));
             return self.pop_acc(&st2, stack2, l, one, phase);
         }
         // (amount deflected, target, cost)
         let mut deflects: Vec<Option<(u32, Option<usize>, u32)>> = vec![None];
-        let has_deflect = tk.deflect > 0 || !tk.paid_deflects.is_empty();
+        let has_deflect =
+            tk.number(KeywordKind::Deflect) as u32 > 0 || !tk.paid(KeywordKind::Deflect).is_empty();
         if has_deflect && amount > 0 && !st.spent.contains(&(p.to, p.from)) {
-            for (extra, cost) in buys(&tk.paid_deflects, left, amount) {
-                let d = (tk.deflect + extra).min(amount);
+            for (extra, cost) in buys(tk.paid(KeywordKind::Deflect), left, amount) {
+                let d = (tk.number(KeywordKind::Deflect) as u32 + extra).min(amount);
                 if d == 0 {
                     continue;
                 }
@@ -1120,10 +1169,10 @@ impl Decl<'_> {
                 }
             }
             let left2 = left.map(|l| l - dcost);
-            for (extra, ecost) in buys(&tk.paid_evades, left2, rest) {
+            for (extra, ecost) in buys(tk.paid(KeywordKind::Evade), left2, rest) {
                 // The free Evade is optional: any part of it, none to all
                 // (what can stop `rest`).
-                for free in 0..=tk.evade.min(rest) {
+                for free in 0..=free_evade(tk).min(rest) {
                     let mut st3 = st2.clone();
                     st3.force[side(owner)] += dcost + ecost;
                     let through = rest - rest.min(free + extra + protect);
@@ -1140,7 +1189,7 @@ impl Decl<'_> {
     /// no counters on the defending unit), then the endings.
     fn consolation(&self, st: &St) -> Q {
         let without = self.end(st, 0);
-        let Some((own, theirs)) = self.attacker().keywords.consolation else {
+        let Some((own, theirs)) = fx(&self.attacker().keywords).consolation else {
             return without;
         };
         if st.dmg[self.def] > self.start[self.def] || self.gone(st, self.def) || self.gone(st, 0) {
@@ -1179,7 +1228,11 @@ impl Decl<'_> {
         if !dice {
             return self.pop(st, vec![packet(n)], false, k + 1);
         }
-        let need = if self.units[to].keywords.armor { 5 } else { 4 };
+        let need = if self.units[to].keywords.has(KeywordKind::Armor) {
+            5
+        } else {
+            4
+        };
         average(sequences(n).into_iter().map(|faces| {
             let r = faces.iter().filter(|&&f| f >= need).count() as u32;
             self.pop(st, vec![packet(r)], false, k + 1)

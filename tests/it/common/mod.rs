@@ -7,13 +7,31 @@ pub mod game;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
+use swtcg_engine::keywords::{KeywordKind, Keywords, UnitEffect};
 use swtcg_engine::sample::{Model, Sampled};
 use swtcg_engine::unit::Unit;
 
 /// The dice of a unit's Retaliate abilities together (each ability rolls
 /// its own amount), counted here apart from the engine.
 pub fn retaliate_dice(u: &Unit) -> u32 {
-    u.keywords.retaliates.iter().map(|r| r.amount).sum()
+    u.keywords
+        .paid(KeywordKind::Retaliate)
+        .iter()
+        .map(|r| r.amount)
+        .sum()
+}
+
+/// The free prevention played per instance of damage: Evade, with Absorb
+/// and Persuade, which prevent as Evade does (RULES.md, the glossary).
+pub fn free_evade(k: &Keywords) -> u32 {
+    [
+        KeywordKind::Evade,
+        KeywordKind::Absorb,
+        KeywordKind::Persuade,
+    ]
+    .iter()
+    .map(|&kind| k.number(kind) as u32)
+    .sum()
 }
 
 /// Every sequence of `n` d6 faces (1..=6).
@@ -79,10 +97,12 @@ pub type Result1 = Sampled;
 /// the exact engine): the first roll,
 /// Fury's dice (only when the first roll shows a natural 4) and Retaliate's.
 pub fn enumerate(a: &Unit, d: &Unit) -> Counts<Result1> {
-    let n = a.dice().saturating_sub(d.keywords.shields);
-    let fury = a.keywords.fury;
+    let n = a
+        .dice()
+        .saturating_sub(d.keywords.number(KeywordKind::Shields) as u32);
+    let fury = a.keywords.number(KeywordKind::Fury) as u32;
     // Every die rolled at the end: each Retaliate's, then Backfire's.
-    let ret = retaliate_dice(d) + a.keywords.backfire;
+    let ret = retaliate_dice(d) + a.keywords.number(KeywordKind::Backfire) as u32;
     let firsts = sequences(n);
     let extras = sequences(fury);
     let rets = sequences(ret);
@@ -154,4 +174,39 @@ pub fn first_stderr_line(child: &mut std::process::Child) -> String {
     )
     .unwrap();
     line
+}
+
+/// A unit's effects beyond its keywords, summed as the oracles read them,
+/// through the public [`Keywords::effects`].
+#[derive(Debug, Default)]
+pub struct Fx {
+    pub power_per_counter: i32,
+    pub bonus_damage: u32,
+    pub no_intercept: bool,
+    pub tolls: Vec<u32>,
+    pub harmless: bool,
+    pub consolation: Option<(u32, u32)>,
+    pub half_dice: bool,
+    pub self_damage: Vec<(u32, bool)>,
+}
+
+/// Reads [`Fx`] from a unit's keywords (its options before the roll are
+/// read apart, through `boosts()`).
+pub fn fx(k: &Keywords) -> Fx {
+    let mut f = Fx::default();
+    for e in k.effects() {
+        match e {
+            UnitEffect::PowerPerCounter(n) => f.power_per_counter += n,
+            UnitEffect::ExtraDamage(n) => f.bonus_damage += n,
+            UnitEffect::NoIntercept => f.no_intercept = true,
+            UnitEffect::Toll(t) => f.tolls.push(t),
+            UnitEffect::Harmless => f.harmless = true,
+            UnitEffect::Consolation { own, defender } => f.consolation = Some((own, defender)),
+            UnitEffect::HalfDice => f.half_dice = true,
+            UnitEffect::SelfDamage { amount, dice } => f.self_damage.push((amount, dice)),
+            UnitEffect::Boost(_) => {}
+            other => panic!("an effect the oracles don't know: {other:?}"),
+        }
+    }
+    f
 }

@@ -7,7 +7,8 @@
 //! use swtcg_cards::cards::files::scenario_from_json_with_cards;
 //! let db = CardDb::parse("Name\tType\tPower\tHealth\tText\nTrooper\tCharacter\t3\t3\tCritical Hit 1\nDroid\tCharacter\t4\t4\tArmor\n").unwrap();
 //! let s = scenario_from_json_with_cards(r#"{"attacker": {"card": "Trooper"}, "defender": {"card": "Droid"}}"#, &db).unwrap();
-//! assert_eq!(s.game.units[0].keywords.crit, 1);
+//! use swtcg_engine::keywords::KeywordKind;
+//! assert_eq!(s.game.units[0].keywords.number(KeywordKind::CriticalHit), 1);
 //! ```
 
 use super::stack::{Fielded, Switches, bystander, pair};

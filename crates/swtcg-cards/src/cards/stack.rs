@@ -19,7 +19,7 @@ mod decide;
 use serde::Serialize;
 use swtcg_engine::error::{Error, ErrorKind, Result, quote};
 use swtcg_engine::keywords::Ability;
-use swtcg_engine::keywords::{Keywords, When};
+use swtcg_engine::keywords::{KeywordKind, Keywords, UnitEffect, When};
 use swtcg_engine::unit::Unit;
 
 /// Names that represent the same unit (the rules' "Different Versions with
@@ -1202,7 +1202,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         ),
     };
     let mut abilities: Vec<Ability> = Vec::new();
-    let mut lost: Vec<swtcg_engine::keywords::KeywordKind> = Vec::new();
+    let mut lost: Vec<KeywordKind> = Vec::new();
     let mut extra_counters = 0i64;
     let mut cost_change = 0i32;
     let mut no_activated = false;
@@ -1218,7 +1218,7 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
             Effect::Lose { keyword } => lost.push(*keyword),
             Effect::PowerPer { n, per } => match per {
                 Count::DamageCounters => {
-                    keywords.power_per_counter = keywords.power_per_counter.saturating_add(*n)
+                    keywords.apply(UnitEffect::PowerPerCounter(*n));
                 }
                 _ => {
                     let c = count(per, side, other).ok_or_else(|| {
@@ -1251,37 +1251,52 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
                 }
             }
             Effect::ExtraDamage { n } => {
-                keywords.bonus_damage = keywords.bonus_damage.saturating_add(*n)
+                keywords.apply(UnitEffect::ExtraDamage(*n));
             }
             Effect::Overload {
                 power: pw,
                 self_damage,
                 dice,
-            } => keywords.boosts.push(free_boost(
-                e,
-                swtcg_engine::keywords::Change {
-                    power: *pw as i32,
-                    self_damage: Some((*self_damage, *dice)),
-                    ..Default::default()
-                },
-            )),
-            Effect::NoIntercept => keywords.no_intercept = true,
+            } => {
+                keywords.apply(free_boost(
+                    e,
+                    swtcg_engine::keywords::Change {
+                        power: *pw as i32,
+                        self_damage: Some((*self_damage, *dice)),
+                        ..Default::default()
+                    },
+                ));
+            }
+            Effect::NoIntercept => {
+                keywords.apply(UnitEffect::NoIntercept);
+            }
             Effect::Counters { n } => extra_counters += *n as i64,
-            Effect::Toll { force } => keywords.tolls.push(*force),
+            Effect::Toll { force } => {
+                keywords.apply(UnitEffect::Toll(*force));
+            }
             Effect::StatsFrom { .. } => {}
             Effect::CostChange { n } => cost_change = cost_change.saturating_add(*n),
             Effect::NoActivated => no_activated = true,
-            Effect::Harmless => keywords.harmless = true,
+            Effect::Harmless => {
+                keywords.apply(UnitEffect::Harmless);
+            }
             Effect::PilotableAs { .. } => {}
-            Effect::HalfDice { force } => keywords.boosts.push(free_boost(
-                e,
-                swtcg_engine::keywords::Change {
-                    half_dice: true,
-                    force_gain: *force,
-                    ..Default::default()
-                },
-            )),
-            Effect::Consolation { own, defender } => keywords.consolation = Some((*own, *defender)),
+            Effect::HalfDice { force } => {
+                keywords.apply(free_boost(
+                    e,
+                    swtcg_engine::keywords::Change {
+                        half_dice: true,
+                        force_gain: *force,
+                        ..Default::default()
+                    },
+                ));
+            }
+            Effect::Consolation { own, defender } => {
+                keywords.apply(UnitEffect::Consolation {
+                    own: *own,
+                    defender: *defender,
+                });
+            }
             Effect::CancelAttack => {
                 return Err(Error::new(
                     ErrorKind::Rules,
@@ -1304,20 +1319,20 @@ fn build_unit(side: &Seat, other: &Seat, effects: &[Effect], boosts: &[BoostSpec
         abilities.retain(|a| a.cost.is_none());
     }
     keywords.add(&abilities);
-    for l in &lost {
-        l.lose_from(&mut keywords);
+    for &l in &lost {
+        keywords.lose(l);
     }
     if no_activated {
-        keywords.boosts.clear();
+        keywords.clear_boosts();
     }
     for b in boosts.iter().filter(|_| !no_activated) {
-        keywords.boosts.push(swtcg_engine::keywords::Boost {
+        keywords.apply(UnitEffect::Boost(swtcg_engine::keywords::Boost {
             source: Default::default(),
             cost: (b.cost as i32 + cost_change).max(0) as u32,
             mine: change_of(&b.to_me)?,
             theirs: change_of(&b.to_other)?,
             text: effects_text(&b.to_me) + &effects_text(&b.to_other),
-        });
+        }));
     }
     let (power, from_another_arena) = arena_power(side, &keywords, &name, power)?;
     if let Some(h) = health
@@ -1356,14 +1371,14 @@ fn reprice(abilities: &mut [Ability], change: i32) {
 }
 
 /// An optional effect the unit takes for free (Overload, half dice).
-fn free_boost(e: &Effect, mine: swtcg_engine::keywords::Change) -> swtcg_engine::keywords::Boost {
-    swtcg_engine::keywords::Boost {
+fn free_boost(e: &Effect, mine: swtcg_engine::keywords::Change) -> UnitEffect {
+    UnitEffect::Boost(swtcg_engine::keywords::Boost {
         source: Default::default(),
         cost: 0,
         mine,
         theirs: Default::default(),
         text: effects_text(std::slice::from_ref(e)),
-    }
+    })
 }
 
 /// A keyword with `count` times its number (none at 0).
@@ -1390,11 +1405,11 @@ fn arena_power(side: &Seat, keywords: &Keywords, name: &str, power: i64) -> Resu
     if p.top().arenas.contains(&side.arena) {
         return Ok((power, false));
     }
-    let x = match side.arena {
-        Arena::Ground => keywords.bombard,
-        Arena::Space => keywords.ion_cannon,
-        Arena::Character => keywords.barrage,
-    };
+    let x = keywords.number(match side.arena {
+        Arena::Ground => KeywordKind::Bombard,
+        Arena::Space => KeywordKind::IonCannon,
+        Arena::Character => KeywordKind::Barrage,
+    });
     let printed = p.top().power.unwrap_or(0) as i64;
     if side.role != Role::Attacker || x == 0 {
         return Err(Error::new(
@@ -1411,7 +1426,7 @@ fn arena_power(side: &Seat, keywords: &Keywords, name: &str, power: i64) -> Resu
         ));
     }
     let power = if p.power.is_none() {
-        power - printed + x as i64
+        power - printed + x
     } else {
         power
     };

@@ -35,12 +35,13 @@
 //!
 //! ```
 //! use swtcg_engine::attack::attack;
+//! use swtcg_engine::keywords::Keyword;
 //! use swtcg_engine::unit::Unit;
 //!
 //! let mut attacker = Unit::new("Trooper", 3);
-//! attacker.keywords.crit = 1;
+//! attacker.keywords.set(Keyword::CriticalHit(1));
 //! let mut defender = Unit::new("Target", 3);
-//! defender.keywords.parry = 1;
+//! defender.keywords.set(Keyword::Parry(1));
 //! defender.health = Some(3);
 //! let out = attack(&attacker, &defender).unwrap();
 //! assert!(out.defender_damage.sums_to_one());
@@ -898,7 +899,7 @@ mod tests {
             k.parry = rand(4) as u32;
             k.evade = rand(3) as u32;
             k.deflect = rand(3) as u32;
-            k.set_retaliate(rand(4) as u32);
+            k.set(crate::keywords::Keyword::Retaliate(rand(4) as u32));
             k.fortitude = rand(2) == 0;
             k.riposte = rand(2) as u32;
             d.health = (rand(2) == 0).then(|| 1 + rand(7) as u32);
