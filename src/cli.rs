@@ -29,9 +29,10 @@ use swtcg_engine::input::read_file;
 use swtcg_engine::policy::{ForceBudget, LuckyOrder, LuckyPolicy, Policy};
 use swtcg_engine::report::to_json_text;
 use swtcg_engine::request::{AttackAnswer, AttackRequest, PolicyRequest, Words};
+use swtcg_engine::request::{Format, Param, ValueKind, parse_values};
 use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::ScenarioReport;
-use swtcg_engine::table::{Format, Grid, Param, ValueKind, parse_values, pivot};
+use swtcg_engine::table::{Grid, pivot};
 use swtcg_engine::unit::Arena;
 use swtcg_engine::verify::check;
 
@@ -302,7 +303,7 @@ impl AttackArgs {
             Some(h) => {
                 // Read as a health, said of --other-health.
                 let at = |e: Error| e.at_param("other-health", Some(h));
-                let values = swtcg_engine::table::parse_range::<i64>(Param::Health, h)
+                let values = swtcg_engine::request::parse_range::<i64>(Param::Health, h)
                     .map_err(|e| at(Error::new(e.kind(), e.detail())))?;
                 let [v] = values.as_slice() else {
                     return Err(at(Error::new(ErrorKind::Syntax, "give one value")));

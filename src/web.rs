@@ -38,8 +38,8 @@ use swtcg_engine::plan::Plan;
 use swtcg_engine::policy::Policy;
 use swtcg_engine::report::{AttackReport, DistReport, Distributions};
 use swtcg_engine::request::{AttackAnswer, AttackRequest};
+use swtcg_engine::request::{Format, Param, ValueKind, units_of};
 use swtcg_engine::scenario::Scenario;
-use swtcg_engine::table::{Format, Param, ValueKind, units_of};
 use swtcg_engine::unit::Arena;
 
 /// Most states a battle may solve for the web server, which serves several

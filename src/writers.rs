@@ -22,7 +22,8 @@ use swtcg_cards::matchups::{MatchupRow, Options, Rankings, RowRef, field_line, s
 use swtcg_engine::dist::{Fraction, fraction_string};
 use swtcg_engine::error::Result;
 use swtcg_engine::report::{DistReport, percent};
-use swtcg_engine::table::{CORE, Format, Param, Pivot, Row};
+use swtcg_engine::request::{CORE, Format, Param};
+use swtcg_engine::table::{Pivot, Row};
 use swtcg_engine::unit::Arena;
 
 /// A table of text cells: its columns' names and, per column, whether its

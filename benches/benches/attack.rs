@@ -6,7 +6,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use swtcg_engine::attack::attack;
 use swtcg_engine::keywords::Keyword;
-use swtcg_engine::table::{Grid, Param};
+use swtcg_engine::request::Param;
+use swtcg_engine::table::Grid;
 use swtcg_engine::unit::Unit;
 
 /// Attacker and defender with every static keyword.

@@ -10,7 +10,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use swtcg_cards::cards::CardDb;
 use swtcg_cards::matchups::{Options, SortBy, rank, stream, stream_rows};
-use swtcg_engine::table::Format;
+use swtcg_engine::request::Format;
 use swtcg_odds::writers::ListingWriter;
 
 fn pool_path() -> String {

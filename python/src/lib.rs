@@ -23,9 +23,10 @@ use swtcg_engine::error::{ErrorKind, Origin};
 use swtcg_engine::plan::{Plan, PlanReport};
 use swtcg_engine::policy::Policy;
 use swtcg_engine::request::{AttackAnswer, AttackRequest, Words};
+use swtcg_engine::request::{Param, ValueKind};
 use swtcg_engine::sample::{Model, Quantity, Variant};
 use swtcg_engine::scenario::{Scenario, ScenarioReport};
-use swtcg_engine::table::{Grid, Param, ValueKind};
+use swtcg_engine::table::Grid;
 
 mod fractions;
 use fractions::{Fractions, GcPause};

@@ -1056,7 +1056,7 @@ fn closed_standard_streams_are_reopened_on_dev_null() {
 #[test]
 fn flags_answer_to_their_side_spelled_out() {
     use swtcg_engine::attack::Side;
-    use swtcg_engine::table::Param;
+    use swtcg_engine::request::Param;
     let plain = [
         "attack", "--power", "4", "--crit", "1", "--lucky", "1", "--armor", "--health", "3",
         "--parry", "1", "--json",

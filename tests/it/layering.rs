@@ -12,8 +12,8 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// before it.
 const ENGINE_ORDER: &[&str] = &[
     "error", "input", "cancel", "kept", "dist", "dice", "keywords", "unit", "attack", "policy",
-    "report", "files", "scenario", "plan", "battle", "table", "sample", "verify", "words",
-    "request",
+    "report", "files", "scenario", "plan", "battle", "params", "table", "sample", "verify",
+    "words", "request",
 ];
 
 /// The engine's dependencies: numeric crates and serde, nothing else

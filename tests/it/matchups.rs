@@ -450,7 +450,7 @@ fn rankings_from_signatures_equal_pair_by_pair() {
 #[test]
 fn fast_listing_writes_the_rows_bytes() {
     use swtcg_cards::matchups::stream_rows;
-    use swtcg_engine::table::Format;
+    use swtcg_engine::request::Format;
     use swtcg_odds::writers::{ListingWriter, matchup_csv};
     let (_dir, db) = copies_pool();
     let cards: Vec<_> = db.units().collect();

@@ -395,7 +395,8 @@ fn the_table_equals_its_floor_program() {
 /// searched value by value).
 #[test]
 fn a_rows_json_does_not_depend_on_the_order_of_its_values() {
-    use swtcg_engine::table::{Param, Row};
+    use swtcg_engine::request::Param;
+    use swtcg_engine::table::Row;
     let row = |values: Vec<(Param, i64)>| Row {
         values,
         mean: swtcg_engine::dist::Fraction(num_rational::BigRational::new(1.into(), 3.into())),
@@ -429,7 +430,8 @@ fn a_rows_json_does_not_depend_on_the_order_of_its_values() {
 fn the_tables_json_is_serdes_pretty_json() {
     use proptest::prelude::*;
     use swtcg_engine::dist::Fraction;
-    use swtcg_engine::table::{Param, Row, rows_json};
+    use swtcg_engine::request::Param;
+    use swtcg_engine::table::{Row, rows_json};
     let fraction = (any::<i64>(), 1u64.., 0u32..3).prop_map(|(n, d, big)| {
         // `big` scales past 2^128 (1: the numerator, 2: the denominator).
         let scale = BigInt::from(7u32).pow(60);

@@ -223,7 +223,8 @@ fn counterexample_more_power_with_attacker_deflect() {
 /// same numbers as one attack at a time.
 #[test]
 fn table_rows_match_single_attacks() {
-    use swtcg_engine::table::{Grid, Param};
+    use swtcg_engine::request::Param;
+    use swtcg_engine::table::Grid;
     let grid = Grid::new()
         .with(Param::Power, (0..=12).collect())
         .with(Param::Accuracy, vec![-1, 0, 2])
@@ -260,7 +261,8 @@ fn rows_match_single_attacks(grid: &swtcg_engine::table::Grid) {
 /// rows of no dice among them have none.
 #[test]
 fn table_rows_tracking_faces_match_single_attacks() {
-    use swtcg_engine::table::{Grid, Param};
+    use swtcg_engine::request::Param;
+    use swtcg_engine::table::Grid;
     let grid = Grid::new()
         .with(Param::Power, (0..=6).collect())
         .with(Param::Armor, vec![0, 1])
@@ -283,7 +285,8 @@ fn table_rows_tracking_faces_match_single_attacks() {
 fn a_parameter_sets_its_own_side_and_a_grid_refuses_its_first_bad_row() {
     use swtcg_engine::attack::Side;
     use swtcg_engine::error::Origin;
-    use swtcg_engine::table::{Grid, Param, units_of};
+    use swtcg_engine::request::{Param, units_of};
+    use swtcg_engine::table::Grid;
     let neutral = || (Unit::new("attacker", 1), Unit::new("defender", 0));
     let mut changed = 0;
     for p in Param::ALL {
@@ -412,7 +415,8 @@ fn invariant_checks_can_fail() {
 fn a_request_over_a_grid_is_one_request_per_row() {
     use swtcg_engine::error::ErrorKind;
     use swtcg_engine::request::AttackRequest;
-    use swtcg_engine::table::{Grid, Param};
+    use swtcg_engine::request::Param;
+    use swtcg_engine::table::Grid;
     let base = AttackRequest::from_pairs([
         ("power", "9"),
         ("crit", "4"),

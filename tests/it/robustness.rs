@@ -731,7 +731,8 @@ fn a_table_stops_as_one_at_its_callers_deadline_or_question() {
     use std::time::{Duration, Instant};
     use swtcg_engine::cancel::{with_deadline, with_poll};
     use swtcg_engine::error::ErrorKind;
-    use swtcg_engine::table::{Grid, Param};
+    use swtcg_engine::request::Param;
+    use swtcg_engine::table::Grid;
     let grid = Grid::new()
         .with(Param::Power, (40..=45).collect())
         .with(Param::Crit, (0..=19).collect())

@@ -39,6 +39,7 @@ pub mod files;
 pub mod input;
 pub(crate) mod kept;
 pub mod keywords;
+mod params;
 pub mod plan;
 pub mod policy;
 pub mod report;

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use swtcg_engine::request::AttackRequest;
-//! use swtcg_engine::table::Param;
+//! use swtcg_engine::request::Param;
 //! let req = AttackRequest::from_pairs([("power", "3"), ("armor", "on")]).unwrap();
 //! assert_eq!(req.get(Param::Power), Some(3));
 //! let answer = req.solve().unwrap();
@@ -14,10 +14,11 @@
 
 use crate::attack::{Objective, Side, attack};
 use crate::error::{Error, Result, quote};
+pub use crate::params::{CORE, Format, Param, ValueKind, parse_range, parse_values, units_of};
 use crate::policy::{ForceBudget, Game, LuckyOrder, LuckyPolicy, Policy};
 use crate::report::{AttackReport, attack_text, to_json_text};
 use crate::scenario::{Scenario, ScenarioReport};
-use crate::table::{Grid, Param, ValueKind, Work, units_of};
+use crate::table::{Grid, Work};
 use crate::unit::Unit;
 pub use crate::words::Words;
 

@@ -84,9 +84,9 @@ impl<'de> de::Deserializer<'de> for Names<'_> {
 }
 
 use crate::attack::Objective;
+use crate::params::Format;
 use crate::policy::{LuckyOrder, LuckyPolicy};
 use crate::sample::{Quantity, Variant};
-use crate::table::Format;
 use crate::unit::Arena;
 
 impl Words for Objective {}
@@ -151,7 +151,7 @@ mod tests {
             "attacker-first",
             "defender-first",
         ]);
-        words_are::<crate::table::Format>(&["md", "csv", "json", "jsonl"]);
+        words_are::<crate::params::Format>(&["md", "csv", "json", "jsonl"]);
         words_are::<crate::sample::Quantity>(&["hits", "defender_damage", "attacker_damage"]);
         words_are::<crate::sample::Variant>(&[
             "crit-per-six",
@@ -176,7 +176,7 @@ mod tests {
         same::<crate::attack::Objective>();
         same::<crate::policy::LuckyPolicy>();
         same::<crate::policy::LuckyOrder>();
-        same::<crate::table::Format>();
+        same::<crate::params::Format>();
         same::<crate::sample::Quantity>();
         same::<crate::sample::Variant>();
         same::<crate::unit::Arena>();
