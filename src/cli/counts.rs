@@ -1,7 +1,7 @@
 //! A simulator's counts, as `verify --counts` reads them from a file.
 
 use std::collections::BTreeMap;
-use swtcg_engine::error::{Error, ErrorKind, Result};
+use swtcg_engine::error::{Error, ErrorKind, Result, quote};
 
 /// Parses a simulator's counts (`verify --counts`): a JSON object mapping
 /// each outcome (a whole number, as a string key) to a non-negative whole
@@ -18,7 +18,7 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
                 ErrorKind::Unknown,
                 format!(
                     "counts: key '{}' is not an outcome (a whole number)",
-                    swtcg_engine::error::quote(&k)
+                    quote(&k)
                 ),
             )
         })?;
@@ -30,8 +30,8 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<i64, u64>> {
                 ErrorKind::Range,
                 format!(
                     "counts: the count of '{}' is {}, not a whole number from 0 to {}",
-                    swtcg_engine::error::quote(&k),
-                    swtcg_engine::error::quote(raw),
+                    quote(&k),
+                    quote(raw),
                     u64::MAX
                 ),
             )
