@@ -1020,8 +1020,24 @@ fn parse_inner(text: &str, any_x: bool) -> Result<Ability> {
     Ok(Ability { keyword, cost, x })
 }
 
-/// The combat keywords of a unit, with their summed values (0 / `false` =
-/// absent).
+/// The combat keywords of a unit, with their summed values, and its
+/// effects beyond them. Given through [`Keywords::add`] (abilities as
+/// printed), [`Keywords::set`], [`Keywords::lose`] and
+/// [`Keywords::apply`] (a [`UnitEffect`]); read through
+/// [`Keywords::number`], [`Keywords::has`], [`Keywords::paid`],
+/// [`Keywords::texts`] and [`Keywords::effects`]. Its fields are the
+/// engine's own.
+///
+/// ```
+/// use swtcg_engine::keywords::{Keyword, KeywordKind, Keywords, UnitEffect, parse};
+/// let mut k = Keywords::default();
+/// k.add(&[parse("Pay 1 Force -> Evade 1").unwrap(), parse("Parry 1").unwrap()]);
+/// k.set(Keyword::Parry(2)).apply(UnitEffect::ExtraDamage(1));
+/// assert_eq!(k.number(KeywordKind::Parry), 2);
+/// assert_eq!(k.number(KeywordKind::Evade), 0);
+/// assert_eq!(k.paid(KeywordKind::Evade)[0].cost, 1);
+/// assert_eq!(k.effects(), [UnitEffect::ExtraDamage(1)]);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Keywords {
     /// Accuracy X (negative for Accuracy −X): added to each attack die.
