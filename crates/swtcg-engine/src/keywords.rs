@@ -115,7 +115,7 @@ macro_rules! keyword_table {
             /// What it has of `kind`, as one number: a count's sum or a
             /// signed keyword's (0 when it has none), 1 or 0 for a keyword
             /// without a number (`Armor`) or with a text (`Foresight`), the
-            /// items of a list (`Stack`, `Adapt`). For Evade, Deflect and
+            /// items of a list (`Stack`, `Adapt`). For Evade, Deflect,
             /// Absorb and Persuade, the free ones (Absorb and Persuade
             /// prevent as Evade does, but are not counted as Evade here),
             /// those behind a Force cost apart ([`Keywords::paid`]); for
@@ -521,7 +521,10 @@ keyword_table! {
     /// Overload X: when it attacks, it may take +X power; then X dice of
     /// damage to itself when the attack ends.
     Overload(u32) = "Overload", Count, cumulative: false, when: Attacking,
-        get: |k| k.boosts.iter().filter(|b| b.source == BoostSource::Overload).map(|b| b.mine.power as i64).sum(),
+        get: |k| k.boosts.iter()
+            .filter(|b| b.source == BoostSource::Overload)
+            .map(|b| b.mine.power as i64)
+            .sum(),
         add: |k, kw, _| {
             let x = n(kw);
             k.boosts.push(Boost {
