@@ -301,14 +301,39 @@ fn treat_as(w: &Wk) -> Option<Draft> {
 
 /// Overload written out: "When THIS attacks, you may give it +3 power for
 /// that attack. If you do, THIS does 2 damage to itself when the attack
-/// ends."
+/// ends." (it, him or her). Paid in damage counters put on itself instead
+/// ("put 2 damage counters on THIS when the attack ends"), it is read and
+/// named, but not modelled: counters are not damage, and the engine's
+/// option pays in damage.
 fn overload(w: &Wk) -> Option<Draft> {
     let l = &w.l;
-    let r = l
-        .strip_prefix("when this attacks, you may give it +")
-        .or_else(|| l.strip_prefix("whenever this attacks, you may give it +"))?;
+    let r = [
+        "when this attacks, you may give ",
+        "whenever this attacks, you may give ",
+    ]
+    .iter()
+    .find_map(|lead| l.strip_prefix(lead))?;
+    let r = ["it +", "him +", "her +", "this +"]
+        .iter()
+        .find_map(|who| r.strip_prefix(who))?;
     let (n, rest) = r.split_once(" power")?;
     let power = n.parse::<u32>().ok()?;
+    let counters = rest.find("put ").is_some_and(|i| {
+        let t = &rest[i..];
+        t.contains(" damage counter")
+            && [
+                " on this when the attack ends",
+                " on itself when the attack ends",
+            ]
+            .iter()
+            .any(|end| t.trim_end_matches('.').ends_with(end))
+    });
+    if counters {
+        return Some(Draft::unmodelled(
+            w.printed,
+            "an option before the roll paid in damage counters on itself when the attack ends",
+        ));
+    }
     let i = rest.find("does ")?;
     let (m, tail) = rest[i + 5..].split_once(' ')?;
     let dice = tail.starts_with("dice of damage");

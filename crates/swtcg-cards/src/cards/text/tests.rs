@@ -1048,3 +1048,35 @@ fn typographic_characters_are_read_alike_everywhere() {
         );
     }
 }
+
+/// Overload written out reads whatever pronoun the card gives the unit
+/// (it, him, her); paid in damage counters on itself instead of damage,
+/// it is named and not modelled, never read as Overload.
+#[test]
+fn overload_in_words_with_any_pronoun() {
+    let who = ["Shae"];
+    for (text, power) in [
+        (
+            "When Shae attacks, you may give her +3 power for that attack. If you do, Shae does 3 dice of damage to itself when the attack ends.",
+            3,
+        ),
+        (
+            "Whenever Shae attacks, you may give him +2 power for that attack. If you do, Shae does 1 damage to itself when the attack ends.",
+            2,
+        ),
+    ] {
+        let a = &read_abilities_in(text, &who, true)[0];
+        assert_eq!(a.class(), Class::Keyword, "{a:?}");
+        assert!(
+            format!("{a:?}").contains(&format!("Overload {{ power: {power}")),
+            "{a:?}"
+        );
+    }
+    let a = &read_abilities_in(
+        "Whenever Shae attacks, you may give her +5 power for this attack. If you do, put 2 damage counters on Shae when the attack ends.",
+        &who,
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::Unmodelled, "{a:?}");
+    assert!(!format!("{a:?}").contains("Overload {"), "{a:?}");
+}
