@@ -178,9 +178,12 @@ fn read_lead(lead: &str, clause: &str, leads: &mut Leads) {
 }
 
 /// Whether a `when ...` clause is a timing outside attacks (a step, a
-/// phase, a deploy, a discard).
+/// phase, a deploy, a discard). Putting a unit into an arena (`Whenever
+/// you put a Subordinate into the Character arena`) is deploying one:
+/// nothing is put into an arena during an attack.
 fn outside_timing(lead: &str, cl: &str) -> bool {
     lead.starts_with("at the")
+        || cl.starts_with("you put ") && cl.contains(" into ") && cl.ends_with(" arena")
         || OUTSIDE_ATTACKS
             .iter()
             .any(|o| format!("{lead}{cl}").contains(o))

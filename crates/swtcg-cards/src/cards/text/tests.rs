@@ -1080,3 +1080,26 @@ fn overload_in_words_with_any_pronoun() {
     assert_eq!(a.class(), Class::Unmodelled, "{a:?}");
     assert!(!format!("{a:?}").contains("Overload {"), "{a:?}");
 }
+
+/// Putting a unit into an arena is deploying one: what it triggers
+/// happens outside attacks; an effect of it that lasts into the battle is
+/// a condition the user says (triggered before the attack).
+#[test]
+fn putting_a_unit_into_an_arena_is_outside_attacks() {
+    let a = &read_abilities_in(
+        "Whenever you put a Subordinate into the Character arena, you may remove 1 damage counter from one of your Ground units.",
+        &["Rex"],
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::NotAttack, "{a:?}");
+    let a = &read_abilities_in(
+        "When you put a Jedi into any arena, Rex gets +2 power until end of turn.",
+        &["Rex"],
+        true,
+    )[0];
+    assert_eq!(a.class(), Class::Condition, "{a:?}");
+    assert!(
+        format!("{a:?}").contains("triggered before the attack"),
+        "{a:?}"
+    );
+}
