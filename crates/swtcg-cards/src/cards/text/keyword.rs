@@ -191,8 +191,9 @@ pub(super) fn worded_keyword(printed: &str, marked: &str, cost: Option<Cost>) ->
         l: l.trim_end_matches('.').to_string(),
         cost,
     };
-    let patterns: [fn(&Wk) -> Option<Draft>; 12] = [
+    let patterns: [fn(&Wk) -> Option<Draft>; 13] = [
         unpreventable,
+        arena_power,
         not_intercepted,
         dice_added,
         treat_as,
@@ -236,6 +237,28 @@ impl Wk<'_> {
         a.effects.push(effect);
         a
     }
+}
+
+/// An arena power written out: "THIS may attack a unit in the Character
+/// arena instead of a unit in the Space arena, with 5 power (plus any
+/// other effects)" is Barrage 5; the Ground arena's is Bombard, the Space
+/// arena's Ion Cannon (the glossary's own words). One that names no power
+/// of its own is not this keyword.
+fn arena_power(w: &Wk) -> Option<Draft> {
+    let r = w.l.strip_prefix("this may attack a unit in the ")?;
+    let (arena, rest) = r.split_once(" arena instead of ")?;
+    let before = &rest[..rest.find(" power")?];
+    let (how, n) = before.rsplit_once(' ')?;
+    let n = n.parse::<u32>().ok()?;
+    if !(how.ends_with(" with") || how.ends_with(" using") || how.ends_with(", using")) {
+        return None;
+    }
+    w.kw(match arena {
+        "ground" => Keyword::Bombard(n),
+        "space" => Keyword::IonCannon(n),
+        "character" => Keyword::Barrage(n),
+        _ => return None,
+    })
 }
 
 /// "THIS can't be intercepted", "Your units can't be intercepted" (this

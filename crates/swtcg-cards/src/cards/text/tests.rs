@@ -1103,3 +1103,34 @@ fn putting_a_unit_into_an_arena_is_outside_attacks() {
         "{a:?}"
     );
 }
+
+/// An arena power written out is its keyword, by the arena it attacks
+/// (Ground: Bombard, Space: Ion Cannon, Character: Barrage); without a
+/// power of its own it is not one.
+#[test]
+fn arena_powers_in_words() {
+    for (text, k) in [
+        (
+            "Rex may attack a unit in the Character arena instead of a unit in the Space with 5 power, plus any other effects.",
+            Keyword::Barrage(5),
+        ),
+        (
+            "Rex may attack a unit in the Ground arena instead of a unit in the Space arena, using 2 power plus any other effects and power bonuses.",
+            Keyword::Bombard(2),
+        ),
+        (
+            "Rex may attack a unit in the Space arena instead of a unit in the Ground arena with 3 power.",
+            Keyword::IonCannon(3),
+        ),
+    ] {
+        let a = &read_abilities_in(text, &["Rex"], true)[0];
+        assert_eq!(a.class(), Class::Keyword, "{a:?}");
+        assert!(format!("{a:?}").contains(&format!("{k:?}")), "{k:?}: {a:?}");
+    }
+    let a = &read_abilities_in(
+        "Rex may attack a unit in the Character arena instead of a unit in this arena.",
+        &["Rex"],
+        true,
+    )[0];
+    assert_ne!(a.class(), Class::Keyword, "{a:?}");
+}
