@@ -1354,16 +1354,17 @@ impl Keywords {
 
     /// Whether it has `kind`, free or behind a Force cost the solver
     /// prices ([`Keywords::paid`]); an Absorb or Persuade is not an Evade
-    /// here, though it prevents as one.
+    /// here, though it prevents as one (its paid abilities are among the
+    /// Evades', marked by [`Paid::from`]).
     pub fn has(&self, kind: KeywordKind) -> bool {
-        match kind {
-            KeywordKind::Absorb | KeywordKind::Persuade => self.has_evade_like(kind),
-            KeywordKind::Evade => {
-                self.evade > self.absorb.saturating_add(self.persuade)
-                    || self.paid_evades.iter().any(|p| p.from.is_none())
+        let paid = match kind {
+            KeywordKind::Evade | KeywordKind::Absorb | KeywordKind::Persuade => {
+                let from = (kind != KeywordKind::Evade).then_some(kind);
+                self.paid_evades.iter().any(|p| p.from == from)
             }
-            _ => self.number(kind) != 0 || !self.paid(kind).is_empty(),
-        }
+            _ => !self.paid(kind).is_empty(),
+        };
+        paid || self.number(kind) != 0
     }
 
     /// Its abilities of `kind` that the solver prices one by one: Evade's
@@ -1481,18 +1482,6 @@ impl Keywords {
             k.add(&b.mine.abilities);
         }
         k
-    }
-
-    /// Whether it has `kind`, free or paid: Absorb and Persuade (whose
-    /// paid abilities prevent among the Evades), for what they do after
-    /// the attack.
-    pub(crate) fn has_evade_like(&self, kind: KeywordKind) -> bool {
-        let free = match kind {
-            KeywordKind::Absorb => self.absorb,
-            KeywordKind::Persuade => self.persuade,
-            _ => 0,
-        };
-        free > 0 || self.paid_evades.iter().any(|p| p.from == Some(kind))
     }
 
     /// The first ability behind a Force cost the solver refuses wherever

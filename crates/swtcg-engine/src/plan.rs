@@ -689,12 +689,12 @@ fn refuse_unmodelled(attackers: &[Unit], defender_against: &[Unit]) -> Result<()
         let (ak, dk) = (a.keywords.with_options(), d.keywords.with_options());
         for (on, who, what) in [
             (
-                dk.has_evade_like(KeywordKind::Persuade),
+                dk.has(KeywordKind::Persuade),
                 &d.name,
                 "Persuade (the attacker's power lost for its next attack)",
             ),
             (
-                ak.has_evade_like(KeywordKind::Absorb),
+                ak.has(KeywordKind::Absorb),
                 &a.name,
                 "Absorb (the power it gains for its next attack)",
             ),

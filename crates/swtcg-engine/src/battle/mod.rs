@@ -297,10 +297,10 @@ const NOT_MODELLED: &[Unmodelled] = &[
     ("Tenacity (a second attack)", |k, _| k.tenacity > 0),
     ("Focus (power for its next attack)", |k, _| k.focus > 0),
     ("Persuade (power lost for the next attack)", |k, _| {
-        k.has_evade_like(KeywordKind::Persuade)
+        k.has(KeywordKind::Persuade)
     }),
     ("Absorb (power for its next attack)", |k, _| {
-        k.has_evade_like(KeywordKind::Absorb)
+        k.has(KeywordKind::Absorb)
     }),
     ("Surge (power until the end of the turn)", |k, _| {
         k.surge > 0
