@@ -7,7 +7,7 @@
 //! message naming the unit and the field.
 
 use crate::error::Error;
-use crate::keywords::Keywords;
+use crate::keywords::{KeywordKind, Keywords};
 
 /// The largest power (attack dice) the solver accepts.
 pub(crate) const MAX_POWER: u32 = 1000;
@@ -56,6 +56,23 @@ impl Arena {
             "ground" => Some(Arena::Ground),
             "character" => Some(Arena::Character),
             _ => None,
+        }
+    }
+
+    /// The keyword a unit of another arena attacks this one with, its X
+    /// the power it attacks with: Bombard (Ground), Ion Cannon (Space),
+    /// Barrage (Character).
+    ///
+    /// ```
+    /// use swtcg_engine::keywords::KeywordKind;
+    /// use swtcg_engine::unit::Arena;
+    /// assert_eq!(Arena::Ground.attacked_with(), KeywordKind::Bombard);
+    /// ```
+    pub fn attacked_with(self) -> KeywordKind {
+        match self {
+            Arena::Ground => KeywordKind::Bombard,
+            Arena::Space => KeywordKind::IonCannon,
+            Arena::Character => KeywordKind::Barrage,
         }
     }
 

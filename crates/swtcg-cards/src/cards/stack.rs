@@ -1405,11 +1405,7 @@ fn arena_power(side: &Seat, keywords: &Keywords, name: &str, power: i64) -> Resu
     if p.top().arenas.contains(&side.arena) {
         return Ok((power, false));
     }
-    let x = keywords.number(match side.arena {
-        Arena::Ground => KeywordKind::Bombard,
-        Arena::Space => KeywordKind::IonCannon,
-        Arena::Character => KeywordKind::Barrage,
-    });
+    let x = keywords.number(side.arena.attacked_with());
     let printed = p.top().power.unwrap_or(0) as i64;
     if side.role != Role::Attacker || x == 0 {
         return Err(Error::new(

@@ -36,7 +36,6 @@ use std::time::Duration;
 use swtcg_engine::attack::{ATTACKER, Side};
 use swtcg_engine::dist::Fraction;
 use swtcg_engine::error::{Error, ErrorKind, Result};
-use swtcg_engine::keywords::Keyword;
 use swtcg_engine::policy::{Game, Policy};
 use swtcg_engine::scenario::Scenario;
 use swtcg_engine::unit::Arena;
@@ -58,11 +57,12 @@ pub fn reach(card: &Card) -> Vec<Arena> {
         };
         for e in &k.effects {
             if let Effect::Keyword { ability, .. } = e {
-                let arena = match ability.keyword {
-                    Keyword::Bombard(_) => Arena::Ground,
-                    Keyword::IonCannon(_) => Arena::Space,
-                    Keyword::Barrage(_) => Arena::Character,
-                    _ => continue,
+                let kind = ability.keyword.kind();
+                let Some(arena) = [Arena::Ground, Arena::Space, Arena::Character]
+                    .into_iter()
+                    .find(|a| a.attacked_with() == kind)
+                else {
+                    continue;
                 };
                 if !out.contains(&arena) {
                     out.push(arena);

@@ -326,15 +326,9 @@ struct Reach {
 /// The arena a unit may attack from another arena: Ground with Bombard,
 /// Space with Ion Cannon, Character with Barrage.
 fn other_arena(u: &Unit) -> Option<Arena> {
-    let k = &u.keywords;
-    [
-        (k.bombard, Arena::Ground),
-        (k.ion_cannon, Arena::Space),
-        (k.barrage, Arena::Character),
-    ]
-    .into_iter()
-    .find(|(x, _)| *x > 0)
-    .map(|(_, a)| a)
+    [Arena::Ground, Arena::Space, Arena::Character]
+        .into_iter()
+        .find(|a| u.keywords.number(a.attacked_with()) > 0)
 }
 
 /// The power a unit given by its numbers attacks another arena with: the X

@@ -4,6 +4,8 @@ use super::{
     Ability, Class, Cost, Draft, Effect, Keyword, Situation, Subject, When, Who, classify_draft,
     keyword_when, quote_short, read_grants,
 };
+use swtcg_engine::keywords::parse;
+use swtcg_engine::unit::Arena;
 
 /// Reads a cost ([`Cost::read`]); one too large to read is kept as
 /// written, as a cost in something else than Force (so never free).
@@ -250,15 +252,12 @@ fn arena_power(w: &Wk) -> Option<Draft> {
     let before = &rest[..rest.find(" power")?];
     let (how, n) = before.rsplit_once(' ')?;
     let n = n.parse::<u32>().ok()?;
-    if !(how.ends_with(" with") || how.ends_with(" using") || how.ends_with(", using")) {
+    if !(how.ends_with(" with") || how.ends_with(" using")) {
         return None;
     }
-    w.kw(match arena {
-        "ground" => Keyword::Bombard(n),
-        "space" => Keyword::IonCannon(n),
-        "character" => Keyword::Barrage(n),
-        _ => return None,
-    })
+    // The keyword's own text, read by the keyword table.
+    let kind = Arena::from_word(arena)?.attacked_with();
+    w.kw(parse(&format!("{} {n}", kind.name())).ok()?.keyword)
 }
 
 /// "THIS can't be intercepted", "Your units can't be intercepted" (this
