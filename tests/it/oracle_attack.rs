@@ -4,7 +4,7 @@
 //! resolved directly from RULES.md, and every distribution the engine
 //! produces must equal the enumeration to the exact fraction.
 
-use crate::common::{Counts, Result1, enumerate};
+use crate::common::{Counts, Result1, enumerate, switch};
 use itertools::iproduct;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
@@ -113,9 +113,7 @@ fn oracle_dice_keywords() {
         a.keywords.set(Keyword::Fury(fury));
         a.keywords.set(Keyword::CriticalHit(crit));
         let mut d = Unit::new("d", 3);
-        if armor {
-            d.keywords.set(Keyword::Armor);
-        }
+        switch(&mut d.keywords, Keyword::Armor, armor);
         d.keywords.set(Keyword::Shields(shields));
         d.keywords.set(Keyword::Parry(parry));
         check(&a, &d);
@@ -181,17 +179,11 @@ fn prevention_and_retaliate(keep: impl Fn(usize, usize) -> bool) -> usize {
             let mut a = Unit::new("a", 3);
             let k = &mut a.keywords;
             k.set(Keyword::CriticalHit(crit));
-            if ferocity {
-                k.set(Keyword::Ferocity);
-            }
+            switch(k, Keyword::Ferocity, ferocity);
             k.set(Keyword::Evade(att_evade));
             k.set(Keyword::Deflect(att_deflect));
-            if att_fortitude {
-                k.set(Keyword::Fortitude);
-            }
-            if att_armor {
-                k.set(Keyword::Armor);
-            }
+            switch(k, Keyword::Fortitude, att_fortitude);
+            switch(k, Keyword::Armor, att_armor);
             if let Some((h, c)) = att_health {
                 a.health = Some(h);
                 a.counters = c;
@@ -201,12 +193,8 @@ fn prevention_and_retaliate(keep: impl Fn(usize, usize) -> bool) -> usize {
             k.set(Keyword::Parry(parry));
             k.set(Keyword::Evade(evade));
             k.set(Keyword::Deflect(deflect));
-            if fortitude {
-                k.set(Keyword::Fortitude);
-            }
-            if def_ferocity {
-                k.set(Keyword::Ferocity);
-            }
+            switch(k, Keyword::Fortitude, fortitude);
+            switch(k, Keyword::Ferocity, def_ferocity);
             k.set(Keyword::Retaliate(retaliate));
             if let Some((h, c)) = health {
                 d.health = Some(h);
@@ -340,9 +328,7 @@ fn oracle_glossary_keywords() {
         a.health = Some(3);
         a.counters = 1;
         a.keywords.set(Keyword::Backfire(backfire));
-        if double {
-            a.keywords.set(Keyword::DoubleDamage);
-        }
+        switch(&mut a.keywords, Keyword::DoubleDamage, double);
         a.keywords.set(Keyword::Resilience(resilience));
         a.keywords.set(Keyword::Deflect(att_deflect));
         a.keywords.set(Keyword::Evade(prevent));

@@ -5,6 +5,7 @@
 //! the solver's, for every objective and both Lucky policies and orders.
 
 use crate::common::game::{Brute, LuckyPlay, Obj, Order, Q, Who};
+use crate::common::switch;
 use itertools::iproduct;
 use num_rational::BigRational;
 use swtcg_engine::attack::{Objective, Side};
@@ -187,9 +188,7 @@ fn lucky_both_sides(mut keep: impl FnMut(usize, u32, u32) -> bool) -> usize {
         a.keywords.set(Keyword::CriticalHit(crit));
         a.keywords.set(Keyword::Lucky(la));
         let mut d = unit("d", 1, health, 0, &[]);
-        if armor {
-            d.keywords.set(Keyword::Armor);
-        }
+        switch(&mut d.keywords, Keyword::Armor, armor);
         d.keywords.set(Keyword::Parry(parry));
         d.keywords.set(Keyword::Lucky(ld));
         let objectives = objectives_when(health.is_some());

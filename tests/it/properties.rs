@@ -3,6 +3,7 @@
 //! configurations where those laws hold, and pinned counterexamples where
 //! they do not (see docs/rules.md).
 
+use crate::common::switch;
 use num_rational::BigRational;
 use proptest::prelude::*;
 use swtcg_engine::attack::{AttackOutcome, attack};
@@ -40,32 +41,22 @@ fn units() -> impl Strategy<Value = Case> {
                 k.set(Keyword::Accuracy(accuracy));
                 k.set(Keyword::Fury(fury));
                 k.set(Keyword::CriticalHit(crit));
-                if ferocity {
-                    k.set(Keyword::Ferocity);
-                }
+                switch(k, Keyword::Ferocity, ferocity);
                 k.set(Keyword::Stun(stun));
-                if att_armor {
-                    k.set(Keyword::Armor);
-                }
-                if att_fortitude {
-                    k.set(Keyword::Fortitude);
-                }
+                switch(k, Keyword::Armor, att_armor);
+                switch(k, Keyword::Fortitude, att_fortitude);
                 k.set(Keyword::Evade(att_evade));
                 k.set(Keyword::Deflect(att_deflect));
                 a.health = att_health;
                 let mut d = Unit::new("d", 3);
                 let k = &mut d.keywords;
-                if armor {
-                    k.set(Keyword::Armor);
-                }
+                switch(k, Keyword::Armor, armor);
                 k.set(Keyword::Shields(shields));
                 k.set(Keyword::Parry(parry));
                 k.set(Keyword::Evade(evade));
                 k.set(Keyword::Deflect(deflect));
                 k.set(Keyword::Retaliate(retaliate));
-                if fortitude {
-                    k.set(Keyword::Fortitude);
-                }
+                switch(k, Keyword::Fortitude, fortitude);
                 d.health = health;
                 Case {
                     attacker: a,

@@ -210,3 +210,13 @@ pub fn fx(k: &Keywords) -> Fx {
     }
     f
 }
+
+/// Gives `k` a keyword without a number when `on`, and takes it away when
+/// not (a switch, as the tests' cases give it).
+pub fn switch(k: &mut Keywords, keyword: swtcg_engine::keywords::Keyword, on: bool) {
+    if on {
+        k.set(keyword);
+    } else {
+        k.lose(keyword.kind());
+    }
+}
